@@ -1,0 +1,45 @@
+"""Game-agnostic contracts: the rules interface, errors, the seeded stream, records and bots."""
+
+from .bot import Bot, decide
+from .errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidParamsError,
+    InvalidPositionError,
+    LudotecaError,
+    UnknownGameError,
+)
+from .fairness import commitment, derive_seed, fingerprint, seed_fingerprint
+from .game import JSON, LANGUAGES, Event, Game, GameSpec, Outcome, State
+from .record import Match, MatchRecord, Player, RecordError, Step, Verdict, verify
+from .rng import Stream
+
+__all__ = [
+    "JSON",
+    "LANGUAGES",
+    "Bot",
+    "Event",
+    "Game",
+    "GameSpec",
+    "IllegalActionError",
+    "InvalidActionError",
+    "InvalidParamsError",
+    "InvalidPositionError",
+    "LudotecaError",
+    "Match",
+    "MatchRecord",
+    "Outcome",
+    "Player",
+    "RecordError",
+    "State",
+    "Step",
+    "Stream",
+    "UnknownGameError",
+    "Verdict",
+    "commitment",
+    "decide",
+    "derive_seed",
+    "fingerprint",
+    "seed_fingerprint",
+    "verify",
+]

@@ -1,0 +1,32 @@
+"""The errors every game raises, so callers can tell bad input from a bad moment.
+
+Both action errors are ``ValueError`` subclasses (as python-chess does it) and are raised before
+anything changes: a state is never touched by a rejected action.
+"""
+
+
+class LudotecaError(Exception):
+    """Base of every error this package raises on purpose."""
+
+
+class InvalidActionError(LudotecaError, ValueError):
+    """The action text (or object) is malformed: it is not an action of this game at all."""
+
+
+class IllegalActionError(LudotecaError, ValueError):
+    """The action is well formed but not allowed here (wrong moment, wrong seat, a rule)."""
+
+
+class InvalidPositionError(LudotecaError, ValueError):
+    """A JSON position does not describe a position of this game."""
+
+
+class InvalidParamsError(LudotecaError, ValueError):
+    """Match parameters (player count, options) that the game does not accept."""
+
+
+class UnknownGameError(LudotecaError, KeyError):
+    """No game is registered under that identifier."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; keep the message readable
+        return str(self.args[0]) if self.args else "unknown game"

@@ -1,0 +1,267 @@
+"""The rules interface every game implements (after OpenSpiel's State API and boardgame.io's Game).
+
+A game is a stateless object; its positions are mutable ``State`` objects with a ``clone()``
+(measured faster than immutable states for search). The seeded random stream lives in the state, so
+``apply`` stays a pure function of (state, action) and a match replays from its seed and actions.
+
+What a game writes (the abstract methods) is small; the checked entry points (``new``, ``apply``,
+``apply_text``, ``view``) are written once here so every game validates the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
+
+from .errors import IllegalActionError, InvalidParamsError
+from .fairness import commitment, fingerprint
+from .rng import Stream
+
+if TYPE_CHECKING:
+    from .bot import Bot
+
+JSON = dict[str, Any]
+LANGUAGES = ("en", "pt", "de")
+
+
+class State(ABC):
+    """A position. Subclasses keep their own fields and must copy them all in ``clone``."""
+
+    __slots__ = ("rng",)
+
+    rng: Stream
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy (the stream included)."""
+
+
+S = TypeVar("S", bound=State)
+A = TypeVar("A", bound=Hashable)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a match ended.
+
+    ``winners`` are the seats that win (several = a shared win). ``draw`` is a declared draw (nobody
+    wins, everybody level); no winners and no draw means nobody at the table won (e.g. the dragon).
+    ``reason`` is a short machine word (``camp``, ``relics``, ``stuck``, ``score``...);
+    ``scores`` are the final scores per seat where the game has them.
+    """
+
+    winners: tuple[int, ...]
+    reason: str
+    draw: bool = False
+    scores: tuple[float, ...] = ()
+
+    def payoff(self, seat: int, players: int) -> float:
+        """1 for a sole win, split on a shared win, 1/players each on a draw, else 0."""
+        if seat in self.winners:
+            return 1.0 / len(self.winners)
+        if self.draw:
+            return 1.0 / players
+        return 0.0
+
+    def to_json(self) -> JSON:
+        data: JSON = {"winners": list(self.winners), "reason": self.reason, "draw": self.draw}
+        if self.scores:
+            data["scores"] = list(self.scores)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        return cls(
+            winners=tuple(int(s) for s in data["winners"]),
+            reason=str(data["reason"]),
+            draw=bool(data.get("draw", False)),
+            scores=tuple(data.get("scores", ())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened, for the match log.
+
+    ``data`` is public; ``secret`` maps a seat to extra fields only that seat may see (e.g. which
+    heroes it drew). Clients render ``kind`` + fields in their own language.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    secret: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+
+    def for_seat(self, seat: int | None) -> JSON:
+        """The event as ``seat`` may see it (``None`` = a spectator: public fields only)."""
+        shown: JSON = {"kind": self.kind, **self.data}
+        if seat is not None and seat in self.secret:
+            shown.update(self.secret[seat])
+        return shown
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """What a game is: identifier, names per language, player counts."""
+
+    id: str
+    names: Mapping[str, str]
+    min_players: int
+    max_players: int
+
+    def name(self, lang: str = "en") -> str:
+        return self.names.get(lang) or self.names["en"]
+
+    def params(self, params: Mapping[str, Any] | None = None) -> JSON:
+        """Validated, normalised match parameters (today: ``players``)."""
+        params = dict(params or {})
+        unknown = sorted(set(params) - {"players"})
+        if unknown:
+            raise InvalidParamsError(f"{self.id}: unknown parameter(s) {', '.join(unknown)}")
+        players = params.get("players", self.min_players)
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise InvalidParamsError(f"{self.id}: players must be a whole number")
+        if not self.min_players <= players <= self.max_players:
+            span = (
+                str(self.min_players)
+                if self.min_players == self.max_players
+                else f"{self.min_players}-{self.max_players}"
+            )
+            raise InvalidParamsError(f"{self.id} is played by {span} players, not {players}")
+        return {"players": players}
+
+
+class Game(ABC, Generic[S, A]):
+    """A game's rules. Subclasses implement the abstract methods; callers use the checked ones."""
+
+    spec: GameSpec
+
+    # ----------------------------------------------------------------- what each game writes
+    @abstractmethod
+    def setup(self, params: JSON, rng: Stream) -> tuple[S, list[Event]]:
+        """A new match from validated params, drawing every set-up chance from ``rng``."""
+
+    @abstractmethod
+    def players(self, state: S) -> int:
+        """Number of seats in this match."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> int | None:
+        """The seat that acts next, or None when the match is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> list[A]:
+        """Every action the seat to move may take, in a stable documented order; [] when over."""
+
+    @abstractmethod
+    def apply_unchecked(self, state: S, action: A) -> list[Event]:
+        """Apply an action known to be legal (e.g. taken from ``legal_actions``), in place."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the match is over, else None."""
+
+    @abstractmethod
+    def observation(self, state: S, seat: int | None) -> JSON:
+        """Everything ``seat`` may see of the position (None = a spectator), JSON-able.
+
+        It must be a function of the seat's information set only: two states that differ only in
+        what this seat cannot see give the same observation.
+        """
+
+    @abstractmethod
+    def sample_world(self, state: S, seat: int, rng: random.Random) -> S:
+        """A full state consistent with what ``seat`` knows, hidden parts drawn from ``rng``.
+
+        Depends only on the seat's information set and ``rng`` (never on the hidden parts of
+        ``state``), and carries a fresh random stream, so a bot searching it learns nothing secret.
+        """
+
+    @abstractmethod
+    def action_to_text(self, state: S, action: A) -> str:
+        """The documented text of an action (what a person types)."""
+
+    @abstractmethod
+    def parse_action(self, state: S, text: str) -> A:
+        """The action for a text; InvalidActionError if malformed, IllegalActionError if illegal."""
+
+    @abstractmethod
+    def to_json(self, state: S) -> JSON:
+        """The full position (documented in docs/notation)."""
+
+    @abstractmethod
+    def from_json(self, data: Any) -> S:
+        """Load a full position; InvalidPositionError when it is not one."""
+
+    @abstractmethod
+    def heuristic_bot(self) -> Bot:
+        """The game's rule-of-thumb player (used by the table when a clock runs out)."""
+
+    # ------------------------------------------------------------------------ checked API
+    def new(self, params: Mapping[str, Any] | None, seed: str) -> S:
+        """A new match; same params and seed always give the same match."""
+        return self.new_with_events(params, seed)[0]
+
+    def new_with_events(self, params: Mapping[str, Any] | None, seed: str) -> tuple[S, list[Event]]:
+        return self.setup(self.spec.params(params), Stream(seed))
+
+    def is_over(self, state: S) -> bool:
+        return self.outcome(state) is not None
+
+    def is_legal(self, state: S, action: A) -> bool:
+        return action in self.legal_actions(state)
+
+    def apply(self, state: S, action: A) -> list[Event]:
+        """Apply a legal action in place; IllegalActionError (state untouched) otherwise."""
+        if self.is_over(state):
+            raise IllegalActionError("the match is over")
+        if not self.is_legal(state, action):
+            raise IllegalActionError(f"not a legal action here: {action!r}")
+        return self.apply_unchecked(state, action)
+
+    def apply_text(self, state: S, text: str) -> list[Event]:
+        """Parse and apply an action text; raises (state untouched) on bad input."""
+        if self.is_over(state):
+            raise IllegalActionError("the match is over")
+        return self.apply(state, self.parse_action(state, text))
+
+    def legal_texts(self, state: S) -> list[str]:
+        return [self.action_to_text(state, a) for a in self.legal_actions(state)]
+
+    def info_key(self, state: S, seat: int) -> str:
+        """A canonical key of the seat's information set (its observation, canonical JSON)."""
+        return json.dumps(self.observation(state, seat), sort_keys=True, separators=(",", ":"))
+
+    def view(self, state: S, seat: int | None) -> JSON:
+        """What the table sends a seat: the observation plus turn, result and fairness fields.
+
+        The seed appears only once the match is over; before that, its commitment and fingerprint.
+        """
+        outcome = self.outcome(state)
+        promise = commitment(state.rng.seed)
+        shown: JSON = {
+            "game": self.spec.id,
+            "players": self.players(state),
+            "seat": seat,
+            "to_move": self.to_move(state),
+            "over": outcome is not None,
+            "outcome": outcome.to_json() if outcome else None,
+            "commitment": promise,
+            "fingerprint": fingerprint(promise),
+            "position": self.observation(state, seat),
+        }
+        if outcome is not None:
+            shown["seed"] = state.rng.seed
+        return shown
+
+    def catalogue(self) -> JSON:
+        """The game's catalogue entry per language (``catalogue.json`` in the game's package)."""
+        from importlib import resources
+
+        package = type(self).__module__.rsplit(".", 1)[0]
+        text = resources.files(package).joinpath("catalogue.json").read_text(encoding="utf-8")
+        data: JSON = json.loads(text)
+        return data

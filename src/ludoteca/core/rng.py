@@ -1,0 +1,115 @@
+"""The seeded random stream of a match: SHA-256 in counter mode, specified for re-implementation.
+
+Construction (also in ``docs/fairness.md``):
+
+* The seed is a text string; ``S`` is its UTF-8 encoding.
+* Block ``b`` (b = 0, 1, 2, ...) is ``SHA-256(S || ":" || decimal(b))``, e.g. the block 0 of seed
+  ``abc`` is ``sha256(b"abc:0")``.
+* Each block yields eight 32-bit words: bytes 0-3, 4-7, ..., 28-31, each read big-endian.
+  Word ``k`` of the stream is word ``k mod 8`` of block ``k div 8``.
+* ``below(n)`` (uniform in ``0..n-1``, 1 <= n <= 2**32): let ``limit = 2**32 - (2**32 mod n)``;
+  take the next word ``w`` until ``w < limit``; return ``w mod n``. It always takes at least a word.
+* ``shuffle(list)``: Fisher-Yates from the end: for ``i`` from ``len-1`` down to ``1``:
+  ``j = below(i + 1)``, swap items ``i`` and ``j``.
+* ``choice(list)`` is ``list[below(len(list))]``.
+
+The stream's whole state is the seed and the number of words taken, so it serialises to JSON and a
+match can be stored and resumed mid-way. Nothing here reads the clock or the ``random`` module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import MutableSequence, Sequence
+from typing import Any, TypeVar
+
+from .errors import InvalidPositionError
+
+T = TypeVar("T")
+
+_WORDS_PER_BLOCK = 8
+_WORD_SPACE = 1 << 32
+
+
+def block(seed: str, index: int) -> bytes:
+    """The 32-byte block ``index`` of the stream for ``seed``."""
+    return hashlib.sha256(f"{seed}:{index}".encode()).digest()
+
+
+class Stream:
+    """A deterministic random stream; same seed and same calls give the same numbers everywhere."""
+
+    __slots__ = ("_block", "_block_index", "seed", "used")
+
+    def __init__(self, seed: str, used: int = 0) -> None:
+        if not isinstance(seed, str):
+            raise TypeError("the seed is a text string")
+        if used < 0:
+            raise ValueError("words used cannot be negative")
+        self.seed = seed
+        self.used = used
+        self._block_index = -1
+        self._block = b""
+
+    def word(self) -> int:
+        """The next 32-bit word of the stream."""
+        index, offset = divmod(self.used, _WORDS_PER_BLOCK)
+        if index != self._block_index:
+            self._block = block(self.seed, index)
+            self._block_index = index
+        self.used += 1
+        start = offset * 4
+        return int.from_bytes(self._block[start : start + 4], "big")
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``0..n-1`` (rejection sampling, no modulo bias)."""
+        if not 1 <= n <= _WORD_SPACE:
+            raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
+        limit = _WORD_SPACE - (_WORD_SPACE % n)
+        while True:
+            w = self.word()
+            if w < limit:
+                return w % n
+
+    def choice(self, items: Sequence[T]) -> T:
+        """One item, uniformly."""
+        if not items:
+            raise ValueError("choice() from an empty sequence")
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Shuffle in place (Fisher-Yates from the end, see the module docstring)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def clone(self) -> Stream:
+        copy = Stream.__new__(Stream)
+        copy.seed = self.seed
+        copy.used = self.used
+        copy._block_index = self._block_index
+        copy._block = self._block
+        return copy
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seed": self.seed, "used": self.used}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Stream:
+        if not isinstance(data, dict):
+            raise InvalidPositionError("rng must be an object {seed, used}")
+        seed, used = data.get("seed"), data.get("used", 0)
+        if not isinstance(seed, str):
+            raise InvalidPositionError("rng.seed must be a string")
+        if not isinstance(used, int) or isinstance(used, bool) or used < 0:
+            raise InvalidPositionError("rng.used must be a whole number >= 0")
+        return cls(seed, used)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Stream) and (self.seed, self.used) == (other.seed, other.used)
+
+    def __hash__(self) -> int:
+        return hash((self.seed, self.used))
+
+    def __repr__(self) -> str:
+        return f"Stream(used={self.used})"  # never print the seed by accident
