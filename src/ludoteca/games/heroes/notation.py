@@ -1,0 +1,492 @@
+"""Heroes & Relics notation: action text, the JSON position and the per-seat observation.
+
+All three are documented in ``docs/notation/heroes.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import pairwise
+from typing import Any
+
+from ludoteca.core import (
+    JSON,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidPositionError,
+    Outcome,
+    Stream,
+)
+
+from .rules import (
+    ALLOWED,
+    CAMP,
+    CAMPS,
+    COPIES,
+    DRAW,
+    FIGHTER,
+    HAND_LIMIT,
+    NEIGHBOURS,
+    NO_CHOICE,
+    PLACE,
+    RANGER,
+    RANGER_CHOICE,
+    RELICS_TO_WIN,
+    ROLES,
+    ROOMS,
+    SANCTUARIES,
+    SEATS,
+    SET_ASIDE,
+    SKIP,
+    STRIKE,
+    STRIKE_CHOICE,
+    WARD_MASKS,
+    WARD_RELICS,
+    WARDS,
+    WARDS_OF_ROOM,
+    Action,
+    HeroesState,
+    can_place,
+    draw_amount,
+    empty_state,
+    hero_json,
+    legal_actions,
+    set_top,
+    strike_targets,
+    why_illegal,
+)
+
+DEFAULT_SEED = "heroes-position"
+SEAT_KEYS = ("gold", "blue")
+EXPECTED = "expected 'draw', 'place <role> <room>', 'place <role> camp', 'strike <room>' or 'skip'"
+ROLE_LIST = ", ".join(ROLES)
+
+# ------------------------------------------------------------------------------ action text
+
+
+def action_to_text(action: Action) -> str:
+    """The canonical text: ``draw``, ``skip``, ``place <role> <room|camp>``, ``strike <room>``."""
+    kind = action[0]
+    if kind == "place":
+        target = int(action[2])
+        return f"place {ROLES[int(action[1])]} {'camp' if target == CAMP else ROOMS[target]}"
+    if kind == "strike":
+        return f"strike {ROOMS[int(action[1])]}"
+    return str(kind)
+
+
+def _shown(word: str) -> str:
+    return repr(word if len(word) <= 20 else word[:20] + "...")
+
+
+def _role(word: str) -> int:
+    if word in ROLES:
+        return ROLES.index(word)
+    raise InvalidActionError(f"unknown role {_shown(word)}: the roles are {ROLE_LIST}")
+
+
+def _room(word: str, camp_allowed: bool) -> int:
+    if word in ROOMS:
+        return ROOMS.index(word)
+    if word == "camp":
+        if camp_allowed:
+            return CAMP
+        raise InvalidActionError("a camp is never struck: strike a room next to your Fighter")
+    where = "a1..c5 (column a-c, row 1-5)" + (" or 'camp' (the rival camp)" if camp_allowed else "")
+    raise InvalidActionError(f"unknown room {_shown(word)}: the rooms are {where}")
+
+
+def read_action(text: object) -> Action:
+    """The action a text names (case and spacing are free); InvalidActionError if malformed."""
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action is a text, {EXPECTED}")
+    words = text.lower().split()
+    if not words:
+        raise InvalidActionError(f"empty action: {EXPECTED}")
+    verb, args = words[0], words[1:]
+    if verb in ("draw", "skip"):
+        if args:
+            raise InvalidActionError(f"'{verb}' takes nothing after it")
+        return DRAW if verb == "draw" else SKIP
+    if verb == "place":
+        if len(args) != 2:
+            raise InvalidActionError(
+                "expected 'place <role> <room>', e.g. 'place paladin b3', or 'place <role> camp'"
+            )
+        return PLACE[_role(args[0])][_room(args[1], camp_allowed=True)]
+    if verb == "strike":
+        if len(args) != 1:
+            raise InvalidActionError("expected 'strike <room>', e.g. 'strike b2'")
+        return STRIKE[_room(args[0], camp_allowed=False)]
+    raise InvalidActionError(f"unknown action {_shown(verb)}: {EXPECTED}")
+
+
+def parse_action(state: HeroesState, text: object) -> Action:
+    """The action for ``text``; InvalidActionError if malformed, IllegalActionError if illegal."""
+    action = read_action(text)
+    if action not in legal_actions(state):
+        raise IllegalActionError(why_illegal(state, action))
+    return action
+
+
+# ---------------------------------------------------------------------------- observation
+
+
+def observation(state: HeroesState, seat: int | None) -> JSON:
+    """What ``seat`` sees (None = a spectator); documented in docs/notation/heroes.md."""
+    over = state.result is not None
+    hands = state.hands
+    rooms = [
+        {
+            "room": ROOMS[r],
+            "stack": [hero_json(h) for h in state.stacks[r]],
+            "sanctuary": bool(SANCTUARIES >> r & 1),
+            "wards": [WARDS[w] for w in WARDS_OF_ROOM[r]],
+        }
+        for r in range(15)
+    ]
+    wards = [
+        {
+            "ward": WARDS[w],
+            "rooms": [ROOMS[r] for r in range(15) if WARD_MASKS[w] >> r & 1],
+            "relics": WARD_RELICS[w],
+            "sealed_by": None if state.sealed[w] < 0 else state.sealed[w],
+        }
+        for w in range(8)
+    ]
+    return {
+        "seats": [{"seat": s, "name": SEATS[s], "camp": CAMPS[s]} for s in (0, 1)],
+        "rooms": rooms,
+        "wards": wards,
+        "relics": state.relics[:],
+        "hand": None if seat is None else _roles_of(hands[seat]),
+        "hand_counts": [sum(hands[0]), sum(hands[1])],
+        "reserve_counts": [len(state.reserves[0]), len(state.reserves[1])],
+        "discards": [[ROLES[r] for r in state.discards[s]] for s in (0, 1)],
+        "set_aside_counts": [len(state.aside[0]), len(state.aside[1])],
+        "set_aside": [[ROLES[r] for r in state.aside[s]] for s in (0, 1)] if over else None,
+        "to_move": None if over else state.mover,
+        "pending": _pending_view(state, seat),
+        "camp_hero": None if state.camp_hero < 0 else hero_json(state.camp_hero),
+    }
+
+
+def _roles_of(hand: list[int]) -> list[str]:
+    return [ROLES[role] for role in range(8) for _ in range(hand[role])]
+
+
+def _pending_view(state: HeroesState, seat: int | None) -> JSON | None:
+    if state.pending == NO_CHOICE or state.result is not None:
+        return None
+    shown: JSON = {"seat": state.mover, "room": ROOMS[state.pending_room]}
+    if state.pending == STRIKE_CHOICE:
+        targets = strike_targets(state)
+        shown.update(kind="strike", rooms=[ROOMS[r] for r in range(15) if targets >> r & 1])
+    else:
+        shown["kind"] = "ranger"
+        if seat == state.mover:
+            shown["options"] = [action_to_text(a) for a in legal_actions(state)]
+    return shown
+
+
+# --------------------------------------------------------------------------- terminal picture
+
+
+def describe(view: JSON, seat: int | None) -> str:
+    """The board as text for the terminal, drawn from an observation only.
+
+    Each room shows its top hero (``G``/``B`` + role) and, after ``+``, how many lie beneath;
+    ``*`` marks a sanctuary.
+    """
+    names = [s["name"] for s in view["seats"]]
+    lines = [f"{'north camp: ' + names[0]:^50}"]
+    for row in range(5):
+        cells = []
+        for room in view["rooms"][row * 3 : row * 3 + 3]:
+            stack = room["stack"]
+            mark = "*" if room["sanctuary"] else " "
+            text = "."
+            if stack:
+                text = f"{names[stack[-1]['owner']][0]} {stack[-1]['role']}"
+                text += f" +{len(stack) - 1}" if len(stack) > 1 else ""
+            cells.append(f"{mark}{text:<15}")
+        lines.append(f"{row + 1} " + "".join(cells))
+    lines += [f"{'south camp: ' + names[1]:^50}", "   a" + " " * 15 + "b" + " " * 15 + "c"]
+    sealed = [
+        f"{w['ward']} {names[w['sealed_by']]} ({w['relics']})"
+        for w in view["wards"]
+        if w["sealed_by"] is not None
+    ]
+    lines.append("sealed wards: " + (", ".join(sealed) or "none"))
+    for s, name in enumerate(names):
+        discards = ", ".join(view["discards"][s]) or "none"
+        lines.append(
+            f"{name}: {view['relics'][s]} relics, {view['hand_counts'][s]} in hand, "
+            f"{view['reserve_counts'][s]} in reserve; discards: {discards}"
+        )
+    if seat is not None:
+        lines.append("your hand: " + (", ".join(view["hand"]) or "empty"))
+    if view["set_aside"] is not None:
+        aside = (f"{name} {', '.join(view['set_aside'][s])}" for s, name in enumerate(names))
+        lines.append("set aside: " + "; ".join(aside))
+    invader = view["camp_hero"]
+    if invader is not None:
+        owner = invader["owner"]
+        lines.append(f"{names[owner]}'s {invader['role']} entered the {CAMPS[1 - owner]} camp")
+    pending = view["pending"]
+    if pending is not None:
+        if pending["kind"] == "strike":
+            rooms = ", ".join(pending["rooms"])
+            lines.append(f"the Fighter in {pending['room']} may strike {rooms}, or skip")
+        else:
+            lines.append(f"the Ranger in {pending['room']} grants one more placement, or skip")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+# ------------------------------------------------------------------------- position, write
+
+
+def _hero_text(hero: int) -> str:
+    return f"{SEAT_KEYS[hero >> 3]} {ROLES[hero & 7]}"
+
+
+def to_json(state: HeroesState) -> JSON:
+    """The full position (every hidden part included)."""
+    over = state.result is not None
+    pending: JSON | None = None
+    if state.pending != NO_CHOICE:
+        kind = "strike" if state.pending == STRIKE_CHOICE else "ranger"
+        pending = {"kind": kind, "room": ROOMS[state.pending_room]}
+
+    def per_seat(values: list[tuple[int, ...]]) -> JSON:
+        return {SEAT_KEYS[s]: [ROLES[r] for r in values[s]] for s in (0, 1)}
+
+    return {
+        "game": "heroes",
+        "rooms": {
+            ROOMS[r]: [_hero_text(h) for h in stack]
+            for r, stack in enumerate(state.stacks)
+            if stack
+        },
+        "hands": {SEAT_KEYS[s]: _roles_of(state.hands[s]) for s in (0, 1)},
+        "reserves": per_seat(state.reserves),
+        "discards": per_seat(state.discards),
+        "set_aside": per_seat(state.aside),
+        "relics": {SEAT_KEYS[s]: state.relics[s] for s in (0, 1)},
+        "sealed": {WARDS[w]: SEAT_KEYS[s] for w, s in enumerate(state.sealed) if s >= 0},
+        "to_move": None if over else SEAT_KEYS[state.mover],
+        "pending": pending,
+        "camp": None if state.camp_hero < 0 else _hero_text(state.camp_hero),
+        "outcome": state.result.to_json() if state.result else None,
+        "rng": state.rng.to_json(),
+    }
+
+
+# -------------------------------------------------------------------------- position, read
+
+FIELDS = (
+    "game",
+    "rooms",
+    "hands",
+    "reserves",
+    "discards",
+    "set_aside",
+    "relics",
+    "sealed",
+    "to_move",
+    "pending",
+    "camp",
+    "outcome",
+    "rng",
+)
+OUTCOME_REASONS = ("camp", "relics", "stuck")
+
+
+def _bad(message: str) -> InvalidPositionError:
+    return InvalidPositionError(message)
+
+
+def _seat(value: object, where: str) -> int:
+    if value in SEAT_KEYS:
+        return SEAT_KEYS.index(str(value))
+    raise _bad(f"{where}: {value!r} is not a seat (gold or blue)")
+
+
+def _read_role(value: object, where: str) -> int:
+    if isinstance(value, str) and value in ROLES:
+        return ROLES.index(value)
+    raise _bad(f"{where}: unknown role {value!r} (roles: {ROLE_LIST})")
+
+
+def _read_hero(value: object, where: str) -> int:
+    words = value.split() if isinstance(value, str) else []
+    if len(words) != 2:
+        raise _bad(f"{where}: {value!r} is not a hero ('<gold|blue> <role>', e.g. 'gold bard')")
+    return _seat(words[0], where) * 8 + _read_role(words[1], where)
+
+
+def _object(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _bad(f"{key} must be an object")
+    return value
+
+
+def _per_seat_roles(data: Mapping[str, Any], key: str) -> list[tuple[int, ...]]:
+    block = _object(data, key)
+    for name in block:
+        _seat(name, key)
+    out: list[tuple[int, ...]] = []
+    for name in SEAT_KEYS:
+        items = block.get(name, [])
+        if not isinstance(items, list):
+            raise _bad(f"{key}.{name} must be a list of roles")
+        out.append(tuple(_read_role(v, f"{key}.{name}[{i}]") for i, v in enumerate(items)))
+    return out
+
+
+def from_json(data: Any) -> HeroesState:
+    """Load and validate a position; InvalidPositionError names the field that is wrong."""
+    if not isinstance(data, dict):
+        raise _bad("a position is a JSON object")
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:
+        raise _bad(f"unknown field(s) {', '.join(unknown)} (fields: {', '.join(FIELDS)})")
+    if data.get("game", "heroes") != "heroes":
+        raise _bad(f"game: {data['game']!r} is not 'heroes'")
+    rng = Stream.from_json(data["rng"]) if data.get("rng") is not None else Stream(DEFAULT_SEED)
+    state = empty_state(rng)
+    _read_rooms(state, data)
+    hands = _per_seat_roles(data, "hands")
+    for s in (0, 1):
+        if len(hands[s]) > HAND_LIMIT:
+            raise _bad(f"hands.{SEAT_KEYS[s]}: {len(hands[s])} heroes (a hand holds at most 8)")
+        for role in hands[s]:
+            state.hands[s][role] += 1
+    state.reserves = _per_seat_roles(data, "reserves")
+    state.discards = _per_seat_roles(data, "discards")
+    state.aside = _per_seat_roles(data, "set_aside")
+    for s in (0, 1):
+        if len(state.aside[s]) != SET_ASIDE:
+            raise _bad(
+                f"set_aside.{SEAT_KEYS[s]}: {len(state.aside[s])} heroes (always {SET_ASIDE})"
+            )
+    camp = data.get("camp")
+    if camp is not None:
+        state.camp_hero = _read_hero(camp, "camp")
+    _check_groups(state)
+    _read_wards(state, data)
+    _read_turn(state, data)
+    return state
+
+
+def _read_rooms(state: HeroesState, data: Mapping[str, Any]) -> None:
+    for name, stack in _object(data, "rooms").items():
+        if name not in ROOMS:
+            raise _bad(f"rooms: no room {name!r} (rooms are a1..c5: column a-c, row 1-5)")
+        if not isinstance(stack, list):
+            raise _bad(f"rooms.{name} must be a list of heroes, bottom to top")
+        r = ROOMS.index(name)
+        heroes = tuple(_read_hero(h, f"rooms.{name}[{i}]") for i, h in enumerate(stack))
+        for below, above in pairwise(heroes):
+            if not ALLOWED[above >> 3][below] >> (above & 7) & 1:
+                raise _bad(f"rooms.{name}: {_hero_text(above)} cannot stand on {_hero_text(below)}")
+        state.stacks[r] = heroes
+        if heroes:
+            set_top(state, r, heroes[-1])
+
+
+def _check_groups(state: HeroesState) -> None:
+    counts = [[0] * 8, [0] * 8]
+    for stack in state.stacks:
+        for hero in stack:
+            counts[hero >> 3][hero & 7] += 1
+    if state.camp_hero >= 0:
+        counts[state.camp_hero >> 3][state.camp_hero & 7] += 1
+    for s in (0, 1):
+        for role in range(8):
+            counts[s][role] += state.hands[s][role]
+        for pile in (state.reserves[s], state.discards[s], state.aside[s]):
+            for role in pile:
+                counts[s][role] += 1
+    for s in (0, 1):
+        total = sum(counts[s])
+        group = f"the {SEAT_KEYS[s]} group (rooms, camp, hands, reserves, discards, set_aside)"
+        if total != 8 * COPIES:
+            raise _bad(f"{group}: {total} heroes, a group has 24 (3 of each role)")
+        for role in range(8):
+            if counts[s][role] != COPIES:
+                raise _bad(f"{group}: {counts[s][role]} {ROLES[role]}s, a group has 3 of each")
+
+
+def _read_wards(state: HeroesState, data: Mapping[str, Any]) -> None:
+    for name, who in _object(data, "sealed").items():
+        if name not in WARDS:
+            raise _bad(f"sealed: no ward {name!r} (wards: {' '.join(WARDS)})")
+        state.sealed[WARDS.index(name)] = _seat(who, f"sealed.{name}")
+    relics = _object(data, "relics")
+    for name in relics:
+        _seat(name, "relics")
+    for s, name in enumerate(SEAT_KEYS):
+        owed = sum(WARD_RELICS[w] for w in range(8) if state.sealed[w] == s)
+        value = relics.get(name, owed)
+        if value != owed or isinstance(value, bool):
+            raise _bad(f"relics.{name}: {value!r}, but the wards {name} sealed hold {owed}")
+        state.relics[s] = owed
+    for w in range(8):
+        for s in (0, 1):
+            need = WARD_MASKS[w]
+            if state.sealed[w] < 0 and state.masks[s] & need == need:
+                raise _bad(f"sealed: ward {WARDS[w]} is topped all round by {SEAT_KEYS[s]}")
+
+
+def _read_turn(state: HeroesState, data: Mapping[str, Any]) -> None:
+    raw_outcome = data.get("outcome")
+    if raw_outcome is not None:
+        if data.get("to_move") is not None or data.get("pending") is not None:
+            raise _bad("to_move and pending must be null once the match is over")
+        state.result = _read_outcome(state, raw_outcome)
+        return
+    state.mover = _seat(data.get("to_move"), "to_move")
+    name = SEAT_KEYS[state.mover]
+    for s in (0, 1):
+        if state.relics[s] >= RELICS_TO_WIN:
+            raise _bad(f"outcome: {SEAT_KEYS[s]} has {state.relics[s]} relics, the match is over")
+    if state.camp_hero >= 0:
+        raise _bad("outcome: a hero is in a camp, the match is over")
+    pending = data.get("pending")
+    if pending is None:
+        if not (draw_amount(state, state.mover) or can_place(state, state.mover)):
+            raise _bad(f"to_move: {name} can neither draw nor place, the match is over")
+        return
+    if not isinstance(pending, dict) or set(pending) != {"kind", "room"}:
+        raise _bad("pending must be null or {kind: strike|ranger, room}")
+    kind, room = pending["kind"], pending["room"]
+    if kind not in ("strike", "ranger"):
+        raise _bad(f"pending.kind: {kind!r} (strike or ranger)")
+    if room not in ROOMS:
+        raise _bad(f"pending.room: no room {room!r}")
+    r = ROOMS.index(room)
+    role = FIGHTER if kind == "strike" else RANGER
+    if state.tops[r] != state.mover * 8 + role:
+        raise _bad(f"pending.room: {room} is not topped by the {ROLES[role]} of {name}")
+    state.pending = STRIKE_CHOICE if kind == "strike" else RANGER_CHOICE
+    state.pending_room = r
+    if kind == "strike" and not NEIGHBOURS[r] & state.masks[1 - state.mover]:
+        raise _bad(f"pending: nothing next to {room} to strike (such a trick asks nothing)")
+
+
+def _read_outcome(state: HeroesState, raw: Any) -> Outcome:
+    try:
+        outcome = Outcome.from_json(raw)
+    except (KeyError, TypeError, ValueError):
+        raise _bad("outcome must be {winners, reason, draw, scores}") from None
+    if outcome.reason not in OUTCOME_REASONS or not set(outcome.winners) <= {0, 1}:
+        raise _bad(f"outcome: reason is one of {', '.join(OUTCOME_REASONS)}, winners are 0 or 1")
+    if (outcome.reason == "camp") != (state.camp_hero >= 0):
+        raise _bad("outcome: a camp win needs the camp hero, and the camp hero a camp win")
+    if outcome.reason == "camp" and outcome.winners != (state.camp_hero >> 3,):
+        raise _bad("outcome: the camp win goes to the owner of the camp hero")
+    return outcome

@@ -1,0 +1,681 @@
+"""Heroes & Relics: the board tables, the position and every rule (pure; chance from state.rng).
+
+Encoding (also in ``docs/notation/heroes.md``): seats Gold = 0 (north camp), Blue = 1 (south
+camp); roles 0..7 = halfling, bard, ranger, fighter, rogue, wizard, cleric, paladin (the index is
+the strength, the Halfling has none); a hero is ``seat * 8 + role``; rooms 0..14 = a1 b1 c1 a2 ...
+c5 (row by row from the north); target 15 is the rival camp.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Self
+
+from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, State, Stream
+
+ROLES = ("halfling", "bard", "ranger", "fighter", "rogue", "wizard", "cleric", "paladin")
+HALFLING, BARD, RANGER, FIGHTER, ROGUE, WIZARD, CLERIC, PALADIN = range(8)
+SEATS = ("Gold", "Blue")
+CAMPS = ("north", "south")
+COPIES = 3
+SET_ASIDE = 4
+OPENING_HAND = 4
+HAND_LIMIT = 8
+RELICS_TO_WIN = 6
+
+ROOMS = tuple(f"{col}{row}" for row in range(1, 6) for col in "abc")
+CAMP = 15
+EMPTY = 16  # the "top" of an empty room
+ALL_ROOMS = (1 << 15) - 1
+CAMP_ROW = (0b111, 0b111 << 12)  # rooms next to each seat's own camp
+SANCTUARIES = (1 << ROOMS.index("a3")) | (1 << ROOMS.index("c3"))
+
+
+def _neighbours(room: int) -> int:
+    row, col = divmod(room, 3)
+    mask = 0
+    for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+        if 0 <= r < 5 and 0 <= c < 3:
+            mask |= 1 << (r * 3 + c)
+    return mask
+
+
+NEIGHBOURS = tuple(_neighbours(r) for r in range(15))
+
+
+def _spread_table() -> list[int]:
+    """SPREAD[m] = the rooms of mask m and all their neighbours."""
+    table = [0] * (1 << 15)
+    for m in range(1, 1 << 15):
+        low = m & -m
+        table[m] = table[m ^ low] | low | NEIGHBOURS[low.bit_length() - 1]
+    return table
+
+
+SPREAD = _spread_table()
+
+WARDS = ("a1", "b1", "a2", "b2", "a3", "b3", "a4", "b4")
+WARD_RELICS = (1, 1, 2, 2, 2, 2, 1, 1)
+
+
+def _ward_mask(name: str) -> int:
+    top_left = ROOMS.index(name)
+    return sum(1 << (top_left + d) for d in (0, 1, 3, 4))
+
+
+WARD_MASKS = tuple(_ward_mask(w) for w in WARDS)
+WARDS_OF_ROOM = tuple(tuple(w for w in range(8) if WARD_MASKS[w] >> r & 1) for r in range(15))
+
+
+def _allowed(seat: int, top: int) -> int:
+    """The roles (bitmask) ``seat`` may place onto a room whose top hero is ``top``."""
+    if top == EMPTY:
+        return 0xFF
+    role = top & 7
+    if top >> 3 == seat:
+        return 0xFF & ~(1 << role)  # never the same strength (two own Halflings count as same)
+    if role == HALFLING:
+        return 0xFF
+    return (1 << HALFLING) | (0xFF & ~((2 << role) - 1))
+
+
+ALLOWED = tuple(tuple(_allowed(seat, top) for top in range(EMPTY + 1)) for seat in (0, 1))
+
+Action = tuple[str | int, ...]
+DRAW: Action = ("draw",)
+SKIP: Action = ("skip",)
+PLACE: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(("place", role, t) for t in range(16)) for role in range(8)
+)
+STRIKE: tuple[Action, ...] = tuple(("strike", r) for r in range(15))
+
+
+def _placements_by_mask(role: int, first: int, count: int) -> tuple[tuple[Action, ...], ...]:
+    """For each mask of ``count`` rooms from ``first``: the placements there, in room order."""
+    return tuple(
+        tuple(PLACE[role][first + r] for r in range(count) if m >> r & 1) for m in range(1 << count)
+    )
+
+
+# a room mask m gives PLACE_LOW[role][m & 255] + PLACE_HIGH[role][m >> 8] (rooms a1..c5)
+PLACE_LOW = tuple(_placements_by_mask(role, 0, 8) for role in range(8))
+PLACE_HIGH = tuple(_placements_by_mask(role, 8, 7) for role in range(8))
+
+NO_CHOICE, STRIKE_CHOICE, RANGER_CHOICE = 0, 1, 2
+CHOICES = (None, "strike", "ranger")
+
+
+def hero_json(hero: int) -> dict[str, int | str]:
+    return {"owner": hero >> 3, "role": ROLES[hero & 7]}
+
+
+class HeroesState(State):
+    """A position. Stacks, reserves, discards and set-aside heroes are tuples (shared on clone)."""
+
+    __slots__ = (
+        "aside",
+        "camp_hero",
+        "discards",
+        "hands",
+        "hero_rooms",
+        "masks",
+        "mover",
+        "pending",
+        "pending_room",
+        "relics",
+        "reserves",
+        "result",
+        "sealed",
+        "stacks",
+        "tops",
+    )
+
+    stacks: list[tuple[int, ...]]  # per room, heroes bottom to top
+    tops: list[int]  # per room, the top hero or EMPTY
+    masks: list[int]  # per seat, the rooms it tops
+    hero_rooms: list[int]  # per hero (seat * 8 + role), the rooms it tops
+    hands: list[list[int]]  # per seat, count per role
+    reserves: list[tuple[int, ...]]  # per seat, roles, next drawn first
+    discards: list[tuple[int, ...]]  # per seat, roles, oldest first
+    aside: list[tuple[int, ...]]  # per seat, roles set aside face down
+    relics: list[int]
+    sealed: list[int]  # per ward, the seat that sealed it or -1
+    mover: int
+    pending: int
+    pending_room: int  # the Fighter's or the Ranger's room while a choice is pending
+    camp_hero: int  # the hero that entered a camp (ends the match), else -1
+    result: Outcome | None
+
+    def clone(self) -> Self:
+        copy = object.__new__(type(self))
+        copy.rng = self.rng.clone()
+        copy.stacks = self.stacks[:]
+        copy.tops = self.tops[:]
+        copy.masks = self.masks[:]
+        copy.hero_rooms = self.hero_rooms[:]
+        copy.hands = [self.hands[0][:], self.hands[1][:]]
+        copy.reserves = self.reserves[:]
+        copy.discards = self.discards[:]
+        copy.aside = self.aside[:]
+        copy.relics = self.relics[:]
+        copy.sealed = self.sealed[:]
+        copy.mover = self.mover
+        copy.pending = self.pending
+        copy.pending_room = self.pending_room
+        copy.camp_hero = self.camp_hero
+        copy.result = self.result
+        return copy
+
+
+def empty_state(rng: Stream) -> HeroesState:
+    """An empty board, empty hands and reserves, Gold to move (filled by set-up or a position)."""
+    state = object.__new__(HeroesState)
+    state.rng = rng
+    state.stacks = [()] * 15
+    state.tops = [EMPTY] * 15
+    state.masks = [0, 0]
+    state.hero_rooms = [0] * 16
+    state.hands = [[0] * 8, [0] * 8]
+    state.reserves = [(), ()]
+    state.discards = [(), ()]
+    state.aside = [(), ()]
+    state.relics = [0, 0]
+    state.sealed = [-1] * 8
+    state.mover = 0
+    state.pending = NO_CHOICE
+    state.pending_room = -1
+    state.camp_hero = -1
+    state.result = None
+    return state
+
+
+def set_top(state: HeroesState, room: int, hero: int) -> None:
+    """Make ``hero`` (or EMPTY) the top of ``room`` in the lookup tables (not the stack)."""
+    bit = 1 << room
+    old = state.tops[room]
+    if old != EMPTY:
+        state.masks[old >> 3] &= ~bit
+        state.hero_rooms[old] &= ~bit
+    if hero != EMPTY:
+        state.masks[hero >> 3] |= bit
+        state.hero_rooms[hero] |= bit
+    state.tops[room] = hero
+
+
+# ---------------------------------------------------------------------------------- set-up
+
+
+def setup(rng: Stream) -> tuple[HeroesState, list[Event]]:
+    """Shuffle Gold's 24, then Blue's 24; pick the first seat; set aside 4; each draws 4."""
+    state = empty_state(rng)
+    for seat in (0, 1):
+        group = [role for role in range(8) for _ in range(COPIES)]
+        rng.shuffle(group)
+        state.aside[seat] = tuple(group[:SET_ASIDE])
+        state.reserves[seat] = tuple(group[SET_ASIDE:])
+    first = rng.below(2)
+    state.mover = first
+    events = [Event("start", {"first": first})]
+    for seat in (0, 1):
+        events.append(_draw(state, seat, OPENING_HAND, "deal"))
+    return state, events
+
+
+# ---------------------------------------------------------------------------------- queries
+
+
+def hand_size(state: HeroesState, seat: int) -> int:
+    return sum(state.hands[seat])
+
+
+def draw_amount(state: HeroesState, seat: int) -> int:
+    """What the draw action (and the Bard) takes now: 2, 1 or 0."""
+    held = hand_size(state, seat)
+    left = len(state.reserves[seat])
+    if held >= HAND_LIMIT or not left:
+        return 0
+    return 1 if held == HAND_LIMIT - 1 or left == 1 else 2
+
+
+def connection(state: HeroesState, seat: int) -> int:
+    """C: the rooms topped by ``seat`` reachable from its camp through rooms it tops."""
+    own = state.masks[seat]
+    reached = own & CAMP_ROW[seat]
+    while True:
+        grown = SPREAD[reached] & own
+        if grown == reached:
+            return reached
+        reached = grown
+
+
+def connected_rooms(chain: int, seat: int) -> int:
+    """The rooms a non-Rogue of ``seat`` may target, given its chain C."""
+    return SPREAD[chain] | CAMP_ROW[seat]
+
+
+def reaches_camp(chain: int, seat: int) -> bool:
+    """Whether the chain touches the rival camp (any hero may then enter it)."""
+    return bool(chain & CAMP_ROW[1 - seat])
+
+
+def _blocked(state: HeroesState, seat: int) -> list[int]:
+    """Per role, the rooms a hero of ``seat`` with that role may not go onto (stacking only):
+    its own role, and for a role with strength any rival of that strength or more."""
+    rooms = state.hero_rooms
+    own, rival = seat * 8, (1 - seat) * 8
+    blocked = [rooms[own]] * 8
+    above = 0
+    for role in range(PALADIN, HALFLING, -1):
+        above |= rooms[rival + role]
+        blocked[role] = above | rooms[own + role]
+    return blocked
+
+
+def placements(state: HeroesState, seat: int) -> list[Action]:
+    """Every placement of ``seat``: by role (halfling..paladin), then target (a1..c5, camp)."""
+    hand = state.hands[seat]
+    chain = connection(state, seat)
+    near = connected_rooms(chain, seat)
+    camp = reaches_camp(chain, seat)
+    blocked = _blocked(state, seat)
+    out: list[Action] = []
+    for role in range(8):
+        if not hand[role]:
+            continue
+        fit = (ALL_ROOMS if role == ROGUE else near) & ~blocked[role]
+        out += PLACE_LOW[role][fit & 255]
+        out += PLACE_HIGH[role][fit >> 8]
+        if camp:
+            out.append(PLACE[role][CAMP])
+    return out
+
+
+def can_place(state: HeroesState, seat: int) -> bool:
+    """Whether ``seat`` has at least one placement."""
+    hand = state.hands[seat]
+    if not any(hand):
+        return False
+    chain = connection(state, seat)
+    if reaches_camp(chain, seat):
+        return True
+    near = connected_rooms(chain, seat)
+    blocked = _blocked(state, seat)
+    return any(
+        n and (ALL_ROOMS if role == ROGUE else near) & ~blocked[role] for role, n in enumerate(hand)
+    )
+
+
+def strike_targets(state: HeroesState) -> int:
+    """The rooms (mask) the pending Fighter may strike: neighbours topped by the rival."""
+    return NEIGHBOURS[state.pending_room] & state.masks[1 - state.mover]
+
+
+def legal_actions(state: HeroesState) -> list[Action]:
+    """Stable order: draw, then placements; or strikes (a1..c5) then skip; or placements, skip."""
+    if state.result is not None:
+        return []
+    seat = state.mover
+    if state.pending == STRIKE_CHOICE:
+        targets = strike_targets(state)
+        return [*(STRIKE[r] for r in range(15) if targets >> r & 1), SKIP]
+    if state.pending == RANGER_CHOICE:
+        return [*placements(state, seat), SKIP]
+    out = placements(state, seat)
+    if draw_amount(state, seat):
+        out.insert(0, DRAW)
+    return out
+
+
+# ---------------------------------------------------------------------------------- effects
+
+
+def _draw(state: HeroesState, seat: int, count: int, cause: str) -> Event:
+    reserve = state.reserves[seat]
+    drawn, state.reserves[seat] = reserve[:count], reserve[count:]
+    hand = state.hands[seat]
+    for role in drawn:
+        hand[role] += 1
+    return Event(
+        "drew",
+        {"seat": seat, "count": len(drawn), "cause": cause},
+        {seat: {"heroes": [ROLES[r] for r in drawn]}},
+    )
+
+
+def _draw_one(state: HeroesState, seat: int, cause: str, events: list[Event]) -> None:
+    if hand_size(state, seat) < HAND_LIMIT and state.reserves[seat]:
+        events.append(_draw(state, seat, 1, cause))
+
+
+def _finish(state: HeroesState, winners: tuple[int, ...], reason: str) -> Event:
+    relics = state.relics
+    state.result = Outcome(
+        winners, reason, draw=not winners, scores=(float(relics[0]), float(relics[1]))
+    )
+    state.pending = NO_CHOICE
+    data = {"reason": reason, "winners": list(winners), "draw": not winners}
+    return Event("end", {**data, "relics": relics[:]})
+
+
+def _seal(state: HeroesState, room: int, events: list[Event]) -> bool:
+    """Seal the unsealed wards around ``room`` that its top hero's owner now tops all round.
+
+    Only a ward around the room whose top just changed can become complete, and only for the
+    owner of that room's new top, so this is the seal check for "anyone's now-top heroes".
+    Returns True when the sealing wins the match.
+    """
+    top = state.tops[room]
+    if top == EMPTY:
+        return False
+    seat = top >> 3
+    own = state.masks[seat]
+    sealed = state.sealed
+    for w in WARDS_OF_ROOM[room]:
+        need = WARD_MASKS[w]
+        if sealed[w] < 0 and own & need == need:
+            sealed[w] = seat
+            state.relics[seat] += WARD_RELICS[w]
+            data = {"seat": seat, "ward": WARDS[w], "relics": WARD_RELICS[w]}
+            events.append(Event("sealed", {**data, "total": state.relics[seat]}))
+    if state.relics[seat] >= RELICS_TO_WIN:
+        events.append(_finish(state, (seat,), "relics"))
+        return True
+    return False
+
+
+def _end_turn(state: HeroesState, events: list[Event]) -> None:
+    state.pending = NO_CHOICE
+    state.pending_room = -1
+    seat = 1 - state.mover
+    state.mover = seat
+    if draw_amount(state, seat) or can_place(state, seat):
+        return
+    r0, r1 = state.relics
+    winners = () if r0 == r1 else ((0,) if r0 > r1 else (1,))
+    events.append(_finish(state, winners, "stuck"))
+
+
+def _after_trick(state: HeroesState, room: int, ranger: bool, events: list[Event]) -> None:
+    """Steps 4-5: the sanctuary draw, then the Ranger's extra placement (if one is possible)."""
+    seat = state.mover
+    if SANCTUARIES >> room & 1:
+        _draw_one(state, seat, "sanctuary", events)
+    if ranger and can_place(state, seat):
+        state.pending = RANGER_CHOICE
+        state.pending_room = room
+        events.append(Event("extra", {"seat": seat, "room": ROOMS[room]}))
+        return
+    _end_turn(state, events)
+
+
+def _place(state: HeroesState, role: int, target: int) -> list[Event]:
+    seat = state.mover
+    state.hands[seat][role] -= 1
+    state.pending = NO_CHOICE
+    hero = seat * 8 + role
+    if target == CAMP:
+        state.camp_hero = hero
+        events = [Event("placed", {"seat": seat, "role": ROLES[role], "room": "camp"})]
+        events.append(_finish(state, (seat,), "camp"))
+        return events
+    covered = state.tops[target]
+    set_top(state, target, hero)
+    state.stacks[target] = (*state.stacks[target], hero)
+    events = [
+        Event(
+            "placed",
+            {
+                "seat": seat,
+                "role": ROLES[role],
+                "room": ROOMS[target],
+                "covered": None if covered == EMPTY else hero_json(covered),
+            },
+        )
+    ]
+    if _seal(state, target, events):
+        return events
+    rival = 1 - seat
+    if role == BARD:
+        amount = draw_amount(state, seat)
+        if amount:
+            events.append(_draw(state, seat, amount, "bard"))
+    elif role == CLERIC:
+        _draw_one(state, seat, "cleric", events)
+    elif role == WIZARD:
+        _wizard(state, rival, events)
+    elif role == FIGHTER and NEIGHBOURS[target] & state.masks[rival]:
+        state.pending = STRIKE_CHOICE
+        state.pending_room = target
+        return events
+    _after_trick(state, target, role == RANGER, events)
+    return events
+
+
+def _wizard(state: HeroesState, rival: int, events: list[Event]) -> None:
+    """Discard the hero at ``below(hand size)`` of the rival's hand sorted halfling..paladin."""
+    hand = state.hands[rival]
+    size = sum(hand)
+    if not size:
+        return
+    index = state.rng.below(size)
+    role = 0
+    while index >= hand[role]:
+        index -= hand[role]
+        role += 1
+    hand[role] -= 1
+    state.discards[rival] = (*state.discards[rival], role)
+    events.append(Event("wizard", {"seat": 1 - rival, "rival": rival, "role": ROLES[role]}))
+
+
+def _strike(state: HeroesState, room: int) -> list[Event]:
+    stack = state.stacks[room]
+    struck = stack[-1]
+    stack = stack[:-1]
+    state.stacks[room] = stack
+    revealed = stack[-1] if stack else EMPTY
+    set_top(state, room, revealed)
+    owner = struck >> 3
+    state.discards[owner] = (*state.discards[owner], struck & 7)
+    events = [
+        Event(
+            "struck",
+            {
+                "seat": state.mover,
+                "room": ROOMS[room],
+                "hero": hero_json(struck),
+                "revealed": None if revealed == EMPTY else hero_json(revealed),
+            },
+        )
+    ]
+    if _seal(state, room, events):
+        return events
+    _after_trick(state, state.pending_room, False, events)
+    return events
+
+
+def apply(state: HeroesState, action: Action) -> list[Event]:
+    """Apply a legal action in place and return what happened."""
+    kind = action[0]
+    seat = state.mover
+    if kind == "place":
+        return _place(state, int(action[1]), int(action[2]))
+    if kind == "draw":
+        events = [_draw(state, seat, draw_amount(state, seat), "draw")]
+        _end_turn(state, events)
+        return events
+    if kind == "strike":
+        return _strike(state, int(action[1]))
+    # skip
+    events = [Event("skip", {"seat": seat, "trick": CHOICES[state.pending]})]
+    if state.pending == STRIKE_CHOICE:
+        _after_trick(state, state.pending_room, False, events)
+    else:
+        _end_turn(state, events)
+    return events
+
+
+# ---------------------------------------------------------------------------- explanations
+
+
+def _hero_words(hero: int, seat: int) -> str:
+    role = hero & 7
+    whose = "your own" if hero >> 3 == seat else "a rival"
+    strength = "" if role == HALFLING else f" ({role})"
+    return f"{whose} {ROLES[role]}{strength}"
+
+
+def why_illegal(state: HeroesState, action: Action) -> str:
+    """A sentence saying why a well-formed ``action`` is not legal now."""
+    if state.result is not None:
+        return "the match is over"
+    kind, seat = action[0], state.mover
+    if state.pending == STRIKE_CHOICE and kind != "skip":
+        lit = [ROOMS[r] for r in range(15) if strike_targets(state) >> r & 1]
+        fighter = ROOMS[state.pending_room]
+        if kind == "strike":
+            room = int(action[1])
+            if not NEIGHBOURS[state.pending_room] >> room & 1:
+                return f"{ROOMS[room]} is not next to your Fighter in {fighter}"
+            if state.tops[room] == EMPTY:
+                return f"{ROOMS[room]} is empty: strike a room topped by a rival hero"
+            return f"{ROOMS[room]} is topped by your own hero: strike a rival hero"
+        return f"a pending Fighter strike: strike a lit room ({', '.join(lit)}) or skip"
+    if kind == "strike":
+        return "there is no Fighter strike pending"
+    if kind == "skip":
+        return "there is no trick to skip"
+    if kind == "draw":
+        if state.pending == RANGER_CHOICE:
+            return "a pending Ranger placement: place one more hero or skip"
+        if hand_size(state, seat) >= HAND_LIMIT:
+            return "your hand is full (8 heroes): you cannot draw"
+        return "your reserve is empty: you cannot draw"
+    role, target = int(action[1]), int(action[2])
+    name = ROLES[role]
+    if not state.hands[seat][role]:
+        return f"you have no {name} in hand"
+    if target == CAMP:
+        if role == ROGUE:
+            return (
+                "the rival camp is not connected to yours: a rogue ignores connection for "
+                "rooms only, entering the rival camp still needs it"
+            )
+        return "the rival camp is not connected to yours: no chain of your rooms reaches it"
+    top = state.tops[target]
+    where = ROOMS[target]
+    if not ALLOWED[seat][top] >> role & 1:
+        held = _hero_words(top, seat)
+        if top >> 3 == seat:
+            if role == HALFLING:
+                return (
+                    f"{where} holds your own halfling: a halfling never goes on your own halfling"
+                )
+            return f"{where} holds {held}: a hero never goes on one of the same strength"
+        return f"{where} holds {held}: a {name} ({role}) cannot go on a stronger or equal hero"
+    return f"{where} is not connected to your camp"
+
+
+# ---------------------------------------------------------------------------- sampled worlds
+
+
+def sample_world(state: HeroesState, seat: int, rng: random.Random) -> HeroesState:
+    """A state ``seat`` cannot tell from ``state``: the unseen heroes of each group (Gold's
+    first) pooled in sorted order, shuffled with ``rng`` and dealt by the counts (rival hand,
+    then reserve, then set-aside); then a fresh stream from ``rng``."""
+    world = state.clone()
+    over = state.result is not None
+    for group in (0, 1):
+        hand = state.hands[group]
+        hidden_hand = group != seat
+        unseen: list[int] = []
+        if hidden_hand:
+            unseen += [role for role in range(8) for _ in range(hand[role])]
+        unseen += state.reserves[group]
+        if not over:
+            unseen += state.aside[group]
+        unseen.sort()
+        rng.shuffle(unseen)
+        taken = 0
+        if hidden_hand:
+            size = sum(hand)
+            dealt = [0] * 8
+            for role in unseen[:size]:
+                dealt[role] += 1
+            world.hands[group] = dealt
+            taken = size
+        left = len(state.reserves[group])
+        world.reserves[group] = tuple(unseen[taken : taken + left])
+        if not over:
+            world.aside[group] = tuple(unseen[taken + left :])
+    world.rng = Stream(f"{rng.getrandbits(128):032x}")
+    return world
+
+
+# ---------------------------------------------------------------------------------- the game
+
+
+class HeroesGame(Game[HeroesState, Action]):
+    """The rules of Heroes & Relics behind the common game interface."""
+
+    spec = GameSpec(
+        id="heroes",
+        names={"en": "Heroes & Relics", "pt": "Heróis e Relíquias", "de": "Helden & Reliquien"},
+        min_players=2,
+        max_players=2,
+    )
+
+    def setup(self, params: JSON, rng: Stream) -> tuple[HeroesState, list[Event]]:
+        return setup(rng)
+
+    def players(self, state: HeroesState) -> int:
+        return 2
+
+    def to_move(self, state: HeroesState) -> int | None:
+        return None if state.result is not None else state.mover
+
+    def legal_actions(self, state: HeroesState) -> list[Action]:
+        return legal_actions(state)
+
+    def apply_unchecked(self, state: HeroesState, action: Action) -> list[Event]:
+        return apply(state, action)
+
+    def outcome(self, state: HeroesState) -> Outcome | None:
+        return state.result
+
+    def observation(self, state: HeroesState, seat: int | None) -> JSON:
+        from .notation import observation
+
+        return observation(state, seat)
+
+    def sample_world(self, state: HeroesState, seat: int, rng: random.Random) -> HeroesState:
+        return sample_world(state, seat, rng)
+
+    def describe(self, state: HeroesState, seat: int | None) -> str:
+        from .notation import describe
+
+        return describe(self.observation(state, seat), seat)
+
+    def action_to_text(self, state: HeroesState, action: Action) -> str:
+        from .notation import action_to_text
+
+        return action_to_text(action)
+
+    def parse_action(self, state: HeroesState, text: str) -> Action:
+        from .notation import parse_action
+
+        return parse_action(state, text)
+
+    def to_json(self, state: HeroesState) -> JSON:
+        from .notation import to_json
+
+        return to_json(state)
+
+    def from_json(self, data: Any) -> HeroesState:
+        from .notation import from_json
+
+        return from_json(data)
+
+    def heuristic_bot(self) -> Bot:
+        from .bot import HeuristicBot
+
+        return HeuristicBot()
