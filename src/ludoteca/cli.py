@@ -1,10 +1,331 @@
-"""The ``ludoteca`` command."""
+"""The ``ludoteca`` command: serve the table, play in a terminal, simulate, verify, list moves."""
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import random
 import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from ludoteca.bots import LEVELS, make_bot
+from ludoteca.bots.arena import MatchResult, Tournament, run
+from ludoteca.core import (
+    Event,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidParamsError,
+    InvalidPositionError,
+    Match,
+    Player,
+    UnknownGameError,
+    decide,
+    verify,
+)
+from ludoteca.core.fairness import new_secret, seed_fingerprint
+from ludoteca.games import all_games, get
 
 
-def main(argv: list[str] | None = None) -> int:
-    print("ludoteca: the command line is being built", file=sys.stderr)
-    return 1
+class UsageError(Exception):
+    """Bad command-line input: printed and exit status 2."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 2
+    try:
+        code: int = args.run(args)
+    except (UsageError, UnknownGameError, InvalidParamsError, ValueError) as exc:
+        print(f"ludoteca: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ludoteca", description="An online table for board games, with verifiable shuffles."
+    )
+    commands = parser.add_subparsers(metavar="COMMAND")
+    game_ids = ", ".join(all_games())
+
+    serve = commands.add_parser("serve", help="start the table server (web table and API)")
+    serve.add_argument("--host", default=os.environ.get("LUDOTECA_HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("LUDOTECA_PORT", "8000")))
+    serve.add_argument(
+        "--db",
+        default=os.environ.get("LUDOTECA_DB"),
+        help="database URL (default: an SQLite file under ./var); postgresql://... for PostgreSQL",
+    )
+    serve.set_defaults(run=cmd_serve)
+
+    sim = commands.add_parser("simulate", help="play bot matches and print the results")
+    sim.add_argument("game", help=f"game id ({game_ids})")
+    sim.add_argument("--players", type=int, help="number of seats (default: the game's minimum)")
+    sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
+    sim.add_argument("--seed", default="1", help="master seed; match seeds derive from it")
+    sim.add_argument(
+        "--bots",
+        help=f"one level per seat, comma-separated ({', '.join(LEVELS)}; default: all random)",
+    )
+    sim.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.add_argument("--records", type=Path, metavar="DIR", help="write every match record here")
+    sim.set_defaults(run=cmd_simulate)
+
+    ver = commands.add_parser("verify", help="check a finished match record")
+    ver.add_argument("record", type=Path, help="record file (JSON), or - for standard input")
+    ver.set_defaults(run=cmd_verify)
+
+    moves = commands.add_parser("moves", help="print the legal actions of a position")
+    moves.add_argument("game", help=f"game id ({game_ids})")
+    moves.add_argument("--position", type=Path, required=True, help="position file (JSON) or -")
+    moves.set_defaults(run=cmd_moves)
+
+    play = commands.add_parser("play", help="play a match in the terminal against bots")
+    play.add_argument("game", help=f"game id ({game_ids})")
+    play.add_argument("--players", type=int, help="number of seats (default: the game's minimum)")
+    play.add_argument("--seat", type=int, default=1, help="your seat, 1-based (default 1)")
+    play.add_argument("--bots", default="medium", help=f"bot level(s) ({', '.join(LEVELS)})")
+    play.add_argument("--seed", help="match seed (default: a fresh secret)")
+    play.set_defaults(run=cmd_play)
+    return parser
+
+
+# --------------------------------------------------------------------------------- simulate
+def bot_levels(spec: str | None, players: int) -> list[str]:
+    levels = [s.strip() for s in spec.split(",")] if spec else ["random"] * players
+    if len(levels) == 1 and players > 1:
+        levels *= players
+    if len(levels) != players:
+        raise UsageError(f"--bots names {len(levels)} bots for {players} seats")
+    for level in levels:
+        if level not in LEVELS:
+            raise UsageError(f"unknown bot level '{level}' (levels: {', '.join(LEVELS)})")
+    return levels
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    game = get(args.game)
+    players = game.spec.params({"players": args.players or game.spec.min_players})["players"]
+    levels = bot_levels(args.bots, players)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.records:
+        args.records.mkdir(parents=True, exist_ok=True)
+    progress = Progress(args.games, sys.stderr)
+
+    def on_result(result: MatchResult) -> None:
+        if args.records and result.record is not None:
+            path = args.records / f"{game.spec.id}-{result.index:05d}.json"
+            path.write_text(result.record + "\n", encoding="utf-8")
+        progress.step()
+
+    tournament = run(
+        game.spec.id,
+        players,
+        levels,
+        args.games,
+        str(args.seed),
+        max(1, args.jobs),
+        keep_records=args.records is not None,
+        on_result=on_result,
+    )
+    progress.done()
+    if args.json:
+        print(json.dumps(tournament.to_json()))
+    else:
+        print(format_table(tournament))
+    return 0
+
+
+def format_table(t: Tournament) -> str:
+    lines = [
+        f"{t.game}: {t.games} matches, {t.players} players",
+        f"{'bot':<12} {'level':<8} {'wins':>6} {'rate':>7}   95% interval",
+    ]
+    for i, level in enumerate(t.bots):
+        rate, low, high = t.win_rate(i)
+        lines.append(
+            f"{'bot ' + str(i + 1):<12} {level:<8} {t.wins[i]:>6} {rate:>7.1%}   "
+            f"{low:.1%} - {high:.1%}"
+        )
+    lines.append(f"draws / no winner: {t.draws}")
+    lines.append(f"mean actions per match: {t.mean_actions:.1f}")
+    lines.append(f"matches per second: {t.games_per_second:.1f}")
+    lines.append("(seats rotate between matches; bot N keeps its column)")
+    return "\n".join(lines)
+
+
+class Progress:
+    """A one-line progress bar on a terminal; a few plain lines elsewhere."""
+
+    def __init__(self, total: int, out: TextIO) -> None:
+        self.total, self.out, self.count = total, out, 0
+        self.tty = out.isatty()
+        self.every = max(1, total // (100 if self.tty else 4))
+
+    def step(self) -> None:
+        self.count += 1
+        if self.count % self.every and self.count != self.total:
+            return
+        if self.tty:
+            filled = 30 * self.count // self.total
+            bar = "#" * filled + "." * (30 - filled)
+            self.out.write(f"\r[{bar}] {self.count}/{self.total}")
+        else:
+            self.out.write(f"{self.count}/{self.total} matches\n")
+        self.out.flush()
+
+    def done(self) -> None:
+        if self.tty:
+            self.out.write("\n")
+            self.out.flush()
+
+
+# ----------------------------------------------------------------------------------- verify
+def read_json(path: Path) -> Any:
+    try:
+        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path} is not JSON: {exc}") from None
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    data = read_json(args.record)
+    verdict = verify(data, get)
+    if not verdict.ok:
+        for problem in verdict.problems:
+            print(f"FAILED: {problem}")
+        return 1
+    assert verdict.outcome is not None
+    record = data
+    print(
+        f"OK: {record['game']} match {seed_fingerprint(record['seed'])}, "
+        f"{len(record['actions'])} actions replayed, commitment matches the seed"
+    )
+    print(f"outcome: {describe_outcome(verdict.outcome.to_json(), record['players'])}")
+    return 0
+
+
+def describe_outcome(outcome: dict[str, Any], players: list[dict[str, Any]]) -> str:
+    def name(seat: int) -> str:
+        p = players[seat] if seat < len(players) else {"name": f"seat {seat + 1}"}
+        return f"{p['name']} (seat {seat + 1}{', bot' if p.get('bot') else ''})"
+
+    winners = outcome["winners"]
+    if winners:
+        who = " and ".join(name(s) for s in winners)
+        verb = "share the win" if len(winners) > 1 else "wins"
+        text = f"{who} {verb} ({outcome['reason']})"
+    elif outcome.get("draw"):
+        text = f"draw ({outcome['reason']})"
+    else:
+        text = f"no player wins ({outcome['reason']})"
+    if outcome.get("scores"):
+        text += "; scores " + ", ".join(str(s) for s in outcome["scores"])
+    return text
+
+
+# ------------------------------------------------------------------------------------ moves
+def cmd_moves(args: argparse.Namespace) -> int:
+    game = get(args.game)
+    try:
+        state = game.from_json(read_json(args.position))
+    except InvalidPositionError as exc:
+        print(f"ludoteca: not a {game.spec.id} position: {exc}", file=sys.stderr)
+        return 2
+    for text in game.legal_texts(state):
+        print(text)
+    return 0
+
+
+# ------------------------------------------------------------------------------------- play
+def cmd_play(args: argparse.Namespace) -> int:
+    game = get(args.game)
+    players = game.spec.params({"players": args.players or game.spec.min_players})["players"]
+    if not 1 <= args.seat <= players:
+        raise UsageError(f"--seat must be between 1 and {players}")
+    human = args.seat - 1
+    others = bot_levels(args.bots, players - 1) if players > 1 else []
+    levels: list[str | None] = [*others[:human], None, *others[human:]]
+    seed = args.seed or new_secret()
+    seats = [
+        Player("you") if lv is None else Player(f"{lv} bot", bot=True, level=lv) for lv in levels
+    ]
+    match = Match(game, {"players": players}, seed, seats)
+    bots = {seat: make_bot(lv, game) for seat, lv in enumerate(levels) if lv is not None}
+    rng = random.Random()
+    out = sys.stdout
+    out.write(f"{game.spec.name()} — you are seat {args.seat} of {players}.\n")
+    out.write(f"Fingerprint of this match's seed: {seed_fingerprint(seed)}\n")
+    out.write("Type an action, '?' for the legal actions, 'quit' to leave.\n")
+    show_events(match.opening_events, human, out)
+    while (seat := game.to_move(match.state)) is not None:
+        if seat in bots:
+            action = decide(bots[seat], game, match.state, seat, rng)
+            text = game.action_to_text(match.state, action)
+            events = match.act(seat, text, by="bot")
+            out.write(f"seat {seat + 1} ({seats[seat].name}) plays: {text}\n")
+            show_events(events, human, out)
+            continue
+        out.write("\n" + game.describe(match.state, human) + "\n")
+        line = prompt(out)
+        if line is None or line.lower() in {"quit", "exit", "q"}:
+            out.write("You left the match.\n")
+            return 1
+        if line in {"?", "help", "h"}:
+            out.write("Legal actions:\n  " + "\n  ".join(game.legal_texts(match.state)) + "\n")
+            continue
+        try:
+            show_events(match.act(human, line), human, out)
+        except (InvalidActionError, IllegalActionError) as exc:
+            out.write(f"Not possible: {exc}. Type '?' to list the legal actions.\n")
+    outcome = game.outcome(match.state)
+    assert outcome is not None
+    out.write("\n" + game.describe(match.state, human) + "\n")
+    out.write(f"Result: {describe_outcome(outcome.to_json(), [p.to_json() for p in seats])}\n")
+    out.write(f"Seed (check it with 'ludoteca verify'): {seed}\n")
+    return 0
+
+
+def prompt(out: TextIO) -> str | None:
+    out.write("> ")
+    out.flush()
+    line = sys.stdin.readline()
+    return line.strip() if line else None
+
+
+def show_events(events: list[Event], seat: int, out: TextIO) -> None:
+    for event in events:
+        shown = event.for_seat(seat)
+        kind = shown.pop("kind")
+        details = ", ".join(f"{k}={v}" for k, v in shown.items())
+        out.write(f"  · {kind}{': ' + details if details else ''}\n")
+
+
+# ------------------------------------------------------------------------------------ serve
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from ludoteca.server.main import serve
+    except ImportError:
+        print("ludoteca: the table server is not built yet", file=sys.stderr)
+        return 1
+    serve(host=args.host, port=args.port, db=args.db)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -11,7 +11,7 @@ from .errors import (
 )
 from .fairness import commitment, derive_seed, fingerprint, seed_fingerprint
 from .game import JSON, LANGUAGES, Event, Game, GameSpec, Outcome, State
-from .record import Match, MatchRecord, Player, RecordError, Step, Verdict, verify
+from .record import Match, MatchRecord, Player, Prepared, RecordError, Step, Verdict, verify
 from .rng import Stream
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "MatchRecord",
     "Outcome",
     "Player",
+    "Prepared",
     "RecordError",
     "State",
     "Step",

@@ -257,6 +257,10 @@ class Game(ABC, Generic[S, A]):
             shown["seed"] = state.rng.seed
         return shown
 
+    def describe(self, state: S, seat: int | None) -> str:
+        """A plain-text picture of what ``seat`` sees, for the terminal (games may draw better)."""
+        return outline(self.observation(state, seat))
+
     def catalogue(self) -> JSON:
         """The game's catalogue entry per language (``catalogue.json`` in the game's package)."""
         from importlib import resources
@@ -265,3 +269,37 @@ class Game(ABC, Generic[S, A]):
         text = resources.files(package).joinpath("catalogue.json").read_text(encoding="utf-8")
         data: JSON = json.loads(text)
         return data
+
+
+def outline(value: Any, indent: str = "") -> str:
+    """JSON as indented ``key: value`` lines; lists of plain values stay on one line."""
+    lines: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, dict | list) and not _flat(item):
+                lines.append(f"{indent}{key}:")
+                lines.append(outline(item, indent + "  "))
+            else:
+                lines.append(f"{indent}{key}: {_inline(item)}")
+    elif isinstance(value, list) and not _flat(value):
+        for item in value:
+            body = outline(item, indent + "  ").lstrip()
+            lines.append(f"{indent}- {body}")
+    else:
+        lines.append(f"{indent}{_inline(value)}")
+    return "\n".join(lines)
+
+
+def _flat(value: dict[str, Any] | list[Any]) -> bool:
+    items = value.values() if isinstance(value, dict) else value
+    return all(not isinstance(i, dict | list) for i in items)
+
+
+def _inline(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_inline(v)}" for k, v in value.items()) + "}"
+    if value is None:
+        return "-"
+    return str(value)

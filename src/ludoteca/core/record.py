@@ -128,8 +128,24 @@ class MatchRecord:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A checked action and the position it leads to, not yet part of the match."""
+
+    seat: int
+    text: str
+    state: Any
+    events: list[Event]
+    base_version: int
+
+
 class Match:
-    """A match in play: the game, its state, and every accepted step, ready to become a record."""
+    """A match in play: the game, its state, and every accepted step, ready to become a record.
+
+    ``prepare`` checks an action and computes its result on a copy without changing the match;
+    ``commit`` makes it part of the match. The server stores the step between the two, so nothing is
+    applied that is not stored; ``act`` does both at once.
+    """
 
     def __init__(
         self,
@@ -141,7 +157,7 @@ class Match:
         self.game = game
         self.params = game.spec.params(params)
         self.seed = seed
-        self.state, self.events = game.new_with_events(self.params, seed)
+        self.state, self.opening_events = game.new_with_events(self.params, seed)
         count = game.players(self.state)
         self.players = (
             list(players)
@@ -157,19 +173,32 @@ class Match:
         """How many actions have been accepted (a client sends the version it saw)."""
         return len(self.steps)
 
-    def act(self, seat: int, text: str, by: Actor = "player") -> list[Event]:
-        """Apply ``seat``'s action text, or raise (state untouched) saying why not."""
+    def prepare(self, seat: int, text: str) -> Prepared:
+        """Check ``seat``'s action text and compute its result; raises (nothing changes) if bad."""
         if self.game.is_over(self.state):
             raise IllegalActionError("the match is over")
         to_move = self.game.to_move(self.state)
         if seat != to_move:
             raise IllegalActionError(f"it is not seat {seat}'s turn (seat {to_move} is to move)")
         action = self.game.parse_action(self.state, text)
+        if not self.game.is_legal(self.state, action):
+            raise IllegalActionError(f"'{text}' is not a legal action here")
         canonical = self.game.action_to_text(self.state, action)
-        events = self.game.apply(self.state, action)
-        self.steps.append(Step(seat, canonical, by))
-        self.events.extend(events)
-        return events
+        after = self.state.clone()
+        events = self.game.apply_unchecked(after, action)
+        return Prepared(seat, canonical, after, events, self.version)
+
+    def commit(self, prepared: Prepared, by: Actor = "player") -> list[Event]:
+        """Make a prepared action part of the match (it must have been prepared at this version)."""
+        if prepared.base_version != self.version:
+            raise IllegalActionError("the match moved on since this action was prepared")
+        self.state = prepared.state
+        self.steps.append(Step(prepared.seat, prepared.text, by))
+        return prepared.events
+
+    def act(self, seat: int, text: str, by: Actor = "player") -> list[Event]:
+        """Apply ``seat``'s action text, or raise (state untouched) saying why not."""
+        return self.commit(self.prepare(seat, text), by)
 
     def record(self) -> MatchRecord:
         """The record so far; the seed and outcome appear only once the match is over."""

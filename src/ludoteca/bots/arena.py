@@ -1,0 +1,161 @@
+"""Bot matches and tournaments: the engine behind ``ludoteca simulate`` and the strength benchmarks.
+
+Match ``i`` of a tournament is dealt from ``derive_seed(seed, "<game>/<players>/<i>")`` and seats
+the bots rotated by ``i`` (bot ``k`` sits at seat ``(k + i) mod players``), so no bot keeps the
+first seat. Every match is independent: the results do not depend on the number of processes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ludoteca.core import Game, Match, Player, decide, derive_seed
+from ludoteca.games import get
+
+from .levels import make_bot
+
+
+def match_seed(master: str, game_id: str, players: int, index: int) -> str:
+    return derive_seed(master, f"{game_id}/{players}/{index}")
+
+
+def seat_of(bot_index: int, match_index: int, players: int) -> int:
+    """The seat bot ``bot_index`` takes in match ``match_index`` (rotating seats)."""
+    return (bot_index + match_index) % players
+
+
+def play_match(game: Game[Any, Any], players: int, seed: str, levels: Sequence[str]) -> Match:
+    """One match between bots of the given levels, seat by seat, to the end."""
+    bots = [make_bot(level, game) for level in levels]
+    match = Match(
+        game, {"players": players}, seed, [Player(f"{lv} bot", True, lv) for lv in levels]
+    )
+    rngs = [random.Random(f"{seed}/bot/{seat}") for seat in range(players)]
+    state = match.state
+    while (seat := game.to_move(state)) is not None:
+        action = decide(bots[seat], game, state, seat, rngs[seat])
+        match.act(seat, game.action_to_text(state, action), by="bot")
+    return match
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    index: int
+    winners: tuple[int, ...]  # bot indices (in the --bots order), not seats
+    actions: int
+    record: str | None
+
+
+@dataclass(slots=True)
+class Tournament:
+    game: str
+    players: int
+    bots: list[str]
+    games: int = 0
+    wins: list[int] = field(default_factory=list)
+    draws: int = 0
+    total_actions: int = 0
+    seconds: float = 0.0
+
+    def add(self, result: MatchResult) -> None:
+        self.games += 1
+        self.total_actions += result.actions
+        if not result.winners:
+            self.draws += 1
+        for bot in result.winners:
+            self.wins[bot] += 1
+
+    @property
+    def mean_actions(self) -> float:
+        return self.total_actions / self.games if self.games else 0.0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    def win_rate(self, bot: int) -> tuple[float, float, float]:
+        """Win rate of bot ``bot`` with its 95% Wilson interval (low, high)."""
+        return (
+            self.wins[bot] / self.games if self.games else 0.0,
+            *wilson(self.wins[bot], self.games),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "games": self.games,
+            "players": self.players,
+            "bots": self.bots,
+            "wins": self.wins,
+            "draws": self.draws,
+            "mean_actions": round(self.mean_actions, 3),
+            "games_per_second": round(self.games_per_second, 3),
+        }
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _run_one(task: tuple[str, int, str, tuple[str, ...], int, bool]) -> MatchResult:
+    game_id, players, master, levels, index, keep_record = task
+    game = get(game_id)
+    seated = [""] * players
+    for bot_index, level in enumerate(levels):
+        seated[seat_of(bot_index, index, players)] = level
+    match = play_match(game, players, match_seed(master, game_id, players, index), seated)
+    outcome = game.outcome(match.state)
+    assert outcome is not None
+    winners = tuple(sorted((w - index) % players for w in outcome.winners))
+    return MatchResult(
+        index, winners, len(match.steps), match.record().dumps() if keep_record else None
+    )
+
+
+def run(
+    game_id: str,
+    players: int,
+    bots: Sequence[str],
+    games: int,
+    seed: str,
+    *,
+    jobs: int = 1,
+    keep_records: bool = False,
+    on_result: Callable[[MatchResult], None] | None = None,
+) -> Tournament:
+    """Play ``games`` matches; ``on_result`` sees each result in match order."""
+    if len(bots) != players:
+        raise ValueError(f"{players} seats need {players} bots, got {len(bots)}")
+    tournament = Tournament(game_id, players, list(bots), wins=[0] * players)
+    tasks = [(game_id, players, seed, tuple(bots), i, keep_records) for i in range(games)]
+    start = time.perf_counter()
+    for result in _results(tasks, jobs):
+        tournament.add(result)
+        if on_result is not None:
+            on_result(result)
+    tournament.seconds = time.perf_counter() - start
+    return tournament
+
+
+def _results(
+    tasks: list[tuple[str, int, str, tuple[str, ...], int, bool]], jobs: int
+) -> Iterator[MatchResult]:
+    if jobs <= 1 or len(tasks) <= 1:
+        yield from map(_run_one, tasks)
+        return
+    chunk = max(1, min(16, len(tasks) // (jobs * 8)))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_run_one, tasks, chunksize=chunk)
