@@ -1,0 +1,1 @@
+"""The table server: lobby, authoritative tables, clocks, bots, storage, websocket protocol."""

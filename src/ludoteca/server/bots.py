@@ -1,0 +1,61 @@
+"""Bots at the table, off the event loop.
+
+The table samples a world from the seat's information set (``Game.sample_world``) and hands only
+that world to the bot, so a bot seat never sees the authoritative state. Cheap levels think on a
+thread; the searching level (``hard``) thinks in a separate process, so its CPU time never stalls
+the event loop or other tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+import secrets
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from ludoteca.bots import make_bot
+from ludoteca.core import Game, decide
+from ludoteca.games import get
+
+SEARCHING_LEVELS = frozenset({"hard"})
+
+
+def _think(game_id: str, world_json: dict[str, Any], seat: int, level: str, seed: int) -> str:
+    """Runs in a worker: the bot's action text for ``seat`` in the given world."""
+    game = get(game_id)
+    world = game.from_json(world_json)
+    action = decide(make_bot(level, game), game, world, seat, random.Random(seed))
+    return game.action_to_text(world, action)
+
+
+class BotRunner:
+    """Decides bot actions on worker threads (cheap levels) and processes (searching levels)."""
+
+    def __init__(self, processes: int = 1, threads: int = 4) -> None:
+        self._threads: Executor = ThreadPoolExecutor(threads, thread_name_prefix="ludoteca-bot")
+        self._processes_wanted = processes
+        self._processes: Executor | None = None
+
+    def _process_pool(self) -> Executor:
+        if self._processes is None:
+            context = multiprocessing.get_context("spawn")
+            self._processes = ProcessPoolExecutor(self._processes_wanted, mp_context=context)
+        return self._processes
+
+    async def choose(self, game: Game[Any, Any], state: Any, seat: int, level: str) -> str:
+        """The action text a ``level`` bot picks for ``seat``, seeing only what the seat sees."""
+        world = game.sample_world(state, seat, random.Random(secrets.randbits(64)))
+        loop = asyncio.get_running_loop()
+        pool = self._process_pool() if level in SEARCHING_LEVELS else self._threads
+        world_json = game.to_json(world)
+        text: str = await loop.run_in_executor(
+            pool, _think, game.spec.id, world_json, seat, level, secrets.randbits(64)
+        )
+        return text
+
+    def close(self) -> None:
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)

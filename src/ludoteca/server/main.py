@@ -1,0 +1,33 @@
+"""``ludoteca serve``: the table server on uvicorn."""
+
+from __future__ import annotations
+
+import sys
+
+import uvicorn
+
+from .app import create_app
+from .config import Settings
+from .logs import configure
+
+MAX_FRAME_BYTES = 64 * 1024  # uvicorn closes a connection sending more in one frame
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
+    """Run the server until interrupted (SIGINT/SIGTERM shut it down gracefully)."""
+    configure()
+    settings = Settings.from_env(db)
+    app = create_app(settings)
+    shown = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
+    database = "PostgreSQL" if settings.db_url.startswith("postgres") else settings.db_url
+    print(f"ludoteca: the table is at http://{shown}:{port}/  (database: {database})", flush=True)
+    sys.stdout.flush()
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_config=None,
+        ws_max_size=MAX_FRAME_BYTES,
+        timeout_graceful_shutdown=10,
+        access_log=False,
+    )

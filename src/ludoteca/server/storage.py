@@ -1,0 +1,337 @@
+"""Durable storage of tables, seats and every accepted action (SQLAlchemy Core).
+
+The database is the authority on what happened: an action exists once its row is committed, and
+the primary key ``(table_id, seq)`` makes a second writer of the same step fail instead of applying
+it twice — the property several server processes will rely on. SQLite (a file, WAL journal) is the
+default; PostgreSQL is the same code with another URL.
+
+Every method here is blocking; the server calls them through ``Storage.run`` on a small thread pool
+(one thread for SQLite, whose writes are serial anyway).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    and_,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import NullPool
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("params", Text, nullable=False),
+    Column("seed", String(128), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("turn_seconds", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("started_at", Float),
+    Column("turn_started_at", Float),
+    Column("version", Integer, nullable=False, default=0),
+    Column("outcome", Text),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # open | human | bot
+    Column("name", String(64), nullable=False),
+    Column("level", String(16)),
+    Column("token_hash", String(64)),
+    Column("away", Boolean, nullable=False, default=False),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("by", String(8), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+class ConflictError(Exception):
+    """Another writer stored this step first: reload the table and try again."""
+
+
+@dataclass(slots=True)
+class SeatRow:
+    seat: int
+    kind: str
+    name: str
+    level: str | None = None
+    token_hash: str | None = None
+    away: bool = False
+
+
+@dataclass(slots=True)
+class TableRow:
+    id: str
+    game: str
+    params: dict[str, Any]
+    seed: str
+    commitment: str
+    status: str
+    turn_seconds: int
+    created_at: float
+    started_at: float | None = None
+    turn_started_at: float | None = None
+    version: int = 0
+    outcome: dict[str, Any] | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    seq: int
+    seat: int
+    action: str
+    by: str
+    at: float
+
+
+def engine_for(url: str) -> Engine:
+    """An engine for ``url``; ``postgresql://`` uses psycopg 3, SQLite gets WAL and a busy wait."""
+    if url.startswith(("postgresql://", "postgres://")):
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    if url.startswith("sqlite:///"):
+        path = url.removeprefix("sqlite:///")
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, poolclass=NullPool if path == ":memory:" else None)
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")  # a commit survives a killed process
+            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
+
+
+class Storage:
+    """Tables, seats and actions in one database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = engine_for(url)
+        self.is_sqlite = self.engine.dialect.name == "sqlite"
+        workers = 1 if self.is_sqlite else 4
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ludoteca-db")
+        metadata.create_all(self.engine)
+
+    async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a blocking storage call off the event loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, lambda: fn(*args, **kwargs))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------------------ writes
+    def create_table(self, row: TableRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(tables).values(**_table_values(row)))
+            conn.execute(insert(seats), [_seat_values(row.id, s) for s in row.seats])
+
+    def update_seat(self, table_id: str, seat: SeatRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats)
+                .where(and_(seats.c.table_id == table_id, seats.c.seat == seat.seat))
+                .values(**_seat_values(table_id, seat))
+            )
+
+    def start_table(self, table_id: str, seat_rows: Sequence[SeatRow], started_at: float) -> None:
+        with self.engine.begin() as conn:
+            for seat in seat_rows:
+                conn.execute(
+                    update(seats)
+                    .where(and_(seats.c.table_id == table_id, seats.c.seat == seat.seat))
+                    .values(**_seat_values(table_id, seat))
+                )
+            result = conn.execute(
+                update(tables)
+                .where(and_(tables.c.id == table_id, tables.c.status == "open"))
+                .values(status="playing", started_at=started_at, turn_started_at=started_at)
+            )
+            if result.rowcount != 1:
+                raise ConflictError(f"table {table_id} is no longer open")
+
+    def append_action(
+        self,
+        table_id: str,
+        step: ActionRow,
+        turn_started_at: float,
+        outcome: dict[str, Any] | None,
+    ) -> None:
+        """Store one accepted action, in one transaction with the table's new version.
+
+        Raises ConflictError if step ``seq`` already exists (someone else took that step).
+        """
+        try:
+            with self.engine.begin() as conn:
+                self._append(conn, table_id, step, turn_started_at, outcome)
+        except IntegrityError:
+            raise ConflictError(f"table {table_id} already has step {step.seq}") from None
+
+    @staticmethod
+    def _append(
+        conn: Connection,
+        table_id: str,
+        step: ActionRow,
+        turn_started_at: float,
+        outcome: dict[str, Any] | None,
+    ) -> None:
+        conn.execute(
+            insert(actions).values(
+                table_id=table_id,
+                seq=step.seq,
+                seat=step.seat,
+                action=step.action,
+                by=step.by,
+                at=step.at,
+            )
+        )
+        values: dict[str, Any] = {"version": step.seq, "turn_started_at": turn_started_at}
+        if outcome is not None:
+            values.update(status="over", outcome=json.dumps(outcome))
+        result = conn.execute(
+            update(tables)
+            .where(and_(tables.c.id == table_id, tables.c.version == step.seq - 1))
+            .values(**values)
+        )
+        if result.rowcount != 1:
+            raise IntegrityError("version moved", None, Exception("version"))
+
+    # ------------------------------------------------------------------------------- reads
+    def load_table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            loaded = _table_row(row)
+            loaded.seats = self._seats(conn, [table_id])[table_id]
+            return loaded
+
+    def tables_with_status(self, statuses: Iterable[str], limit: int = 1000) -> list[TableRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables)
+                .where(tables.c.status.in_(list(statuses)))
+                .order_by(tables.c.created_at.desc())
+                .limit(limit)
+            ).mappings()
+            loaded = [_table_row(r) for r in rows]
+            by_table = self._seats(conn, [t.id for t in loaded])
+            for t in loaded:
+                t.seats = by_table.get(t.id, [])
+            return loaded
+
+    def load_actions(self, table_id: str, after: int = 0) -> list[ActionRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(actions)
+                .where(and_(actions.c.table_id == table_id, actions.c.seq > after))
+                .order_by(actions.c.seq)
+            )
+            return [ActionRow(r.seq, r.seat, r.action, r.by, r.at) for r in rows]
+
+    @staticmethod
+    def _seats(conn: Connection, table_ids: list[str]) -> dict[str, list[SeatRow]]:
+        found: dict[str, list[SeatRow]] = {t: [] for t in table_ids}
+        if not table_ids:
+            return found
+        rows = conn.execute(
+            select(seats).where(seats.c.table_id.in_(table_ids)).order_by(seats.c.seat)
+        )
+        for r in rows:
+            found[r.table_id].append(
+                SeatRow(r.seat, r.kind, r.name, r.level, r.token_hash, bool(r.away))
+            )
+        return found
+
+
+def _table_values(row: TableRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "game": row.game,
+        "params": json.dumps(row.params),
+        "seed": row.seed,
+        "commitment": row.commitment,
+        "status": row.status,
+        "turn_seconds": row.turn_seconds,
+        "created_at": row.created_at,
+        "started_at": row.started_at,
+        "turn_started_at": row.turn_started_at,
+        "version": row.version,
+        "outcome": json.dumps(row.outcome) if row.outcome is not None else None,
+    }
+
+
+def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seat": seat.seat,
+        "kind": seat.kind,
+        "name": seat.name,
+        "level": seat.level,
+        "token_hash": seat.token_hash,
+        "away": seat.away,
+    }
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(
+        id=r["id"],
+        game=r["game"],
+        params=json.loads(r["params"]),
+        seed=r["seed"],
+        commitment=r["commitment"],
+        status=r["status"],
+        turn_seconds=r["turn_seconds"],
+        created_at=r["created_at"],
+        started_at=r["started_at"],
+        turn_started_at=r["turn_started_at"],
+        version=r["version"],
+        outcome=json.loads(r["outcome"]) if r["outcome"] else None,
+    )

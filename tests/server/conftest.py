@@ -1,0 +1,62 @@
+"""Fixtures for the server tests: real servers on SQLite files or on the local PostgreSQL."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from serverkit import IN_CI, POSTGRES_URL, ProcessServer, ThreadServer, close_api, fast_settings
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[ThreadServer]:
+    srv = ThreadServer(fast_settings(sqlite_url)).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_base() -> str:
+    """The local PostgreSQL server; skip visibly if none answers (never under CI=true)."""
+    try:
+        import psycopg
+
+        with psycopg.connect(POSTGRES_URL, connect_timeout=3) as conn:
+            conn.execute("SELECT 1")
+    except Exception as exc:
+        if IN_CI:
+            pytest.fail(f"PostgreSQL must run under CI=true ({POSTGRES_URL}): {exc}")
+        pytest.skip(f"no PostgreSQL at {POSTGRES_URL} ({exc}); set LUDOTECA_TEST_POSTGRES")
+    return POSTGRES_URL
+
+
+@pytest.fixture
+def postgres_url(postgres_base: str) -> Iterator[str]:
+    """A fresh schema in the test database for one test; dropped afterwards."""
+    import psycopg
+
+    schema = f"ludoteca_test_{secrets.token_hex(4)}"
+    with psycopg.connect(postgres_base, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in postgres_base else "?"
+    yield f"{postgres_base}{sep}options=-csearch_path%3D{schema}"
+    with psycopg.connect(postgres_base, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def process_servers(tmp_path: Path) -> Iterator[list[ProcessServer]]:
+    started: list[ProcessServer] = []
+    yield started
+    for srv in started:
+        close_api(srv.base)
+        if srv.process is not None and srv.process.poll() is None:
+            srv.process.kill()
+            srv.process.wait(timeout=10)
