@@ -1,0 +1,122 @@
+"""The fortress: a ring of coloured tiles, laid from the seed, with its move tables precomputed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from ludoteca.core import Stream
+
+FACES = ("yellow", "red", "blue", "green", "orange", "purple")
+"""The six colours of both dice, in face order (face ``f`` is ``FACES[f]``)."""
+
+GREY = len(FACES)
+PORTAL = "portal"
+PASSAGE = "passage"
+BASE_TILES = (*FACES[:4], *FACES[:4], PORTAL, PASSAGE, "orange", "purple")
+EXPANSION_TILES = ("orange", "purple")
+SETTLE_PASSES = 12
+"""Clockwise scans the neighbour swap may take before the tiles are shuffled again."""
+
+
+def tile_set(players: int) -> tuple[str, ...]:
+    """The fortress tiles for a table, in canonical order (14 with the 5-6 player expansion)."""
+    return tuple(sorted(BASE_TILES + (EXPANSION_TILES if players >= 5 else ())))
+
+
+def colour_of(tile: str) -> int:
+    """A tile kind's colour: a die face, or ``GREY`` for the Portal and the Secret Passage."""
+    return GREY if tile in (PORTAL, PASSAGE) else FACES.index(tile)
+
+
+def clash(ring: Sequence[str]) -> int | None:
+    """The first tile (clockwise from tile 0) whose clockwise neighbour has the same colour."""
+    size = len(ring)
+    for i in range(size):
+        if colour_of(ring[i]) == colour_of(ring[(i + 1) % size]):
+            return i
+    return None
+
+
+def settle(ring: list[str], passes: int = SETTLE_PASSES) -> bool:
+    """Swap apart identical neighbours: scanning clockwise from the first tile laid, when tile
+    ``i + 1`` has the colour of tile ``i`` it swaps places with tile ``i + 2`` (the circle wraps).
+    Repeats the scan until one finds nothing (True) or ``passes`` scans changed something (False).
+    """
+    size = len(ring)
+    for _ in range(passes):
+        changed = False
+        for i in range(size):
+            j, k = (i + 1) % size, (i + 2) % size
+            if colour_of(ring[i]) == colour_of(ring[j]):
+                ring[j], ring[k] = ring[k], ring[j]
+                changed = True
+        if not changed:
+            return True
+    return clash(ring) is None
+
+
+def lay_ring(players: int, rng: Stream) -> tuple[str, ...]:
+    """Shuffle the tiles into a circle and settle it; shuffle again while it cannot settle."""
+    ring = list(tile_set(players))
+    rng.shuffle(ring)
+    while not settle(ring):
+        rng.shuffle(ring)
+    return tuple(ring)
+
+
+class Board:
+    """A laid ring: tile kinds, colours, names and the move tables (shared, never mutated)."""
+
+    __slots__ = ("colour", "names", "nxt", "passage", "portal", "size", "tiles")
+
+    def __init__(self, tiles: tuple[str, ...]) -> None:
+        size = len(tiles)
+        self.tiles = tiles
+        self.size = size
+        self.colour = tuple(colour_of(t) for t in tiles)
+        self.portal = tiles.index(PORTAL)
+        self.passage = tiles.index(PASSAGE)
+        self.nxt = tuple(tuple(self._next(t, f) for f in range(len(FACES))) for t in range(size))
+        """``nxt[t][f]``: the next tile of face colour ``f`` clockwise from ``t``."""
+        self.names = self._names()
+
+    def _next(self, tile: int, face: int) -> int:
+        """Never the own tile, unless it is the only one of that colour (then: stay)."""
+        for d in range(1, self.size):
+            u = (tile + d) % self.size
+            if self.colour[u] == face:
+                return u
+        return tile
+
+    def _names(self) -> tuple[str, ...]:
+        """``portal``, ``secret passage``, a colour, or ``<colour> 1``/``2`` from the Portal on."""
+        names = [""] * self.size
+        seen: dict[str, int] = {}
+        for d in range(self.size):
+            u = (self.portal + d) % self.size
+            kind = self.tiles[u]
+            if kind == PORTAL:
+                names[u] = "portal"
+            elif kind == PASSAGE:
+                names[u] = "secret passage"
+            elif self.tiles.count(kind) == 1:
+                names[u] = kind
+            else:
+                seen[kind] = seen.get(kind, 0) + 1
+                names[u] = f"{kind} {seen[kind]}"
+        return tuple(names)
+
+    def ccw_free(self, tile: int, taken: Sequence[int]) -> int:
+        """The next tile counter-clockwise from ``tile`` that is not in ``taken``."""
+        for d in range(1, self.size):
+            u = (tile - d) % self.size
+            if u not in taken:
+                return u
+        return tile
+
+
+@cache
+def board(tiles: tuple[str, ...]) -> Board:
+    """The (shared) board for a ring of tile kinds."""
+    return Board(tiles)
