@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from .errors import IllegalActionError, InvalidParamsError
@@ -261,14 +264,20 @@ class Game(ABC, Generic[S, A]):
         """A plain-text picture of what ``seat`` sees, for the terminal (games may draw better)."""
         return outline(self.observation(state, seat))
 
+    def resource(self, name: str) -> Traversable:
+        """A data file of the game's package (wherever in it the Game class is defined)."""
+        package = sys.modules[type(self).__module__].__package__ or type(self).__module__
+        return resources.files(package).joinpath(name)
+
     def catalogue(self) -> JSON:
         """The game's catalogue entry per language (``catalogue.json`` in the game's package)."""
-        from importlib import resources
-
-        package = type(self).__module__.rsplit(".", 1)[0]
-        text = resources.files(package).joinpath("catalogue.json").read_text(encoding="utf-8")
-        data: JSON = json.loads(text)
+        data: JSON = json.loads(self.resource("catalogue.json").read_text(encoding="utf-8"))
         return data
+
+    def rules_page(self, lang: str) -> str | None:
+        """The rules page for players in ``lang`` (``rules.<lang>.md``), if the game has one."""
+        page = self.resource(f"rules.{lang}.md")
+        return page.read_text(encoding="utf-8") if page.is_file() else None
 
 
 def outline(value: Any, indent: str = "") -> str:

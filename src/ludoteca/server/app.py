@@ -18,7 +18,7 @@ from sqlalchemy import text
 
 from ludoteca import __version__
 from ludoteca.bots import LEVELS
-from ludoteca.core import verify
+from ludoteca.core import LANGUAGES, verify
 from ludoteca.games import all_games, get
 
 from .bots import BotRunner
@@ -284,13 +284,9 @@ def game_json(game_id: str, with_rules: bool = False) -> dict[str, Any]:
 
 
 def rules_pages(game_id: str) -> dict[str, str]:
-    package = type(get(game_id)).__module__.rsplit(".", 1)[0]
-    pages = {}
-    for lang in ("en", "pt", "de"):
-        page = resources.files(package).joinpath(f"rules.{lang}.md")
-        if page.is_file():
-            pages[lang] = page.read_text(encoding="utf-8")
-    return pages
+    game = get(game_id)
+    pages = {lang: game.rules_page(lang) for lang in LANGUAGES}
+    return {lang: page for lang, page in pages.items() if page is not None}
 
 
 def mount_web(app: FastAPI) -> None:
