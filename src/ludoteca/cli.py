@@ -135,7 +135,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         levels,
         args.games,
         str(args.seed),
-        max(1, args.jobs),
+        jobs=max(1, args.jobs),
         keep_records=args.records is not None,
         on_result=on_result,
     )

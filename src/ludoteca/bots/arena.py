@@ -37,10 +37,9 @@ def play_match(game: Game[Any, Any], players: int, seed: str, levels: Sequence[s
         game, {"players": players}, seed, [Player(f"{lv} bot", True, lv) for lv in levels]
     )
     rngs = [random.Random(f"{seed}/bot/{seat}") for seat in range(players)]
-    state = match.state
-    while (seat := game.to_move(state)) is not None:
-        action = decide(bots[seat], game, state, seat, rngs[seat])
-        match.act(seat, game.action_to_text(state, action), by="bot")
+    while (seat := game.to_move(match.state)) is not None:
+        action = decide(bots[seat], game, match.state, seat, rngs[seat])
+        match.act(seat, game.action_to_text(match.state, action), by="bot")
     return match
 
 
