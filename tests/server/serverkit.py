@@ -70,6 +70,7 @@ class ThreadServer:
             port=self.port,
             log_level="warning",
             ws_max_size=64 * 1024,
+            ws_per_message_deflate=False,
             lifespan="on",
         )
         self.server = uvicorn.Server(config)

@@ -6,7 +6,9 @@ it twice — the property several server processes will rely on. SQLite (a file,
 default; PostgreSQL is the same code with another URL.
 
 Every method here is blocking; the server calls them through ``Storage.run`` on a small thread pool
-(one thread for SQLite, whose writes are serial anyway).
+(one thread for SQLite, whose writes are serial anyway). Accepted actions go through ``append``,
+which commits whatever actions are waiting in one transaction (group commit): under load many
+tables share a commit, and each caller still returns only once its own action is durable.
 """
 
 from __future__ import annotations
@@ -147,6 +149,16 @@ def engine_for(url: str) -> Engine:
     return create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
 
 
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One accepted action waiting to be stored, with the table's new clock and outcome."""
+
+    table_id: str
+    step: ActionRow
+    turn_started_at: float
+    outcome: dict[str, Any] | None
+
+
 class Storage:
     """Tables, seats and actions in one database."""
 
@@ -156,7 +168,33 @@ class Storage:
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         workers = 1 if self.is_sqlite else 4
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ludoteca-db")
+        self._waiting: list[tuple[Append, asyncio.Future[None]]] = []
+        self._committer: asyncio.Task[None] | None = None
         metadata.create_all(self.engine)
+
+    async def append(self, item: Append) -> None:
+        """Store one accepted action; returns once it is committed (ConflictError if that step
+        already exists). Actions waiting together are committed in one transaction."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((item, future))
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_waiting())
+        await future
+
+    async def _commit_waiting(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                failures = await self.run(self.append_batch, [item for item, _ in batch])
+            except Exception as exc:  # the database is gone: every waiting caller hears it
+                failures = [exc] * len(batch)
+            for (_, future), failure in zip(batch, failures, strict=True):
+                if future.done():
+                    continue
+                if failure is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(failure)
 
     async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run a blocking storage call off the event loop."""
@@ -197,34 +235,27 @@ class Storage:
             if result.rowcount != 1:
                 raise ConflictError(f"table {table_id} is no longer open")
 
-    def append_action(
-        self,
-        table_id: str,
-        step: ActionRow,
-        turn_started_at: float,
-        outcome: dict[str, Any] | None,
-    ) -> None:
-        """Store one accepted action, in one transaction with the table's new version.
-
-        Raises ConflictError if step ``seq`` already exists (someone else took that step).
-        """
+    def append_batch(self, items: Sequence[Append]) -> list[Exception | None]:
+        """Store several actions (of different tables) in one transaction; on a conflict, store
+        them one by one so only the conflicting ones fail."""
         try:
             with self.engine.begin() as conn:
-                self._append(conn, table_id, step, turn_started_at, outcome)
+                for item in items:
+                    self._append(conn, item)
+            return [None] * len(items)
         except IntegrityError:
-            raise ConflictError(f"table {table_id} already has step {step.seq}") from None
+            if len(items) == 1:
+                return [
+                    ConflictError(f"table {items[0].table_id} already has step {items[0].step.seq}")
+                ]
+        return [self.append_batch([item])[0] for item in items]
 
     @staticmethod
-    def _append(
-        conn: Connection,
-        table_id: str,
-        step: ActionRow,
-        turn_started_at: float,
-        outcome: dict[str, Any] | None,
-    ) -> None:
+    def _append(conn: Connection, item: Append) -> None:
+        step = item.step
         conn.execute(
             insert(actions).values(
-                table_id=table_id,
+                table_id=item.table_id,
                 seq=step.seq,
                 seat=step.seat,
                 action=step.action,
@@ -232,16 +263,16 @@ class Storage:
                 at=step.at,
             )
         )
-        values: dict[str, Any] = {"version": step.seq, "turn_started_at": turn_started_at}
-        if outcome is not None:
-            values.update(status="over", outcome=json.dumps(outcome))
+        values: dict[str, Any] = {"version": step.seq, "turn_started_at": item.turn_started_at}
+        if item.outcome is not None:
+            values.update(status="over", outcome=json.dumps(item.outcome))
         result = conn.execute(
             update(tables)
-            .where(and_(tables.c.id == table_id, tables.c.version == step.seq - 1))
+            .where(and_(tables.c.id == item.table_id, tables.c.version == step.seq - 1))
             .values(**values)
         )
         if result.rowcount != 1:
-            raise IntegrityError("version moved", None, Exception("version"))
+            raise IntegrityError("the table's version moved", None, Exception("version"))
 
     # ------------------------------------------------------------------------------- reads
     def load_table(self, table_id: str) -> TableRow | None:

@@ -30,7 +30,7 @@ from ludoteca.core.record import Actor
 from .bots import BotRunner
 from .clock import TurnClock, next_turn_start
 from .logs import log, monotonic_ms
-from .storage import ActionRow, ConflictError, SeatRow, Storage, TableRow
+from .storage import ActionRow, Append, ConflictError, SeatRow, Storage, TableRow
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -199,15 +199,9 @@ class Table:
             outcome = self.game.outcome(prepared.state)
             turn_start = next_turn_start(self.row.turn_started_at or now, seat, seat_after, now)
             step = ActionRow(match.version + 1, seat, prepared.text, by, now)
-            storage = self.services.storage
+            outcome_json = outcome.to_json() if outcome else None
             try:
-                await storage.run(
-                    storage.append_action,
-                    self.id,
-                    step,
-                    turn_start,
-                    outcome.to_json() if outcome else None,
-                )
+                await self.services.storage.append(Append(self.id, step, turn_start, outcome_json))
             except ConflictError:
                 await self._reload()
                 raise Rejected(
@@ -218,7 +212,7 @@ class Table:
             self.row.turn_started_at = turn_start
             if outcome is not None:
                 self.row.status = "over"
-                self.row.outcome = outcome.to_json()
+                self.row.outcome = outcome_json
             self.log.append(LogEntry(match.version, seat, by, prepared.text, events, now))
             await self._mark_away(seat, away=by == "table")
         log(

@@ -1,0 +1,158 @@
+"""The lobby over HTTP: games, tables, seats, starting, records, health, and clear errors."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from serverkit import Client, ThreadServer, api
+
+from ludoteca.core import commitment, fingerprint
+from ludoteca.games import all_games
+
+
+def test_games_are_listed_with_their_catalogue_entries(server: ThreadServer) -> None:
+    games = api(server.base).get("/api/games").json()
+    assert [g["id"] for g in games] == list(all_games())
+    for game in games:
+        assert game["min_players"] <= game["max_players"]
+        assert set(game["catalogue"]) >= {"en", "pt", "de"}
+    one = api(server.base).get("/api/games/heroes").json()
+    assert set(one["rules"]) == {"en", "pt", "de"}
+    assert "SRD 5.2.1" in one["rules"]["pt"]
+    missing = api(server.base).get("/api/games/chess")
+    assert missing.status_code == 404 and missing.json()["error"] == "no_game"
+
+
+def test_the_openapi_schema_documents_the_lobby(server: ThreadServer) -> None:
+    paths = api(server.base).get("/openapi.json").json()["paths"]
+    for path in (
+        "/api/games",
+        "/api/tables",
+        "/api/play-now",
+        "/api/tables/{table_id}/join",
+        "/api/tables/{table_id}/leave",
+        "/api/tables/{table_id}/start",
+        "/api/tables/{table_id}/record",
+        "/api/verify",
+        "/healthz",
+    ):
+        assert path in paths, path
+
+
+def test_a_table_from_creation_to_start(server: ThreadServer) -> None:
+    http = api(server.base)
+    created = http.post(
+        "/api/tables",
+        json={
+            "game": "dice-heroes",
+            "players": 3,
+            "seats": [{"bot": False}, {"bot": False}, {"bot": True, "level": "easy"}],
+            "name": "  Ana\u0000 ",
+            "turn_seconds": 30,
+        },
+    )
+    assert created.status_code == 201
+    body = created.json()
+    table = body["table"]
+    assert table["status"] == "open" and table["seed"] is None
+    assert table["fingerprint"] == fingerprint(table["commitment"])
+    assert [s["kind"] for s in table["seats"]] == ["human", "open", "bot"]
+    assert table["seats"][0]["name"] == "Ana" and table["seats"][2]["bot"]
+    assert len(body["token"]) >= 30
+    table_id = table["id"]
+    assert table_id in [t["id"] for t in http.get("/api/tables").json()]
+
+    joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()
+    assert joined["seat"] == 1
+    full = http.post(f"/api/tables/{table_id}/join", json={"name": "Cy"})
+    assert full.status_code == 409 and full.json()["error"] == "table_full"
+    left = http.post(
+        f"/api/tables/{table_id}/leave", headers={"Authorization": f"Bearer {joined['token']}"}
+    )
+    assert left.json()["table"]["seats"][1]["kind"] == "open"
+    retaken = http.post(f"/api/tables/{table_id}/join", json={"name": "Cy", "seat": 1}).json()
+    assert retaken["seat"] == 1 and retaken["token"] != joined["token"]
+
+    assert http.get(f"/api/tables/{table_id}/record").json()["error"] == "not_started"
+    stranger = http.post(f"/api/tables/{table_id}/start", headers={"Authorization": "Bearer x"})
+    assert stranger.status_code == 403 and stranger.json()["error"] == "bad_token"
+    started = http.post(
+        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {retaken['token']}"}
+    ).json()["table"]
+    assert started["status"] == "playing"
+    again = http.post(
+        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {retaken['token']}"}
+    )
+    assert again.status_code == 409 and again.json()["error"] == "not_open"
+    late = http.post(f"/api/tables/{table_id}/join", json={"name": "Dee"})
+    assert late.status_code == 409
+    assert table_id in [t["id"] for t in http.get("/api/tables?status=playing").json()]
+    record = http.get(f"/api/tables/{table_id}/record").json()
+    assert record["seed"] is None and record["commitment"] == table["commitment"]
+
+
+def test_starting_fills_empty_seats_with_bots(server: ThreadServer) -> None:
+    http = api(server.base)
+    created = http.post(
+        "/api/tables", json={"game": "heroes", "seats": [{"bot": False}] * 2, "name": "Ana"}
+    ).json()
+    started = http.post(
+        f"/api/tables/{created['table']['id']}/start",
+        headers={"Authorization": f"Bearer {created['token']}"},
+    ).json()["table"]
+    assert [s["kind"] for s in started["seats"]] == ["human", "bot"]
+    assert started["seats"][1]["bot"] and started["seats"][1]["level"] == "medium"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "text"),
+    [
+        ({"game": "chess"}, 404, "no game 'chess'"),
+        ({"game": "heroes", "players": 3}, 422, "2 players, not 3"),
+        ({"game": "heroes", "turn_seconds": 0}, 422, "turn_seconds"),
+        ({"game": "heroes", "seats": [{"bot": False}]}, 422, "2 players, not 1"),
+        ({"game": "heroes", "players": 2, "seats": [{"bot": False}]}, 422, "seats described"),
+        ({"game": "heroes", "seats": [{"bot": True, "level": "genius"}] * 2}, 422, ""),
+        ({"game": "heroes", "seats": [{"bot": True}] * 2, "name": "Ana"}, 422, "no seat for you"),
+        ({"players": 2}, 422, ""),
+    ],
+)
+def test_bad_table_requests_are_refused_and_create_nothing(
+    server: ThreadServer, body: dict[str, object], status: int, text: str
+) -> None:
+    http = api(server.base)
+    before = http.get("/api/tables").json()
+    answer = http.post("/api/tables", json=body)
+    assert answer.status_code == status
+    assert text in answer.text
+    assert http.get("/api/tables").json() == before
+
+
+def test_the_seed_is_revealed_once_the_match_is_over(server: ThreadServer) -> None:
+    http = api(server.base)
+    created = http.post(
+        "/api/tables",
+        json={"game": "heroes", "seats": [{"bot": True, "level": "random"}] * 2, "start": True},
+    ).json()
+    table_id = created["table"]["id"]
+
+    async def scenario() -> None:
+        watcher = await Client.connect(server.ws_base, table_id)
+        await watcher.until(lambda m: m["type"] == "state" and m["table"]["status"] == "over")
+        await watcher.close()
+
+    asyncio.run(scenario())
+    table = http.get(f"/api/tables/{table_id}").json()["table"]
+    assert table["seed"] and commitment(table["seed"]) == table["commitment"]
+    record = http.get(f"/api/tables/{table_id}/record").json()
+    assert record["seed"] == table["seed"] and record["outcome"] == table["outcome"]
+    checked = http.post("/api/verify", json=record).json()
+    assert checked == {"ok": True, "problems": [], "outcome": record["outcome"]}
+    record["actions"] = record["actions"][:-1]
+    assert http.post("/api/verify", json=record).json()["ok"] is False
+
+
+def test_health_reports_the_database(server: ThreadServer) -> None:
+    health = api(server.base).get("/healthz").json()
+    assert health["status"] == "ok" and health["db"] == "sqlite"
