@@ -28,7 +28,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench docs
 
 typecheck: $(STAMP)
-	$(BIN)/mypy src/ludoteca/core src/ludoteca/games src/ludoteca/bots
+	$(BIN)/mypy src/ludoteca
 
 pytest: $(STAMP) browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -23,9 +23,12 @@ SEARCHING_LEVELS = frozenset({"hard"})
 
 
 def _think(game_id: str, world_json: dict[str, Any], seat: int, level: str, seed: int) -> str:
-    """Runs in a worker: the bot's action text for ``seat`` in the given world."""
+    """Runs in a worker process: the bot's action text for ``seat`` in the given world."""
     game = get(game_id)
-    world = game.from_json(world_json)
+    return _decide(game, game.from_json(world_json), seat, level, seed)
+
+
+def _decide(game: Game[Any, Any], world: Any, seat: int, level: str, seed: int) -> str:
     action = decide(make_bot(level, game), game, world, seat, random.Random(seed))
     return game.action_to_text(world, action)
 
@@ -48,11 +51,16 @@ class BotRunner:
         """The action text a ``level`` bot picks for ``seat``, seeing only what the seat sees."""
         world = game.sample_world(state, seat, random.Random(secrets.randbits(64)))
         loop = asyncio.get_running_loop()
-        pool = self._process_pool() if level in SEARCHING_LEVELS else self._threads
-        world_json = game.to_json(world)
-        text: str = await loop.run_in_executor(
-            pool, _think, game.spec.id, world_json, seat, level, secrets.randbits(64)
-        )
+        seed = secrets.randbits(64)
+        text: str
+        if level in SEARCHING_LEVELS:  # the world crosses to the process as its JSON position
+            text = await loop.run_in_executor(
+                self._process_pool(), _think, game.spec.id, game.to_json(world), seat, level, seed
+            )
+        else:
+            text = await loop.run_in_executor(
+                self._threads, _decide, game, world, seat, level, seed
+            )
         return text
 
     def close(self) -> None:

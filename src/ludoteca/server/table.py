@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -217,6 +218,7 @@ class Table:
             await self._mark_away(seat, away=by == "table")
         log(
             "action",
+            logging.DEBUG,
             table=self.id,
             seat=seat,
             by=by,
