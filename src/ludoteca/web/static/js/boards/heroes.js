@@ -1,0 +1,494 @@
+// The Heroes & Relics board, as its rules page describes the table: tap a hand hero to lift it,
+// only the rooms it may go to light up, tap a lit room to place, tap the hero again to put it
+// back; Draw; a Fighter's or Ranger's choice by tapping a lit hero or room, or "Skip trick";
+// with no hero lifted, tapping a room shows its stack and its wards.
+// A room is lit exactly when "place <role> <room>" (or "strike <room>") is in the legal list.
+
+import { h, rerender } from "../dom.js";
+import { t } from "../i18n.js";
+import { icon } from "../icons.js";
+import { STRENGTH, groupMark, heroToken } from "./heroes-art.js";
+import { describe, group, heroName, outcome, revealed, roleName, seatFacts, seatLabel, soundOf } from "./heroes-text.js";
+
+const COLUMNS = ["a", "b", "c"];
+const ROWS = [1, 2, 3, 4, 5];
+const WARD_NAMES = ["a1", "b1", "a2", "b2", "a3", "b3", "a4", "b4"];
+
+export function createBoard(ctx) {
+  let msg = null;
+  let lifted = null; // {index, role}
+  let info = null; // room name shown in the info panel
+  let cursor = null; // data-key of the keyboard cursor
+
+  const me = () => ctx.seat();
+  const view = () => msg.view;
+  const pos = () => msg.view.position;
+  const flipped = () => me() === 0; // your own camp at the bottom
+  const topCamp = () => (flipped() ? "south" : "north");
+  const bottomCamp = () => (flipped() ? "north" : "south");
+
+  function visualRows() {
+    const rows = flipped() ? [...ROWS].reverse() : ROWS;
+    const cols = flipped() ? [...COLUMNS].reverse() : COLUMNS;
+    return rows.map((r) => cols.map((c) => `${c}${r}`));
+  }
+
+  function order() {
+    return ["camp-top", ...visualRows().flat().map((room) => `room-${room}`), "camp-bottom"];
+  }
+
+  function legal() {
+    return msg ? msg.legal : [];
+  }
+
+  function striking() {
+    return legal().some((a) => a.startsWith("strike "));
+  }
+
+  /** The targets lit now: strike targets, or where the lifted hero may go ("camp" included). */
+  function lit() {
+    if (striking()) return new Set(legal().filter((a) => a.startsWith("strike ")).map((a) => a.split(" ")[1]));
+    if (!lifted) return new Set();
+    const prefix = `place ${lifted.role} `;
+    return new Set(legal().filter((a) => a.startsWith(prefix)).map((a) => a.slice(prefix.length)));
+  }
+
+  function placeable(role) {
+    return legal().some((a) => a.startsWith(`place ${role} `));
+  }
+
+  function campOwner(side) {
+    return pos().seats.findIndex((seat) => seat.camp === side);
+  }
+
+  function rivalCampSide() {
+    const seat = me();
+    if (seat === null || !pos().seats[seat]) return null;
+    return pos().seats[1 - seat].camp;
+  }
+
+  // ------------------------------------------------------------------------------ acting
+  function redraw() {
+    if (msg) ctx.redraw();
+  }
+
+  function tapRoom(room) {
+    cursor = `room-${room}`;
+    const targets = lit();
+    if (striking() && targets.has(room)) {
+      ctx.act(`strike ${room}`);
+      return;
+    }
+    if (lifted && targets.has(room)) {
+      if (ctx.act(`place ${lifted.role} ${room}`)) {
+        lifted = null;
+        info = null;
+      }
+      redraw();
+      return;
+    }
+    info = info === room ? null : room;
+    redraw();
+    if (info) ctx.announce(roomSummary(info));
+  }
+
+  function tapCamp(side) {
+    cursor = side === topCamp() ? "camp-top" : "camp-bottom";
+    if (lifted && side === rivalCampSide() && lit().has("camp")) {
+      if (ctx.act(`place ${lifted.role} camp`)) lifted = null;
+      redraw();
+    }
+  }
+
+  function lift(index) {
+    const hand = pos().hand || [];
+    const role = hand[index];
+    if (!role) return;
+    if (lifted && lifted.index === index) {
+      lifted = null;
+      ctx.announce(t("heroes.put_back", { role: roleName(role) }));
+    } else if (!placeable(role) || striking()) {
+      if (legal().length) ctx.toast(t("heroes.nowhere", { role: roleName(role) }));
+      return;
+    } else {
+      lifted = { index, role };
+      info = null;
+      const targets = [...lit()];
+      const firstKey = order().find((key) => targets.includes(key.replace(/^room-/, "")) || (key.startsWith("camp") && targets.includes("camp") && sideOf(key) === rivalCampSide()));
+      if (firstKey && !isLitKey(cursor)) cursor = firstKey;
+      ctx.announce(t("heroes.lifted", { role: roleName(role), count: targets.length }));
+    }
+    redraw();
+  }
+
+  function sideOf(key) {
+    return key === "camp-top" ? topCamp() : bottomCamp();
+  }
+
+  function isLitKey(key) {
+    if (!key) return false;
+    const targets = lit();
+    if (key.startsWith("room-")) return targets.has(key.slice(5));
+    return targets.has("camp") && sideOf(key) === rivalCampSide();
+  }
+
+  function draw() {
+    if (legal().includes("draw")) {
+      lifted = null;
+      ctx.act("draw");
+    }
+  }
+
+  function skip() {
+    if (legal().includes("skip")) {
+      lifted = null;
+      ctx.act("skip");
+    }
+  }
+
+  function activate(key) {
+    if (!key) return;
+    if (key.startsWith("room-")) tapRoom(key.slice(5));
+    else tapCamp(sideOf(key));
+  }
+
+  function move(direction) {
+    const keys = order();
+    const grid = visualRows();
+    let next = cursor;
+    if (!next || !keys.includes(next)) next = "room-b3";
+    else if (direction === "left" || direction === "right") {
+      const i = keys.indexOf(next) + (direction === "right" ? 1 : -1);
+      next = keys[(i + keys.length) % keys.length];
+    } else {
+      const up = direction === "up";
+      if (next === "camp-top") next = up ? "camp-bottom" : `room-${grid[0][1]}`;
+      else if (next === "camp-bottom") next = up ? `room-${grid[4][1]}` : "camp-top";
+      else {
+        const room = next.slice(5);
+        const r = grid.findIndex((row) => row.includes(room));
+        const c = grid[r].indexOf(room);
+        const nr = r + (up ? -1 : 1);
+        next = nr < 0 ? "camp-top" : nr > 4 ? "camp-bottom" : `room-${grid[nr][c]}`;
+      }
+    }
+    cursor = next;
+    const el = ctx.root.querySelector(`[data-key="${next}"]`);
+    if (el) el.focus();
+  }
+
+  // ----------------------------------------------------------------------------- drawing
+  function roomOf(name) {
+    return pos().rooms.find((room) => room.room === name);
+  }
+
+  function roomSummary(name) {
+    const room = roomOf(name);
+    const top = room.stack[room.stack.length - 1];
+    const parts = [t("heroes.room", { room: name })];
+    parts.push(top ? heroName(top) : t("heroes.empty"));
+    if (room.stack.length > 1) parts.push(t("heroes.stack_count", { count: room.stack.length }));
+    if (room.sanctuary) parts.push(t("heroes.sanctuary"));
+    return parts.join(", ");
+  }
+
+  function roomButton(name, targets) {
+    const room = roomOf(name);
+    const top = room.stack[room.stack.length - 1];
+    const isLit = targets.has(name);
+    const pending = view().position.pending;
+    const label = [roomSummary(name), isLit && (striking() ? t("heroes.can_strike") : t("heroes.can_place"))].filter(Boolean).join(", ");
+    return h(
+      "button",
+      {
+        type: "button",
+        class: ["hr-room", isLit && "lit", room.sanctuary && "sanctuary", info === name && "shown", pending && pending.room === name && "pending", top && `top-${top.owner}`],
+        dataset: { key: `room-${name}`, room: name },
+        "aria-label": label,
+        "aria-pressed": info === name ? "true" : "false",
+        tabindex: cursor === `room-${name}` || (!cursor && name === "b3") ? "0" : "-1",
+        onClick: () => tapRoom(name),
+      },
+      h("span", { class: "hr-room-name", "aria-hidden": "true" }, name),
+      room.sanctuary && icon("sanctuary", "hr-sanctuary"),
+      top && heroToken(top.owner, top.role),
+      top && h("span", { class: "hr-role", "aria-hidden": "true" }, roleName(top.role)),
+      room.stack.length > 1 && h("span", { class: "hr-depth", "aria-hidden": "true" }, `×${room.stack.length}`),
+      isLit && icon(striking() ? "strike" : "target", "hr-lit-mark"),
+    );
+  }
+
+  function wardMarker(ward) {
+    const c = COLUMNS.indexOf(ward.ward[0]);
+    const r = Number(ward.ward.slice(1));
+    let x = (c + 1) / 3;
+    let y = r / 5;
+    if (flipped()) {
+      x = 1 - x;
+      y = 1 - y;
+    }
+    const sealed = ward.sealed_by;
+    const label = sealed === null ? t("heroes.ward_open", { ward: ward.ward, count: ward.relics }) : t("heroes.ward_sealed", { ward: ward.ward, count: ward.relics, group: group(sealed) });
+    return h(
+      "span",
+      {
+        class: ["hr-ward", sealed !== null && `sealed sealed-${sealed}`],
+        style: { left: `${x * 100}%`, top: `${y * 100}%` },
+        role: "img",
+        "aria-label": label,
+        title: label,
+        dataset: { ward: ward.ward },
+      },
+      sealed !== null ? groupMark(sealed) : null,
+      h("span", { class: "hr-relics" }, String(ward.relics)),
+    );
+  }
+
+  function camp(side, key, targets) {
+    const owner = campOwner(side);
+    const isLit = targets.has("camp") && side === rivalCampSide();
+    const campHero = pos().camp_hero;
+    const label = t("heroes.camp", { group: group(owner), camp: t(`heroes.camp_side.${side}`) });
+    const entered = campHero && campHero.owner !== owner;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: ["hr-camp", `camp-${owner}`, isLit && "lit", side === rivalCampSide() && "rival"],
+        dataset: { key, camp: side },
+        "aria-label": [label, entered && heroName(campHero), isLit && t("heroes.can_enter")].filter(Boolean).join(", "),
+        tabindex: cursor === key ? "0" : "-1",
+        onClick: () => tapCamp(side),
+      },
+      groupMark(owner),
+      h("span", {}, label),
+      entered && heroToken(campHero.owner, campHero.role, "small"),
+      isLit && icon("target", "hr-lit-mark"),
+    );
+  }
+
+  function strip(seat) {
+    const p = pos();
+    const filled = Math.min(6, p.relics[seat]);
+    return h(
+      "div",
+      { class: ["hr-strip", `strip-${seat}`, seat === me() && "mine"] },
+      groupMark(seat),
+      h("strong", {}, group(seat)),
+      h("span", { class: "hr-name" }, ctx.seatName(seat)),
+      h(
+        "span",
+        { class: "hr-relic-meter", role: "img", "aria-label": t("heroes.fact.relics", { count: p.relics[seat] }) },
+        [0, 1, 2, 3, 4, 5].map((i) => h("span", { class: ["relic", i < filled && "won"] })),
+        h("span", { class: "hr-relic-count" }, `${p.relics[seat]}/6`),
+      ),
+      h("span", { class: "hr-count" }, t("heroes.fact.hand", { count: p.hand_counts[seat] })),
+      h("span", { class: "hr-count" }, t("heroes.fact.reserve", { count: p.reserve_counts[seat] })),
+      h(
+        "details",
+        { class: "hr-discard", dataset: { key: `discard-${seat}` } },
+        h("summary", {}, t("heroes.fact.discard", { count: p.discards[seat].length })),
+        p.discards[seat].length ? h("p", {}, p.discards[seat].map(roleName).join(", ")) : h("p", {}, t("heroes.none")),
+      ),
+    );
+  }
+
+  function hand() {
+    const roles = pos().hand;
+    if (!roles) return null;
+    return h(
+      "div",
+      { class: "hr-hand", role: "group", "aria-label": t("heroes.hand") },
+      h("span", { class: "hr-hand-title" }, t("heroes.hand")),
+      roles.length ? null : h("span", { class: "empty" }, t("heroes.empty_hand")),
+      roles.map((role, index) => {
+        const can = placeable(role) && !striking();
+        const up = lifted && lifted.index === index;
+        return h(
+          "button",
+          {
+            type: "button",
+            class: ["hr-hero", up && "lifted", !can && "idle"],
+            dataset: { key: `hand-${index}`, role, index: String(index) },
+            "aria-pressed": up ? "true" : "false",
+            "aria-label": t("heroes.hand_hero", { n: index + 1, role: roleName(role), strength: STRENGTH[role] }),
+            onClick: () => lift(index),
+          },
+          h("kbd", { "aria-hidden": "true" }, String(index + 1)),
+          heroToken(me(), role),
+          h("span", { class: "hr-role" }, roleName(role)),
+        );
+      }),
+    );
+  }
+
+  function controls() {
+    const can = legal();
+    return h(
+      "div",
+      { class: "hr-controls" },
+      h("button", { type: "button", class: "primary hr-draw", dataset: { key: "draw" }, disabled: !can.includes("draw"), onClick: draw }, t("heroes.draw"), h("kbd", { "aria-hidden": "true" }, "R")),
+      can.includes("skip") && h("button", { type: "button", class: "hr-skip", dataset: { key: "skip" }, onClick: skip }, t("heroes.skip"), h("kbd", { "aria-hidden": "true" }, "S")),
+      lifted &&
+        h(
+          "button",
+          {
+            type: "button",
+            class: "quiet hr-putback",
+            dataset: { key: "putback" },
+            onClick: () => {
+              lifted = null;
+              redraw();
+            },
+          },
+          t("heroes.put_back_button"),
+          h("kbd", { "aria-hidden": "true" }, "Esc"),
+        ),
+    );
+  }
+
+  function infoPanel() {
+    if (!info) return null;
+    const room = roomOf(info);
+    const wards = pos().wards.filter((w) => room.wards.includes(w.ward));
+    return h(
+      "section",
+      { class: "hr-info", "aria-labelledby": "hr-info-title" },
+      h("h3", { id: "hr-info-title" }, t("heroes.room", { room: info }), room.sanctuary ? ` · ${t("heroes.sanctuary")}` : ""),
+      h("h4", {}, t("heroes.stack")),
+      room.stack.length
+        ? h("ol", { class: "hr-stack", reversed: true }, [...room.stack].reverse().map((hero) => h("li", {}, heroToken(hero.owner, hero.role, "small"), heroName(hero))))
+        : h("p", {}, t("heroes.empty")),
+      h("h4", {}, t("heroes.wards")),
+      h(
+        "ul",
+        {},
+        wards.map((w) =>
+          h("li", {}, w.sealed_by === null ? t("heroes.ward_open", { ward: w.ward, count: w.relics }) : t("heroes.ward_sealed", { ward: w.ward, count: w.relics, group: group(w.sealed_by) })),
+        ),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "quiet",
+          dataset: { key: "close-info" },
+          onClick: () => {
+            info = null;
+            redraw();
+          },
+        },
+        t("heroes.close"),
+      ),
+    );
+  }
+
+  function build() {
+    const targets = lit();
+    const rows = visualRows();
+    const wards = pos().wards;
+    return h(
+      "div",
+      { class: ["hr-board", flipped() && "flipped", lifted && "lifting", striking() && "striking"] },
+      h(
+        "div",
+        { class: "hr-field" },
+        camp(topCamp(), "camp-top", targets),
+        h(
+          "div",
+          { class: "hr-keep" },
+          h("div", { class: "hr-grid", role: "group", "aria-label": t("heroes.keep") }, rows.flat().map((room) => roomButton(room, targets))),
+          h("div", { class: "hr-wards" }, WARD_NAMES.map((name) => wardMarker(wards.find((w) => w.ward === name)))),
+        ),
+        camp(bottomCamp(), "camp-bottom", targets),
+      ),
+      h("div", { class: "hr-panel" }, strip(campOwner(topCamp())), strip(campOwner(bottomCamp())), hand(), me() !== null && !view().over && controls(), infoPanel()),
+    );
+  }
+
+  function render(next) {
+    msg = next;
+    const hand = pos().hand || [];
+    if (lifted && (hand[lifted.index] !== lifted.role || !placeable(lifted.role) || striking())) lifted = null;
+    if (info && !roomOf(info)) info = null;
+    rerender(ctx.root, build);
+  }
+
+  function prompt(m) {
+    const v = m.view;
+    if (v.over) return t("heroes.prompt.over");
+    if (!m.legal.length) return t("heroes.prompt.wait", { name: ctx.seatName(v.to_move), group: group(v.to_move) });
+    const pending = v.position.pending;
+    if (pending && pending.kind === "strike") return t("heroes.prompt.strike", { room: pending.room });
+    if (pending && pending.kind === "ranger") return lifted ? t("heroes.prompt.lifted", { role: roleName(lifted.role) }) : t("heroes.prompt.ranger", { room: pending.room });
+    if (lifted) return t("heroes.prompt.lifted", { role: roleName(lifted.role) });
+    return t("heroes.prompt.turn");
+  }
+
+  function onKey(event) {
+    const active = document.activeElement;
+    const inBoard = ctx.root.contains(active) || active === document.body || (active && active.id === "main");
+    const onTarget = active && active.dataset && /^(room-|camp-)/.test(active.dataset.key || "");
+    const key = event.key;
+    if (/^[1-8]$/.test(key)) {
+      lift(Number(key) - 1);
+      return true;
+    }
+    if (key === "Escape") {
+      if (!lifted && !info) return false;
+      lifted = null;
+      info = null;
+      redraw();
+      return true;
+    }
+    if (key === "r" || key === "R") {
+      draw();
+      return true;
+    }
+    if (key === " " && inBoard) {
+      draw();
+      return true;
+    }
+    if (key === "s" || key === "S") {
+      skip();
+      return true;
+    }
+    const arrows = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down" };
+    if (arrows[key] && inBoard) {
+      if (!onTarget && cursor) {
+        const el = ctx.root.querySelector(`[data-key="${cursor}"]`);
+        if (el) {
+          el.focus();
+          return true;
+        }
+      }
+      move(arrows[key]);
+      return true;
+    }
+    if (key === "Enter" && (onTarget || (inBoard && !(active instanceof HTMLButtonElement)))) {
+      activate(onTarget ? active.dataset.key : cursor);
+      return true;
+    }
+    return false;
+  }
+
+  return {
+    render,
+    prompt,
+    onKey,
+    describe,
+    soundOf,
+    seatLabel,
+    seatFacts,
+    outcome,
+    revealed,
+    keys: () => [
+      ["1–8", t("heroes.keys.pick")],
+      ["← ↑ → ↓", t("heroes.keys.arrows")],
+      [t("keys.enter"), t("heroes.keys.enter")],
+      [`${t("keys.space")} / R`, t("heroes.keys.draw")],
+      ["S", t("heroes.keys.skip")],
+      ["Esc", t("heroes.keys.escape")],
+    ],
+  };
+}

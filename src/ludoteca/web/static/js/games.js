@@ -1,0 +1,33 @@
+// The games the server hosts (GET /api/games), fetched once, with per-language look-ups.
+
+import { api } from "./api.js";
+import { language } from "./i18n.js";
+
+let cached = null;
+
+/** Every game: [{id, names, min_players, max_players, catalogue}], fetched once per page load. */
+export function loadGames() {
+  if (!cached) {
+    cached = api.games().catch((error) => {
+      cached = null;
+      throw error;
+    });
+  }
+  return cached;
+}
+
+/** A value per language ({en, pt, de}) in the reader's language, else English, else any. */
+function localized(values) {
+  if (!values || typeof values !== "object") return values ?? null;
+  return values[language()] ?? values.en ?? Object.values(values)[0] ?? null;
+}
+
+export function gameName(game, fallbackId) {
+  return (game && localized(game.names)) || fallbackId || (game && game.id) || "";
+}
+
+/** The catalogue entry in the reader's language (English when that language is missing). */
+export function catalogueEntry(game) {
+  const entries = (game && game.catalogue) || {};
+  return entries[language()] || entries.en || {};
+}

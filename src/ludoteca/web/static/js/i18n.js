@@ -1,0 +1,127 @@
+// Message catalogues per language (static/i18n/<lang>.json), the reader's language, and t().
+// The language comes from localStorage, else from the browser, else English.
+
+const LANGUAGES = ["en", "pt", "de"];
+const STORAGE_KEY = "ludoteca.lang";
+
+const catalogues = {};
+let current = "en";
+const listeners = new Set();
+
+function fromBrowser() {
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+function stored() {
+  try {
+    const value = localStorage.getItem(STORAGE_KEY);
+    return LANGUAGES.includes(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+async function load(lang) {
+  if (!catalogues[lang]) {
+    const response = await fetch(`/static/i18n/${lang}.json`);
+    if (!response.ok) throw new Error(`catalogue ${lang}: HTTP ${response.status}`);
+    catalogues[lang] = await response.json();
+  }
+  return catalogues[lang];
+}
+
+/** Load the English fallback and the reader's language; returns the language in use. */
+export async function initI18n() {
+  await load("en");
+  current = stored() || fromBrowser();
+  try {
+    await load(current);
+  } catch {
+    current = "en";
+  }
+  applyDocument();
+  return current;
+}
+
+export function language() {
+  return current;
+}
+
+/** Switch language, remember it, re-translate the static shell and tell every listener. */
+export async function setLanguage(lang) {
+  if (!LANGUAGES.includes(lang)) return;
+  await load(lang);
+  current = lang;
+  try {
+    localStorage.setItem(STORAGE_KEY, lang);
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+  applyDocument();
+  for (const listener of listeners) listener(lang);
+}
+
+export function onLanguageChange(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function lookup(lang, key) {
+  let node = catalogues[lang];
+  for (const part of key.split(".")) {
+    if (node == null || typeof node !== "object") return undefined;
+    node = node[part];
+  }
+  return node;
+}
+
+/** True when the catalogue has this key (in the current language or in English). */
+export function has(key) {
+  return lookup(current, key) !== undefined || lookup("en", key) !== undefined;
+}
+
+/**
+ * The message for `key` with `{name}` placeholders filled from `params`. A message that is an
+ * object {one, other, ...} is chosen by the plural rules of the language for `params.count`.
+ */
+export function t(key, params = {}) {
+  let message = lookup(current, key);
+  if (message === undefined) message = lookup("en", key);
+  if (message === undefined) return key;
+  if (typeof message === "object") {
+    const form = new Intl.PluralRules(current).select(Number(params.count ?? 0));
+    message = message[form] ?? message.other ?? "";
+  }
+  return String(message).replace(/\{(\w+)\}/g, (whole, name) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+/** A list joined the way the language joins lists ("a, b and c"). */
+export function list(items) {
+  return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items);
+}
+
+/** Translate every element under `root` marked data-i18n / data-i18n-attr="attr:key;...". */
+export function translate(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    el.textContent = t(el.dataset.i18n);
+  }
+  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of el.dataset.i18nAttr.split(";")) {
+      const [attr, key] = pair.split(":");
+      if (attr && key) el.setAttribute(attr.trim(), t(key.trim()));
+    }
+  }
+}
+
+function applyDocument() {
+  document.documentElement.lang = current;
+  translate(document);
+  const select = document.getElementById("lang-select");
+  if (select) select.value = current;
+}

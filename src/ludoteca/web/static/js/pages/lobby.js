@@ -1,0 +1,312 @@
+// The lobby: your name, "create a table" (game, seats, bot levels, turn time), the open tables
+// (join), and "play now against bots". Seat tokens go to localStorage before moving to the table.
+
+import { api } from "../api.js";
+import { h, replace, rerender } from "../dom.js";
+import { t } from "../i18n.js";
+import { icon } from "../icons.js";
+import { toast } from "../announce.js";
+import { gameName } from "../games.js";
+import { navigate } from "../nav.js";
+import { keepName, keepSeat, playerName, seatAt } from "../store.js";
+
+const LEVELS = ["random", "easy", "medium", "hard"];
+const TURN_TIMES = [30, 60, 120, 300, 600, 1800];
+const REFRESH_MS = 4000;
+
+function yourName() {
+  return playerName() || t("lobby.default_name");
+}
+
+function failure(error) {
+  return error && error.code && error.code !== "http" ? t(`errors.${error.code}`, { message: error.message }) : t("errors.generic");
+}
+
+/** Sit at a table as this browser: remember the token, then go to the table. */
+function sit(answer) {
+  keepSeat(answer.table.id, answer.seat, answer.token);
+  navigate(`/table/${answer.table.id}`);
+}
+
+/** "Play now against bots": one click, a started table, you at the first seat. */
+export async function playNow(gameId, button) {
+  if (button) button.disabled = true;
+  try {
+    sit(await api.playNow({ game: gameId, name: yourName(), level: "medium" }));
+  } catch (error) {
+    toast(failure(error));
+    if (button) button.disabled = false;
+  }
+}
+
+/** Join an open table with your name. */
+async function joinTable(tableId, button) {
+  if (button) button.disabled = true;
+  try {
+    sit(await api.join(tableId, { name: yourName() }));
+  } catch (error) {
+    toast(failure(error));
+    if (button) button.disabled = false;
+  }
+}
+
+function turnLabel(seconds) {
+  return seconds < 60 ? t("lobby.seconds", { count: seconds }) : t("lobby.minutes", { count: seconds / 60 });
+}
+
+export function mountLobby(root) {
+  let games = [];
+  let open = [];
+  let listFailed = false;
+  const form = { game: null, players: 2, seats: [], turn: 60 };
+  let timer = null;
+  let stopped = false;
+
+  function game() {
+    return games.find((g) => g.id === form.game) || games[0];
+  }
+
+  function fitSeats() {
+    const g = game();
+    if (!g) return;
+    form.players = Math.min(g.max_players, Math.max(g.min_players, form.players));
+    while (form.seats.length < form.players) form.seats.push("bot:medium");
+    form.seats.length = form.players;
+    form.seats[0] = "you";
+  }
+
+  async function create(event) {
+    event.preventDefault();
+    const button = event.currentTarget.querySelector("button[type=submit]");
+    button.disabled = true;
+    const seats = form.seats.map((choice) =>
+      choice.startsWith("bot:") ? { bot: true, level: choice.slice(4) } : { bot: false },
+    );
+    try {
+      sit(
+        await api.create({
+          game: game().id,
+          players: form.players,
+          seats,
+          turn_seconds: form.turn,
+          name: yourName(),
+          start: seats.slice(1).every((seat) => seat.bot),
+        }),
+      );
+    } catch (error) {
+      toast(failure(error));
+      button.disabled = false;
+    }
+  }
+
+  function seatPicker(index) {
+    if (index === 0) {
+      return h("li", { class: "seat-pick" }, icon("person"), h("span", {}, t("lobby.seat_n", { n: 1 })), h("strong", {}, t("lobby.you")));
+    }
+    const id = `seat-kind-${index}`;
+    return h(
+      "li",
+      { class: "seat-pick" },
+      icon(form.seats[index] === "person" ? "person" : "bot"),
+      h("label", { for: id }, t("lobby.seat_n", { n: index + 1 })),
+      h(
+        "select",
+        {
+          id,
+          name: `seat-${index}`,
+          onChange: (e) => {
+            form.seats[index] = e.target.value;
+            renderForm();
+          },
+        },
+        h("option", { value: "person", selected: form.seats[index] === "person" }, t("lobby.person")),
+        LEVELS.map((level) =>
+          h("option", { value: `bot:${level}`, selected: form.seats[index] === `bot:${level}` }, t("lobby.bot_level", { level: t(`levels.${level}`) })),
+        ),
+      ),
+    );
+  }
+
+  function createForm() {
+    const g = game();
+    if (!g) return h("p", { class: "loading" }, t("app.loading"));
+    fitSeats();
+    const counts = [];
+    for (let n = g.min_players; n <= g.max_players; n += 1) counts.push(n);
+    const waits = form.seats.slice(1).some((seat) => seat === "person");
+    return h(
+      "form",
+      { class: "create-form", onSubmit: create, "aria-labelledby": "create-title" },
+      h("h3", { id: "create-title" }, t("lobby.create")),
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "create-game" }, t("lobby.game")),
+        h(
+          "select",
+          {
+            id: "create-game",
+            name: "game",
+            onChange: (e) => {
+              form.game = e.target.value;
+              renderForm();
+            },
+          },
+          games.map((x) => h("option", { value: x.id, selected: x.id === g.id }, gameName(x))),
+        ),
+      ),
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "create-players" }, t("lobby.players")),
+        h(
+          "select",
+          {
+            id: "create-players",
+            name: "players",
+            disabled: counts.length === 1,
+            onChange: (e) => {
+              form.players = Number(e.target.value);
+              renderForm();
+            },
+          },
+          counts.map((n) => h("option", { value: String(n), selected: n === form.players }, String(n))),
+        ),
+      ),
+      h("fieldset", { class: "seats-field" }, h("legend", {}, t("lobby.seats")), h("ol", { class: "seat-picks" }, form.seats.map((_, i) => seatPicker(i)))),
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "create-turn" }, t("lobby.turn_time")),
+        h(
+          "select",
+          {
+            id: "create-turn",
+            name: "turn",
+            onChange: (e) => {
+              form.turn = Number(e.target.value);
+            },
+          },
+          TURN_TIMES.map((n) => h("option", { value: String(n), selected: n === form.turn }, turnLabel(n))),
+        ),
+      ),
+      h("p", { class: "hint" }, waits ? t("lobby.hint_invite") : t("lobby.hint_start")),
+      h("button", { type: "submit", class: "primary" }, waits ? t("lobby.create_invite") : t("lobby.create_start")),
+    );
+  }
+
+  function openTable(table) {
+    const free = table.seats.filter((seat) => seat.kind === "open").length;
+    const mine = seatAt(table.id);
+    const g = games.find((x) => x.id === table.game);
+    return h(
+      "li",
+      { class: "open-table", dataset: { table: table.id } },
+      h(
+        "div",
+        { class: "open-table-text" },
+        h("strong", {}, gameName(g, table.game)),
+        h("span", {}, t("lobby.free_seats", { count: free, total: table.seats.length })),
+        h(
+          "span",
+          { class: "who" },
+          table.seats
+            .filter((seat) => seat.kind !== "open")
+            .map((seat) => (seat.bot ? t("seat.bot", { n: seat.seat + 1, level: t(`levels.${seat.level || "medium"}`) }) : seat.name))
+            .join(" · "),
+        ),
+      ),
+      mine
+        ? h("a", { class: "button", href: `/table/${table.id}`, "data-link": "", dataset: { key: `return-${table.id}` } }, t("lobby.return"))
+        : h("button", { type: "button", class: "primary", dataset: { key: `join-${table.id}` }, disabled: !free, onClick: (e) => joinTable(table.id, e.currentTarget) }, t("lobby.join")),
+    );
+  }
+
+  function openList() {
+    return h(
+      "div",
+      {},
+      h("h3", {}, t("lobby.open_tables")),
+      listFailed
+        ? h("p", { class: "error" }, t("errors.offline"))
+        : open.length
+          ? h("ul", {}, open.map(openTable))
+          : h("p", { class: "empty" }, t("lobby.no_open")),
+    );
+  }
+
+  const formPart = h("div", { class: "create-part" });
+  const listPart = h("div", { class: "open-tables" });
+
+  function renderForm() {
+    rerender(formPart, createForm);
+  }
+
+  function renderList() {
+    rerender(listPart, openList);
+  }
+
+  function render() {
+    replace(
+      root,
+      h(
+        "section",
+        { class: "page lobby", id: "lobby", "aria-labelledby": "lobby-title" },
+        h("h2", { id: "lobby-title" }, t("lobby.title")),
+        h(
+          "div",
+          { class: "field name-field" },
+          h("label", { for: "player-name" }, t("lobby.your_name")),
+          h("input", {
+            id: "player-name",
+            name: "name",
+            maxlength: "24",
+            autocomplete: "nickname",
+            value: playerName(),
+            placeholder: t("lobby.default_name"),
+            onInput: (e) => keepName(e.target.value.trim()),
+          }),
+        ),
+        h("div", { class: "lobby-grid" }, formPart, listPart),
+      ),
+    );
+    renderForm();
+    renderList();
+  }
+
+  async function poll() {
+    try {
+      open = await api.tables("open");
+      listFailed = false;
+    } catch {
+      listFailed = true;
+    }
+    if (stopped) return;
+    renderList();
+    timer = setTimeout(poll, REFRESH_MS);
+  }
+
+  render();
+  poll();
+  return {
+    setGames(found) {
+      games = found;
+      renderForm();
+      renderList();
+    },
+    prepare(gameId) {
+      form.game = gameId;
+      renderForm();
+      const select = root.querySelector("#create-game");
+      if (select) {
+        select.scrollIntoView({ behavior: "smooth", block: "center" });
+        select.focus({ preventScroll: true });
+      }
+    },
+    refresh: render,
+    destroy() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,350 @@
+// The table (/table/{id}): the shared shell around a game's board. It keeps the websocket (with
+// the seat token from localStorage), the last state, the log, the clock, sounds and the live
+// region; the board draws the view and picks among the legal actions the server offered.
+
+import { api } from "../api.js";
+import { announce, toast } from "../announce.js";
+import { h, replace, rerender } from "../dom.js";
+import { has, t } from "../i18n.js";
+import { icon } from "../icons.js";
+import { gameName, loadGames } from "../games.js";
+import { play } from "../sound.js";
+import { TableSocket } from "../socket.js";
+import { dropSeat, keepSeat, playerName, seatAt } from "../store.js";
+import { loadBoard } from "../boards/index.js";
+import { endPanel } from "../table/end.js";
+import { entryLines, logPanel } from "../table/log.js";
+import { clockText, seatName, seatsPanel } from "../table/seats.js";
+import { waitingRoom } from "../table/waiting.js";
+
+const LOW_SECONDS = 10;
+
+export function mount(root, [tableId]) {
+  const shell = {
+    msg: null,
+    log: [],
+    seat: null,
+    status: "connecting",
+    board: null,
+    boardFor: null,
+    games: [],
+    missing: false,
+    sending: false,
+    deadline: null,
+    lastBeep: null,
+  };
+  const debug = { state: null, log: [], seat: null, sent: [], errors: [], status: "connecting" };
+  window.__ludoteca = debug;
+
+  const headEl = h("div", { class: "table-head" });
+  const bannerEl = h("div", { class: "banners" });
+  const waitingEl = h("div");
+  const promptEl = h("p", { class: "prompt", "aria-live": "off" });
+  const boardEl = h("div", { class: "board-root" });
+  const endEl = h("div");
+  const seatsEl = h("div");
+  const logEl = h("div");
+  const keysEl = h("div");
+  const sideEl = h("aside", { class: "table-side", "aria-label": t("table.side") }, seatsEl, logEl, keysEl);
+  const layoutEl = h("div", { class: "table-layout" }, h("div", { class: "table-main" }, waitingEl, endEl, promptEl, boardEl), sideEl);
+  replace(root, h("section", { class: "table-page" }, headEl, bannerEl, layoutEl));
+
+  const token = () => (seatAt(tableId) || {}).token || null;
+
+  function mine() {
+    return shell.seat;
+  }
+
+  function act(text) {
+    const msg = shell.msg;
+    if (!msg || shell.sending || !msg.legal.includes(text)) return false;
+    if (!socket.send({ type: "act", action: text, version: msg.version })) {
+      toast(t("table.offline"));
+      return false;
+    }
+    shell.sending = true;
+    debug.sent.push(text);
+    return true;
+  }
+
+  const ctx = {
+    act,
+    seat: mine,
+    seatName: (seat) => seatName(shell.msg && shell.msg.table, seat),
+    announce,
+    redraw: () => drawBoard(),
+    toast,
+  };
+
+  // ------------------------------------------------------------------------------- drawing
+  function game() {
+    const id = shell.msg ? shell.msg.table.game : null;
+    return shell.games.find((g) => g.id === id) || null;
+  }
+
+  function drawHead() {
+    const msg = shell.msg;
+    const table = msg && msg.table;
+    const name = table ? gameName(game(), table.game) : t("app.loading");
+    document.title = `${name} · ludoteca`;
+    rerender(headEl, () => [
+      h("h1", {}, name),
+      table &&
+        h(
+          "p",
+          { class: "table-meta" },
+          h("span", { class: `status-chip status-${table.status}` }, t(`table.status.${table.status}`)),
+          h("span", { class: "fingerprint", title: t("table.fingerprint_hint") }, icon("key"), t("table.fingerprint"), " ", h("code", { "data-fingerprint": "" }, table.fingerprint)),
+          h("span", { class: "table-id" }, t("table.id", { id: table.id })),
+          h("a", { class: "rules-link", href: `/games/${table.game}`, target: "_blank", rel: "noopener" }, t("table.rules")),
+        ),
+    ]);
+  }
+
+  function drawBanners() {
+    const msg = shell.msg;
+    const row = msg && shell.seat !== null ? msg.table.seats[shell.seat] : null;
+    rerender(bannerEl, () => [
+      shell.missing && h("p", { class: "banner error", role: "alert" }, t("errors.no_table")),
+      shell.status === "reconnecting" && h("p", { class: "banner warn", role: "status" }, t("table.reconnecting")),
+      row &&
+        row.away &&
+        msg.table.status === "playing" &&
+        h(
+          "p",
+          { class: "banner warn" },
+          t("table.away"),
+          " ",
+          h("button", { type: "button", class: "primary", dataset: { key: "back" }, onClick: () => socket.send({ type: "back" }) }, t("table.back")),
+        ),
+      msg && shell.seat === null && msg.table.status !== "open" && h("p", { class: "banner" }, t("table.watching")),
+    ]);
+  }
+
+  function drawBoard() {
+    const msg = shell.msg;
+    if (!msg || !msg.view || !shell.board) {
+      replace(boardEl);
+      replace(promptEl);
+      return;
+    }
+    shell.board.render(msg);
+    promptEl.textContent = shell.board.prompt(msg);
+  }
+
+  function drawSide() {
+    const msg = shell.msg;
+    if (!msg) return;
+    // before the start the waiting room shows the seats, and there is no log yet
+    layoutEl.classList.toggle("no-side", !msg.view);
+    sideEl.setAttribute("aria-label", t("table.side"));
+    rerender(seatsEl, () => (msg.view ? seatsPanel(msg, shell.seat, shell.board) : null));
+    const list = logEl.querySelector(".log-list");
+    const atBottom = !list || list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    rerender(logEl, () => (shell.board && msg.view ? logPanel(shell.log, shell.board) : null));
+    const fresh = logEl.querySelector(".log-list");
+    if (fresh && atBottom) fresh.scrollTop = fresh.scrollHeight;
+    rerender(keysEl, () =>
+      shell.board && msg.view
+        ? h(
+            "details",
+            { class: "panel keys-panel", dataset: { key: "keys" } },
+            h("summary", {}, icon("keyboard"), t("keys.title")),
+            h(
+              "dl",
+              { class: "keys" },
+              [...shell.board.keys(), ["M", t("keys.mute")]].map(([keys, what]) => [h("dt", {}, h("kbd", {}, keys)), h("dd", {}, what)]),
+            ),
+          )
+        : null,
+    );
+  }
+
+  function drawWaiting() {
+    const msg = shell.msg;
+    rerender(waitingEl, () =>
+      msg && msg.table.status === "open"
+        ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) })
+        : null,
+    );
+    rerender(endEl, () => (msg && msg.view && msg.view.over ? endPanel(msg, shell.seat, shell.board) : null));
+  }
+
+  function draw() {
+    drawHead();
+    drawBanners();
+    drawWaiting();
+    drawBoard();
+    drawSide();
+  }
+
+  // --------------------------------------------------------------------------- the clock
+  function tick() {
+    const msg = shell.msg;
+    const el = seatsEl.querySelector("[data-clock]");
+    if (!msg || !msg.clock || shell.deadline === null || !el) return;
+    const left = (shell.deadline - performance.now()) / 1000;
+    el.textContent = clockText(left);
+    const low = left <= LOW_SECONDS;
+    el.classList.toggle("low", low);
+    if (low && msg.clock.seat === shell.seat && left > 0) {
+      const second = Math.ceil(left);
+      if (second !== shell.lastBeep) {
+        shell.lastBeep = second;
+        play("low");
+      }
+    }
+  }
+  const ticker = setInterval(tick, 250);
+
+  // ----------------------------------------------------------------------- the messages
+  function mergeLog(msg) {
+    // entry n of the log is the action that made version n; log_from is where msg.log starts
+    shell.log = [...shell.log.slice(0, msg.log_from), ...msg.log];
+    return msg.log_from === 0 ? [] : msg.log;
+  }
+
+  function tell(added, before, msg) {
+    const board = shell.board;
+    if (!board || !msg.view) return;
+    const sentences = [];
+    let sound = null;
+    for (const entry of added) {
+      sentences.push(...entryLines(entry, board));
+      for (const event of entry.events) sound = board.soundOf(event) || sound;
+    }
+    const ended = msg.view.over && !(before && before.view && before.view.over);
+    const turnBegins = msg.legal.length > 0 && !(before && before.legal.length > 0);
+    if (ended) sentences.push(t("end.announce"));
+    if (turnBegins) sentences.unshift(t("table.your_turn"));
+    if (sound) play(sound);
+    const chime = ended ? "end" : turnBegins ? "turn" : null;
+    if (chime) setTimeout(() => play(chime), sound ? 280 : 0);
+    if (sentences.length) announce(sentences.slice(0, 12).join(" "));
+  }
+
+  async function ensureBoard(gameId) {
+    if (shell.boardFor === gameId) return;
+    shell.boardFor = gameId;
+    const module = await loadBoard(gameId);
+    shell.board = module.createBoard({ ...ctx, root: boardEl });
+    draw();
+  }
+
+  function onState(msg) {
+    const before = shell.msg;
+    const first = !before || msg.log_from === 0;
+    const added = mergeLog(msg);
+    shell.msg = msg;
+    shell.sending = false;
+    shell.deadline = msg.clock ? performance.now() + msg.clock.remaining * 1000 : null;
+    shell.lastBeep = null;
+    debug.state = msg;
+    debug.log = shell.log;
+    ensureBoard(msg.table.game);
+    draw();
+    tick();
+    if (first) {
+      if (msg.legal.length) announce(t("table.your_turn"));
+    } else {
+      tell(added, before, msg);
+    }
+    if (msg.view && msg.view.over && !(before && before.view && before.view.over) && !first) {
+      const panel = endEl.querySelector(".end-panel");
+      if (panel && !boardEl.contains(document.activeElement)) panel.focus({ preventScroll: false });
+    }
+  }
+
+  function onMessage(message) {
+    if (message.type === "welcome") {
+      shell.seat = message.seat;
+      debug.seat = message.seat;
+      if (message.seat === null && seatAt(tableId)) dropSeat(tableId);
+    } else if (message.type === "state") {
+      onState(message);
+    } else if (message.type === "error") {
+      shell.sending = false;
+      debug.errors.push(message);
+      if (message.code !== "stale_version") toast(has(`errors.${message.code}`) ? t(`errors.${message.code}`) : t("errors.generic"));
+    }
+  }
+
+  const socket = new TableSocket(tableId, token, {
+    message: onMessage,
+    status(status) {
+      shell.status = status;
+      debug.status = status;
+      drawBanners();
+    },
+  });
+
+  // drop the connection as a network failure would (the tests check the reconnection)
+  debug.drop = () => socket.ws && socket.ws.close();
+
+  // -------------------------------------------------------------------- waiting actions
+  async function join(seat, button) {
+    button.disabled = true;
+    try {
+      const answer = await api.join(tableId, { name: playerName() || t("lobby.default_name"), seat });
+      keepSeat(tableId, answer.seat, answer.token);
+      socket.reconnectNow();
+    } catch (error) {
+      toast(has(`errors.${error.code}`) ? t(`errors.${error.code}`) : t("errors.generic"));
+      button.disabled = false;
+    }
+  }
+
+  async function start(button) {
+    button.disabled = true;
+    try {
+      await api.start(tableId, token());
+    } catch (error) {
+      toast(has(`errors.${error.code}`) ? t(`errors.${error.code}`) : t("errors.generic"));
+      button.disabled = false;
+    }
+  }
+
+  async function leave(button) {
+    button.disabled = true;
+    try {
+      await api.leave(tableId, token());
+    } catch {
+      // the seat is released below either way
+    }
+    dropSeat(tableId);
+    socket.reconnectNow();
+  }
+
+  // ------------------------------------------------------------------------------ start
+  loadGames().then(
+    (games) => {
+      shell.games = games;
+      if (shell.msg) draw();
+    },
+    () => {},
+  );
+  api.table(tableId).then(
+    () => socket.connect(),
+    (error) => {
+      if (error.code === "no_table") {
+        shell.missing = true;
+        drawBanners();
+      } else {
+        socket.connect();
+      }
+    },
+  );
+  drawHead();
+
+  return {
+    refresh: draw,
+    onKey(event) {
+      if (!shell.board || !shell.msg || !shell.msg.view) return false;
+      return shell.board.onKey(event);
+    },
+    destroy() {
+      clearInterval(ticker);
+      socket.close();
+    },
+  };
+}

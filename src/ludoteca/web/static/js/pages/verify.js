@@ -1,0 +1,213 @@
+// Verify a match (/verify, /verify?table=ID): paste or upload a match record, or open a finished
+// table's. The server re-deals it (POST /api/verify) and the page shows each check with OK or
+// FAILED and the server's message; the browser also computes SHA-256 of the seed itself.
+
+import { api } from "../api.js";
+import { h, replace } from "../dom.js";
+import { list, t } from "../i18n.js";
+import { icon } from "../icons.js";
+import { commitmentOf, fingerprintOf } from "../fairness.js";
+
+const STEPS = ["record", "commitment", "browser", "redeal", "actions", "outcome"];
+
+/** Which server check a problem belongs to (the server's messages say it in their first words). */
+function stepOf(problem) {
+  if (/^(the seed is not revealed|commitment does not match|fingerprint )/i.test(problem)) return "commitment";
+  if (/^step \d+:/i.test(problem)) return "actions";
+  if (/^(the match is not over|outcome differs)/i.test(problem)) return "outcome";
+  if (/^(unknown record format|field '|a record is|malformed record)/i.test(problem)) return "record";
+  return "redeal";
+}
+
+export function mount(root, _params, query) {
+  const state = { text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null };
+
+  async function check() {
+    Object.assign(state, { record: null, parseError: null, browser: null, verdict: null, failed: null });
+    try {
+      state.record = JSON.parse(state.text);
+      if (!state.record || typeof state.record !== "object" || Array.isArray(state.record)) throw new Error(t("verify.not_object"));
+    } catch (error) {
+      state.parseError = error.message;
+      render();
+      return;
+    }
+    state.busy = true;
+    render();
+    const record = state.record;
+    if (typeof record.seed === "string" && typeof record.commitment === "string") {
+      const { hex, how } = await commitmentOf(record.seed);
+      state.browser = { hex, how, fingerprint: fingerprintOf(hex), matches: hex === record.commitment.toLowerCase() };
+    }
+    try {
+      state.verdict = await api.verify(record);
+    } catch (error) {
+      state.failed = error.message || t("errors.generic");
+    }
+    state.busy = false;
+    render();
+    const verdict = root.querySelector(".verdict");
+    if (verdict) verdict.focus();
+  }
+
+  function statusOf(step) {
+    if (step === "browser") {
+      if (!state.browser) return state.record ? "skipped" : null;
+      return state.browser.matches ? "ok" : "failed";
+    }
+    if (!state.verdict) return state.parseError && step === "record" ? "failed" : null;
+    if (state.verdict.ok) return "ok";
+    const bad = stepOf(state.verdict.problems[0] || "");
+    const order = STEPS.filter((s) => s !== "browser");
+    const at = order.indexOf(step);
+    const failedAt = order.indexOf(bad);
+    return at < failedAt ? "ok" : at === failedAt ? "failed" : "skipped";
+  }
+
+  function outcomeText(outcome, record) {
+    if (!outcome) return "";
+    const names = (record.players || []).map((p, i) =>
+      p && p.bot ? t("seat.bot", { n: i + 1, level: t(`levels.${p.level || "medium"}`) }) : (p && p.name) || t("seat.unknown", { n: i + 1 }),
+    );
+    const winners = outcome.winners || [];
+    if (outcome.draw) return t("verify.outcome_draw");
+    if (!winners.length) return t("verify.outcome_none");
+    return t("verify.outcome_wins", { names: list(winners.map((w) => names[w] || String(w + 1))), count: winners.length });
+  }
+
+  function detail(step, status) {
+    const record = state.record || {};
+    const problem = state.verdict && !state.verdict.ok ? state.verdict.problems[0] : null;
+    const parts = [];
+    if (step === "record") {
+      if (state.parseError) parts.push(h("p", {}, t("verify.parse_failed")), h("p", { class: "server-message" }, state.parseError));
+      else parts.push(h("p", {}, t("verify.record_detail", { game: record.game || "?", count: (record.actions || []).length, players: (record.players || []).length })));
+    } else if (step === "commitment") {
+      parts.push(h("p", {}, t("verify.commitment_detail")), h("p", { class: "hash" }, h("code", {}, record.commitment || "")));
+    } else if (step === "browser") {
+      if (state.browser) {
+        parts.push(
+          h("p", {}, t(state.browser.how === "webcrypto" ? "verify.browser_webcrypto" : "verify.browser_plain")),
+          h("p", { class: "hash" }, t("verify.computed"), " ", h("code", { "data-computed": "" }, state.browser.hex)),
+          h("p", {}, t("verify.fingerprint", { fingerprint: state.browser.fingerprint })),
+          h("p", {}, state.browser.matches ? t("verify.browser_match") : t("verify.browser_mismatch")),
+        );
+      } else {
+        parts.push(h("p", {}, t("verify.no_seed")));
+      }
+    } else if (step === "redeal") {
+      parts.push(h("p", {}, t("verify.redeal_detail")));
+    } else if (step === "actions") {
+      parts.push(h("p", {}, t("verify.actions_detail", { count: (record.actions || []).length })));
+    } else if (step === "outcome") {
+      const outcome = state.verdict && state.verdict.outcome;
+      parts.push(h("p", {}, outcome ? outcomeText(outcome, record) : t("verify.outcome_detail")));
+    }
+    if (status === "failed" && problem && step !== "browser") parts.push(h("p", { class: "server-message", "data-problem": "" }, problem));
+    return parts;
+  }
+
+  function steps() {
+    if (!state.record && !state.parseError) return null;
+    return h(
+      "ol",
+      { class: "steps" },
+      STEPS.map((step) => {
+        const status = statusOf(step);
+        if (!status) return null;
+        return h(
+          "li",
+          { class: ["step", status], dataset: { step, status } },
+          h(
+            "div",
+            { class: "step-head" },
+            h("span", { class: "step-status" }, icon(status === "ok" ? "check" : status === "failed" ? "cross" : "away"), t(`verify.status.${status}`)),
+            h("span", {}, t(`verify.step.${step}`)),
+          ),
+          detail(step, status),
+        );
+      }),
+    );
+  }
+
+  function verdict() {
+    if (state.busy) return h("p", { class: "loading", role: "status" }, t("verify.checking"));
+    if (state.failed) return h("p", { class: "error", role: "alert" }, state.failed);
+    if (state.parseError) return h("p", { class: "verdict failed", tabindex: "-1", dataset: { verdict: "failed" } }, icon("cross"), t("verify.failed"));
+    if (!state.verdict) return null;
+    const ok = state.verdict.ok && (!state.browser || state.browser.matches);
+    return h("p", { class: ["verdict", ok ? "ok" : "failed"], tabindex: "-1", role: "status", dataset: { verdict: ok ? "ok" : "failed" } }, icon(ok ? "check" : "cross"), ok ? t("verify.ok") : t("verify.failed"));
+  }
+
+  function upload(event) {
+    const file = event.target.files && event.target.files[0];
+    if (!file) return;
+    const reader = new FileReader();
+    reader.onload = () => {
+      state.text = String(reader.result || "");
+      render();
+      check();
+    };
+    reader.readAsText(file);
+  }
+
+  function render() {
+    document.title = `${t("verify.title")} · ludoteca`;
+    replace(
+      root,
+      h(
+        "section",
+        { class: "page verify-page" },
+        h("h1", {}, t("verify.title")),
+        h("p", { class: "lead" }, t("verify.lead")),
+        state.loadError && h("p", { class: "error", role: "alert" }, state.loadError),
+        h(
+          "form",
+          {
+            class: "verify-input",
+            onSubmit: (e) => {
+              e.preventDefault();
+              check();
+            },
+          },
+          h("label", { for: "record-text" }, t("verify.paste")),
+          h("textarea", {
+            id: "record-text",
+            spellcheck: "false",
+            value: state.text,
+            placeholder: t("verify.placeholder"),
+            onInput: (e) => {
+              state.text = e.target.value;
+            },
+          }),
+          h(
+            "div",
+            { class: "verify-buttons" },
+            h("button", { type: "submit", class: "primary", id: "verify-button", disabled: state.busy }, icon("check"), t("verify.check")),
+            h("label", { class: "file-pick" }, t("verify.upload"), " ", h("input", { type: "file", accept: ".json,application/json", id: "record-file", onChange: upload })),
+          ),
+        ),
+        verdict(),
+        steps(),
+        h("p", { class: "hint" }, t("verify.how")),
+      ),
+    );
+  }
+
+  render();
+  const tableId = query.get("table");
+  if (tableId) {
+    api.record(tableId).then(
+      (record) => {
+        state.text = JSON.stringify(record, null, 1);
+        render();
+        check();
+      },
+      (error) => {
+        state.loadError = error.code === "not_started" ? t("errors.not_started") : t("errors.no_table");
+        render();
+      },
+    );
+  }
+  return { refresh: render };
+}

@@ -1,0 +1,92 @@
+// One websocket to a table (docs/protocol.md): hello with the seat token, reconnect with
+// backoff when the connection drops, and hello again so the same seat resumes.
+
+const MAX_DELAY = 10_000;
+
+export class TableSocket {
+  /**
+   * @param {string} tableId
+   * @param {() => string | null} token  read on every (re)connect
+   * @param {{message: Function, status: Function}} handlers
+   */
+  constructor(tableId, token, handlers) {
+    this.tableId = tableId;
+    this.token = token;
+    this.handlers = handlers;
+    this.ws = null;
+    this.attempts = 0;
+    this.timer = null;
+    this.closed = false;
+    this.wake = () => {
+      if (!this.closed && (!this.ws || this.ws.readyState > 1)) this.reconnectNow();
+    };
+    window.addEventListener("online", this.wake);
+    document.addEventListener("visibilitychange", this.wake);
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    this.handlers.status(this.attempts ? "reconnecting" : "connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempts = 0;
+      const token = this.token();
+      ws.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
+      this.handlers.status("open");
+    };
+    ws.onmessage = (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.handlers.message(message);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws || this.closed) return;
+      this.attempts += 1;
+      const delay = Math.min(MAX_DELAY, 400 * 2 ** (this.attempts - 1)) * (0.75 + Math.random() / 2);
+      this.handlers.status("reconnecting");
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+    ws.onerror = () => {
+      // onclose follows and schedules the retry
+    };
+  }
+
+  reconnectNow() {
+    clearTimeout(this.timer);
+    if (this.ws) {
+      this.ws.onclose = null;
+      if (this.ws.readyState <= 1) this.ws.close();
+    }
+    this.connect();
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    window.removeEventListener("online", this.wake);
+    document.removeEventListener("visibilitychange", this.wake);
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.close();
+    }
+  }
+}

@@ -1,0 +1,83 @@
+// The seats panel: who sits where, bots marked as bots, whose turn, the turn clock, who is away
+// or disconnected, and what each seat may show of its hidden things (counts, from the board).
+
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { icon } from "../icons.js";
+
+/** The display name of a seat: a person's name, or "Bot 2 · medium" in the reader's language. */
+export function seatName(table, seat) {
+  const row = table && table.seats ? table.seats[seat] : null;
+  if (!row) return t("seat.unknown", { n: seat + 1 });
+  if (row.bot) return t("seat.bot", { n: seat + 1, level: t(`levels.${row.level || "medium"}`) });
+  if (row.kind === "open") return t("seat.free", { n: seat + 1 });
+  return row.name;
+}
+
+/** "0:41" from seconds. */
+export function clockText(seconds) {
+  const total = Math.max(0, Math.ceil(seconds));
+  const minutes = Math.floor(total / 60);
+  return `${minutes}:${String(total % 60).padStart(2, "0")}`;
+}
+
+function status(row, toMove, clock) {
+  const parts = [];
+  if (toMove) {
+    parts.push(
+      h(
+        "span",
+        { class: "badge turn-badge" },
+        icon("turn"),
+        t("seat.to_move"),
+        clock && h("span", { class: "clock", "data-clock": "", role: "timer", "aria-label": t("seat.clock") }, clockText(clock.remaining)),
+      ),
+    );
+  }
+  if (row.away) parts.push(h("span", { class: "badge away-badge" }, icon("away"), t("seat.away")));
+  if (row.kind === "human" && !row.connected) parts.push(h("span", { class: "badge offline-badge" }, t("seat.offline")));
+  return parts;
+}
+
+/**
+ * @param {object} msg     the last state message
+ * @param {number|null} me the seat this browser holds
+ * @param {object} board   the game's board (seatLabel, seatFacts)
+ */
+export function seatsPanel(msg, me, board) {
+  const table = msg.table;
+  const view = msg.view;
+  const toMove = view && !view.over ? view.to_move : null;
+  return h(
+    "section",
+    { class: "panel seats-panel", "aria-labelledby": "seats-title" },
+    h("h2", { id: "seats-title" }, t("table.seats")),
+    h(
+      "ul",
+      { class: "seat-list" },
+      table.seats.map((row) => {
+        const label = board && view ? board.seatLabel(row.seat, view) : null;
+        const facts = board && view ? board.seatFacts(row.seat, view) : [];
+        return h(
+          "li",
+          {
+            class: ["seat-row", row.seat === toMove && "to-move", row.seat === me && "mine", row.bot && "bot"],
+            dataset: { seat: String(row.seat) },
+          },
+          h(
+            "div",
+            { class: "seat-head" },
+            label && h("span", { class: `seat-mark seat-${row.seat}`, "aria-hidden": "true" }, label.mark),
+            icon(row.bot ? "bot" : "person"),
+            h("span", { class: "seat-name" }, seatName(table, row.seat)),
+            row.bot && h("span", { class: "badge bot-badge" }, t("seat.bot_badge")),
+            row.seat === me && h("span", { class: "badge you-badge" }, t("seat.you")),
+          ),
+          label && h("div", { class: "seat-label" }, label.text),
+          h("div", { class: "seat-status" }, status(row, row.seat === toMove, msg.clock)),
+          facts.length > 0 && h("ul", { class: "seat-facts" }, facts.map((fact) => h("li", {}, fact))),
+        );
+      }),
+    ),
+  );
+}

@@ -1,0 +1,292 @@
+"""Helpers for the browser tests: a real ``ludoteca serve`` process, reading the page's last
+``state`` message, and playing the way a person does (clicking or pressing keys on what is lit)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, ViewportSize
+
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "src" / "ludoteca" / "web"
+SHOTS = ROOT / "artifacts" / "screenshots"
+README_SHOTS = ROOT / "docs" / "screenshots"
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+IN_CI = os.environ.get("CI") == "true"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TURN_TIMEOUT_MS = 20_000
+MAX_DECISIONS = 400
+
+State = dict[str, Any]
+
+
+# --------------------------------------------------------------------- the message catalogues
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def catalogue(lang: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((WEB / "static" / "i18n" / f"{lang}.json").read_text())
+    return data
+
+
+def flatten(node: Any, prefix: str = "") -> dict[str, Any]:
+    """Leaf messages by dotted key; a plural message ({one, other}) is one leaf."""
+    if isinstance(node, dict) and not (set(node) <= {"zero", "one", "two", "few", "many", "other"}):
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            out.update(flatten(value, f"{prefix}.{key}" if prefix else key))
+        return out
+    return {prefix: node}
+
+
+# ------------------------------------------------------------------------------- the server
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``ludoteca serve`` on a free port and a fresh SQLite file, bots acting after 50 ms."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = workdir / "server.log"
+        self.db = workdir / "db.sqlite3"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> ServerProcess:
+        command = Path(sys.executable).with_name("ludoteca")
+        env = {**os.environ, "LUDOTECA_BOT_DELAY": "0.05"}
+        with self.log_path.open("wb") as log:
+            self.process = subprocess.Popen(
+                [str(command), "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
+                cwd=ROOT,
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited:\n{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer /healthz:\n{self.log_tail()}")
+
+    def log_tail(self, lines: int = 40) -> str:
+        if not self.log_path.exists():
+            return ""
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        request = urllib.request.Request(
+            self.base + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.load(answer)
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.base + path, timeout=10) as answer:
+            return json.load(answer)
+
+
+# -------------------------------------------------------------------------------- the page
+@dataclass
+class Pages:
+    """Opens pages in fresh browser contexts (each one a separate person) and records every
+    JavaScript error and console error they report."""
+
+    browser: Any
+    base: str
+    errors: list[str] = field(default_factory=list)
+    contexts: list[Any] = field(default_factory=list)
+
+    def open(
+        self, path: str = "/", viewport: ViewportSize | None = None, locale: str = "en-US"
+    ) -> Any:
+        context = self.browser.new_context(viewport=viewport or DESKTOP, locale=locale)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on(
+            "console",
+            lambda message: (
+                self.errors.append(f"console: {message.text}") if message.type == "error" else None
+            ),
+        )
+        page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
+        page.goto(self.base + path)
+        page.wait_for_selector("#main:not(:has(.loading:only-child))")
+        return page
+
+
+def state(page: Page) -> State:
+    """The last ``state`` message the page received (kept on ``window.__ludoteca``)."""
+    found: State = page.evaluate("() => window.__ludoteca && window.__ludoteca.state")
+    return found
+
+
+def decision(page: Page, after: int) -> State:
+    """Wait until the page has a state newer than version ``after`` that asks this seat for an
+    action (or ends the match), drawn on the page; return it."""
+    page.wait_for_function(
+        """(after) => {
+          const d = window.__ludoteca;
+          const s = d && d.state;
+          return s && s.view && s.version > after && (s.view.over || s.legal.length > 0)
+            && document.querySelector(".board-root > *") !== null;
+        }""",
+        arg=after,
+        timeout=TURN_TIMEOUT_MS,
+    )
+    return state(page)
+
+
+def lit_targets(page: Page) -> set[str]:
+    """What the heroes board shows lit: room names, and "camp" for a lit camp."""
+    rooms: list[str] = page.eval_on_selector_all(
+        ".hr-room.lit", "els => els.map(e => e.dataset.room)"
+    )
+    camps = page.locator(".hr-camp.lit").count()
+    return set(rooms) | ({"camp"} if camps else set())
+
+
+def targets_for(legal: list[str], prefix: str) -> set[str]:
+    return {a[len(prefix) :] for a in legal if a.startswith(prefix)}
+
+
+def screenshot(page: Page, name: str, readme: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    if readme:
+        README_SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(README_SHOTS / f"{name}.png"))
+
+
+def phone_screenshot(page: Page, name: str) -> None:
+    """The same page at phone size (390×844), then back to the desktop size."""
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(150)
+    screenshot(page, name)
+    page.set_viewport_size(DESKTOP)
+
+
+def start_from_home(page: Page, game: str) -> None:
+    """Click "play now against bots" on a game's card and wait for the table."""
+    page.click(f"article[data-game='{game}'] .play-now")
+    page.wait_for_url("**/table/*")
+    decision(page, -1)
+
+
+def set_name(page: Page, name: str) -> None:
+    page.fill("#player-name", name)
+
+
+# ----------------------------------------------------------------- heroes, as a person plays
+def heroes_roles(page: Page) -> list[str]:
+    roles: list[str] = page.eval_on_selector_all(".hr-hero", "els => els.map(e => e.dataset.role)")
+    return roles
+
+
+def check_heroes_lit(page: Page, s: State) -> None:
+    """Lift every distinct hero in the hand: the lit places are exactly its legal targets."""
+    legal = s["legal"]
+    assert lit_targets(page) == targets_for(legal, "strike "), "lit without a hero lifted"
+    if any(a.startswith("strike ") for a in legal):
+        return
+    seen: set[str] = set()
+    for index, role in enumerate(heroes_roles(page)):
+        if role in seen:
+            continue
+        seen.add(role)
+        hero = page.locator(f".hr-hero[data-index='{index}']")
+        hero.click()
+        assert lit_targets(page) == targets_for(legal, f"place {role} "), role
+        if hero.get_attribute("aria-pressed") == "true":
+            hero.click()  # put it back
+        assert not lit_targets(page)
+
+
+def heroes_turn_by_clicks(page: Page, s: State, rng: random.Random) -> None:
+    """One decision by clicking: strike or skip, draw, or lift a hero and tap a lit place."""
+    legal = s["legal"]
+    strikes = sorted(targets_for(legal, "strike "))
+    if strikes:
+        if rng.random() < 0.25:
+            page.click(".hr-skip")
+        else:
+            page.click(f".hr-room[data-room='{rng.choice(strikes)}']")
+        return
+    placeable = [
+        (i, role)
+        for i, role in enumerate(heroes_roles(page))
+        if any(a.startswith(f"place {role} ") for a in legal)
+    ]
+    if "skip" in legal and (not placeable or rng.random() < 0.3):
+        page.click(".hr-skip")
+        return
+    if "draw" in legal and (not placeable or rng.random() < 0.2):
+        page.click(".hr-draw")
+        return
+    index, role = rng.choice(placeable)
+    page.click(f".hr-hero[data-index='{index}']")
+    if page.locator(".hr-camp.lit").count():
+        page.click(".hr-camp.lit")  # a person takes the win
+        return
+    rooms = sorted(targets_for(legal, f"place {role} ") - {"camp"})
+    page.click(f".hr-room[data-room='{rng.choice(rooms)}']")
+
+
+def play_heroes_by_clicks(page: Page, rng: random.Random, check_lit: bool = True) -> State:
+    """Play the seat on this page to the end of the match; return the final state."""
+    version = -1
+    for _ in range(MAX_DECISIONS):
+        s = decision(page, version)
+        if s["view"]["over"]:
+            return s
+        if check_lit:
+            check_heroes_lit(page, s)
+        heroes_turn_by_clicks(page, s, rng)
+        version = s["version"]
+    raise AssertionError("the match did not end")

@@ -1,0 +1,73 @@
+"""Two people in two browsers: one creates a table with a seat for a person, shares the invite
+link, the other joins through it, the first starts, and they play Heroes & Relics to the end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from browserkit import Pages, check_heroes_lit, heroes_turn_by_clicks, set_name, state
+
+pytestmark = pytest.mark.browser
+
+
+def test_create_invite_join_start_and_play_each_other(pages: Pages) -> None:
+    ana = pages.open("/")
+    set_name(ana, "Ana")
+    ana.select_option("#create-game", "heroes")
+    ana.select_option("#seat-kind-1", "person")
+    ana.select_option("#create-turn", "600")
+    ana.click(".create-form button[type=submit]")
+    ana.wait_for_url("**/table/*")
+    ana.wait_for_selector(".waiting")
+    invite = ana.input_value("#invite-link")
+    table = invite.rsplit("/", 1)[1]
+    assert invite.endswith(f"/table/{table}")
+    assert ana.locator(".waiting .seat-row.free").count() == 1
+    assert ana.locator(".start-table").is_visible()
+    ana.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    ana.click(".copy-invite")
+    ana.wait_for_function("() => document.getElementById('toast').textContent !== ''")
+    assert ana.locator("#toast").inner_text() == "Invite link copied."
+    assert ana.evaluate("() => navigator.clipboard.readText()") == invite
+
+    # the open table is listed in the lobby for everyone
+    bia = pages.open("/")
+    set_name(bia, "Bia")
+    bia.wait_for_selector(f".open-table[data-table='{table}']")
+
+    bia.goto(invite)
+    bia.click(".join-seat")
+    bia.wait_for_function("() => window.__ludoteca.seat === 1")
+    ana.wait_for_selector(".waiting .seat-row[data-seat='1'] >> text=Bia")
+    ana.click(".start-table")
+
+    players = {0: ana, 1: bia}
+    rng = random.Random(23)
+    seen = {0: -1, 1: -1}
+    for _ in range(400):
+        ana.wait_for_function("() => window.__ludoteca.state.view !== null")
+        s = state(ana)
+        if s["view"]["over"]:
+            break
+        mover = s["view"]["to_move"]
+        page = players[mover]
+        page.wait_for_function(
+            "(v) => { const s = window.__ludoteca.state; return s.version > v && s.legal.length; }",
+            arg=seen[mover],
+        )
+        mine = state(page)
+        assert mine["seat"] == mover
+        check_heroes_lit(page, mine)
+        heroes_turn_by_clicks(page, mine, rng)
+        seen[mover] = mine["version"]
+        ana.wait_for_function("(v) => window.__ludoteca.state.version > v", arg=mine["version"])
+    else:
+        raise AssertionError("the match did not end")
+    for page in players.values():
+        page.wait_for_selector(".end-panel")
+    seeds = {page.locator("[data-seed]").inner_text() for page in players.values()}
+    assert len(seeds) == 1
+    table_over = state(bia)["table"]
+    assert [seat["kind"] for seat in table_over["seats"]] == ["human", "human"]
+    assert [seat["name"] for seat in table_over["seats"]] == ["Ana", "Bia"]

@@ -1,0 +1,46 @@
+"""How the server serves the client (no browser needed): every page of the site is the one HTML
+page with its security headers, static files are revalidated, and every file the client refers to
+is there."""
+
+from __future__ import annotations
+
+import re
+import urllib.request
+
+import pytest
+from browserkit import WEB, ServerProcess
+
+PAGES = ["/", "/games/heroes", "/table/no-such-table", "/verify"]
+
+
+def fetch(url: str) -> tuple[dict[str, str], str]:
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return dict(answer.headers), answer.read().decode()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_route_is_the_page_with_its_policy(server: ServerProcess, path: str) -> None:
+    headers, body = fetch(server.base + path)
+    assert '<script type="module" src="/static/js/main.js">' in body
+    policy = headers["content-security-policy"]
+    assert "default-src 'self'" in policy
+    assert "script-src" not in policy  # scripts fall back to 'self': no inline script at all
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["cache-control"] == "no-cache"
+
+
+def test_every_file_the_client_names_is_served(server: ServerProcess) -> None:
+    page = (WEB / "index.html").read_text()
+    wanted = set(re.findall(r'(?:href|src)="(/static/[^"]+)"', page))
+    static = WEB / "static"
+    for module in static.rglob("*.js"):
+        for target in re.findall(r'(?:from|import\()\s*"(\.{1,2}/[^"]+)"', module.read_text()):
+            resolved = (module.parent / target).resolve().relative_to(static.resolve())
+            wanted.add(f"/static/{resolved.as_posix()}")
+    wanted |= {f"/static/i18n/{lang}.json" for lang in ("en", "pt", "de")}
+    assert len(wanted) > 30
+    for path in sorted(wanted):
+        headers, _ = fetch(server.base + path)
+        assert headers["cache-control"] == "no-cache", path
+        if path.endswith(".js"):
+            assert "javascript" in headers["content-type"], path
