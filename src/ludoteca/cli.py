@@ -208,7 +208,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     verdict = verify(data, get)
     if not verdict.ok:
         for problem in verdict.problems:
-            print(f"FAILED: {problem}")
+            print(f"FAILED: {problem.message}")
         return 1
     assert verdict.outcome is not None
     record = data

@@ -36,3 +36,29 @@ def test_checks_out_compares_the_commitment() -> None:
     assert checks_out(seed, commitment(seed).upper())
     assert not checks_out(seed + "x", commitment(seed))
     assert new_secret() != new_secret()
+
+
+def test_a_record_problem_names_its_check_and_step() -> None:
+    import json
+
+    from ludoteca.bots.arena import play_match
+    from ludoteca.core import verify
+    from ludoteca.games import get
+
+    game = get("heroes")
+    record = play_match(game, 2, "problems", ["random", "random"]).record().to_json()
+    assert verify(record, get).to_json()["problems"] == []
+    cases = {
+        "record": {**record, "players": []},
+        "commitment": {**record, "seed": "other"},
+        "redeal": {**record, "params": {"players": 5}},
+        "outcome": {**record, "actions": record["actions"][:-1]},
+    }
+    for check, data in cases.items():
+        problems = verify(json.loads(json.dumps(data)), get).problems
+        assert [p.check for p in problems] == [check], check
+    tampered = json.loads(json.dumps(record))
+    tampered["actions"][2]["action"] = "fly"
+    (problem,) = verify(tampered, get).problems
+    assert (problem.check, problem.step) == ("actions", 3)
+    assert problem.message.startswith("step 3: seat ")

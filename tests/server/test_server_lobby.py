@@ -150,7 +150,18 @@ def test_the_seed_is_revealed_once_the_match_is_over(server: ThreadServer) -> No
     checked = http.post("/api/verify", json=record).json()
     assert checked == {"ok": True, "problems": [], "outcome": record["outcome"]}
     record["actions"] = record["actions"][:-1]
-    assert http.post("/api/verify", json=record).json()["ok"] is False
+    failed = http.post("/api/verify", json=record).json()
+    assert failed["ok"] is False
+    assert failed["problems"][0]["check"] == "outcome"
+    assert "not over" in failed["problems"][0]["message"]
+    record["actions"][0]["action"] = "fly"
+    failed = http.post("/api/verify", json=record).json()
+    assert failed["problems"][0] == {
+        "check": "actions",
+        "step": 1,
+        "message": failed["problems"][0]["message"],
+    }
+    assert failed["problems"][0]["message"].startswith("step 1: ")
 
 
 def test_health_reports_the_database(server: ThreadServer) -> None:

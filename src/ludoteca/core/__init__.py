@@ -11,7 +11,17 @@ from .errors import (
 )
 from .fairness import commitment, derive_seed, fingerprint, seed_fingerprint
 from .game import JSON, LANGUAGES, Event, Game, GameSpec, Outcome, State
-from .record import Match, MatchRecord, Player, Prepared, RecordError, Step, Verdict, verify
+from .record import (
+    Match,
+    MatchRecord,
+    Player,
+    Prepared,
+    Problem,
+    RecordError,
+    Step,
+    Verdict,
+    verify,
+)
 from .rng import Stream
 
 __all__ = [
@@ -31,6 +41,7 @@ __all__ = [
     "Outcome",
     "Player",
     "Prepared",
+    "Problem",
     "RecordError",
     "State",
     "Step",

@@ -218,11 +218,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     async def verify_record(record: dict[str, Any]) -> dict[str, Any]:
         verdict = await asyncio.to_thread(verify, record, get)
-        return {
-            "ok": verdict.ok,
-            "problems": list(verdict.problems),
-            "outcome": verdict.outcome.to_json() if verdict.outcome else None,
-        }
+        result: dict[str, Any] = verdict.to_json()
+        return result
 
     @app.get("/healthz", tags=["operations"], summary="Health: database reachable, tables served")
     async def health() -> JSONResponse:

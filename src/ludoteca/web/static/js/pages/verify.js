@@ -10,15 +10,6 @@ import { commitmentOf, fingerprintOf } from "../fairness.js";
 
 const STEPS = ["record", "commitment", "browser", "redeal", "actions", "outcome"];
 
-/** Which server check a problem belongs to (the server's messages say it in their first words). */
-function stepOf(problem) {
-  if (/^(the seed is not revealed|commitment does not match|fingerprint )/i.test(problem)) return "commitment";
-  if (/^step \d+:/i.test(problem)) return "actions";
-  if (/^(the match is not over|outcome differs)/i.test(problem)) return "outcome";
-  if (/^(unknown record format|field '|a record is|malformed record)/i.test(problem)) return "record";
-  return "redeal";
-}
-
 export function mount(root, _params, query) {
   const state = { text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null };
 
@@ -57,7 +48,7 @@ export function mount(root, _params, query) {
     }
     if (!state.verdict) return state.parseError && step === "record" ? "failed" : null;
     if (state.verdict.ok) return "ok";
-    const bad = stepOf(state.verdict.problems[0] || "");
+    const bad = state.verdict.problems[0].check;
     const order = STEPS.filter((s) => s !== "browser");
     const at = order.indexOf(step);
     const failedAt = order.indexOf(bad);
@@ -77,7 +68,7 @@ export function mount(root, _params, query) {
 
   function detail(step, status) {
     const record = state.record || {};
-    const problem = state.verdict && !state.verdict.ok ? state.verdict.problems[0] : null;
+    const problem = state.verdict && !state.verdict.ok ? state.verdict.problems[0].message : null;
     const parts = [];
     if (step === "record") {
       if (state.parseError) parts.push(h("p", {}, t("verify.parse_failed")), h("p", { class: "server-message" }, state.parseError));
