@@ -109,6 +109,7 @@ class Table:
     listeners: set[Listener] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _driver: asyncio.Task[None] | None = None
+    _views: dict[int | None, tuple[dict[str, Any], list[str]]] = field(default_factory=dict)
 
     # --------------------------------------------------------------------------- basics
     @property
@@ -169,6 +170,7 @@ class Table:
                 ) from exc
             self.log.append(LogEntry(step.seq, step.seat, by, step.action, events, step.at))
         self.match = match
+        self._views.clear()
 
     # --------------------------------------------------------------------------- acting
     async def submit(self, seat: int, text: str, version: int | None, by: Actor = "player") -> None:
@@ -209,6 +211,7 @@ class Table:
                     "stale_version", "the table moved on meanwhile; here is the current state"
                 ) from None
             events = match.commit(prepared, by)
+            self._views.clear()
             self.row.version = match.version
             self.row.turn_started_at = turn_start
             if outcome is not None:
@@ -353,18 +356,25 @@ class Table:
             "seats": self.seats_json(),
         }
 
+    def seat_view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+        """The game's view for a seat and its legal action texts, computed once per version."""
+        cached = self._views.get(seat)
+        if cached is None:
+            match = self.match
+            assert match is not None
+            legal: list[str] = []
+            if (
+                self.row.status == "playing"
+                and seat is not None
+                and self.game.to_move(match.state) == seat
+            ):
+                legal = self.game.legal_texts(match.state)
+            cached = self._views[seat] = (self.game.view(match.state, seat), legal)
+        return cached
+
     def message_for(self, seat: int | None, log_from: int) -> dict[str, Any]:
         """The ``state`` message for a seat (None = spectator), with the log since ``log_from``."""
-        match = self.match
-        view = self.game.view(match.state, seat) if match else None
-        legal: list[str] = []
-        if (
-            match is not None
-            and self.row.status == "playing"
-            and seat is not None
-            and self.game.to_move(match.state) == seat
-        ):
-            legal = self.game.legal_texts(match.state)
+        view, legal = self.seat_view(seat) if self.match else (None, [])
         return {
             "type": "state",
             "table": self.summary(),
