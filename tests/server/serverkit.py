@@ -219,6 +219,24 @@ class Client:
         await self.ws.close()
 
 
+def two_people_table(
+    base: str, game: str = "heroes", turn_seconds: int | None = None
+) -> tuple[str, list[str]]:
+    """A started table of two people (Ana creates it, Bruno joins): its id and both seat tokens."""
+    http = api(base)
+    body: dict[str, Any] = {"game": game, "seats": [{"bot": False}] * 2, "name": "Ana"}
+    if turn_seconds is not None:
+        body["turn_seconds"] = turn_seconds
+    created = http.post("/api/tables", json=body).json()
+    table_id = created["table"]["id"]
+    joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Bruno"}).json()
+    started = http.post(
+        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {created['token']}"}
+    )
+    assert started.status_code == 200, started.text
+    return table_id, [created["token"], joined["token"]]
+
+
 _clients: dict[str, httpx.Client] = {}
 
 

@@ -7,7 +7,7 @@ import asyncio
 import time
 from pathlib import Path
 
-from serverkit import Client, ThreadServer, api, fast_settings
+from serverkit import Client, ThreadServer, api, fast_settings, two_people_table
 
 from ludoteca.core import verify
 from ludoteca.games import get
@@ -16,27 +16,10 @@ from ludoteca.games import get
 def test_the_table_plays_for_a_seat_whose_clock_ran_out(sqlite_url: str) -> None:
     server = ThreadServer(fast_settings(sqlite_url, away_grace=0.3)).start()
     try:
-        created = (
-            api(server.base)
-            .post(
-                "/api/tables",
-                json={
-                    "game": "heroes",
-                    "seats": [{"bot": False}, {"bot": False}],
-                    "name": "Ana",
-                    "turn_seconds": 1,
-                },
-            )
-            .json()
-        )
-        table_id = created["table"]["id"]
-        joined = api(server.base).post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()
-        api(server.base).post(
-            f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {joined['token']}"}
-        )
+        table_id, tokens = two_people_table(server.base, turn_seconds=1)
 
         async def scenario() -> None:
-            ana = await Client.connect(server.ws_base, table_id, created["token"])
+            ana = await Client.connect(server.ws_base, table_id, tokens[0])
             state = await ana.until(lambda m: m["type"] == "state" and m["view"] is not None)
             assert state["clock"]["turn_seconds"] == 1 and 0 < state["clock"]["remaining"] <= 1
             started = time.monotonic()
@@ -94,24 +77,7 @@ def test_bots_carry_a_table_with_nobody_at_it_to_the_end(server: ThreadServer) -
 def test_clocks_survive_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'clock.sqlite3'}"
     server = ThreadServer(fast_settings(url)).start()
-    created = (
-        api(server.base)
-        .post(
-            "/api/tables",
-            json={
-                "game": "heroes",
-                "seats": [{"bot": False}, {"bot": False}],
-                "name": "Ana",
-                "turn_seconds": 30,
-            },
-        )
-        .json()
-    )
-    table_id = created["table"]["id"]
-    api(server.base).post(f"/api/tables/{table_id}/join", json={"name": "Bo"})
-    api(server.base).post(
-        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {created['token']}"}
-    )
+    table_id, tokens = two_people_table(server.base, turn_seconds=30)
     started_at = api(server.base).get(f"/api/tables/{table_id}").json()["table"]["started_at"]
     server.stop()
     time.sleep(1.2)
@@ -119,7 +85,7 @@ def test_clocks_survive_a_restart(tmp_path: Path) -> None:
     try:
 
         async def scenario() -> None:
-            ana = await Client.connect(again.ws_base, table_id, created["token"])
+            ana = await Client.connect(again.ws_base, table_id, tokens[0])
             state = await ana.until(lambda m: m["type"] == "state")
             clock = state["clock"]
             assert clock["started_at"] == round(started_at, 3)

@@ -8,25 +8,10 @@ import random
 from typing import Any
 
 import pytest
-from serverkit import Client, ThreadServer, api, replayed_states
+from serverkit import Client, ThreadServer, api, replayed_states, two_people_table
 
 from ludoteca.core import Match
 from ludoteca.games import all_games, get
-
-
-def two_person_table(server: ThreadServer, game: str = "heroes") -> tuple[str, list[str]]:
-    http = api(server.base)
-    created = http.post(
-        "/api/tables",
-        json={"game": game, "seats": [{"bot": False}, {"bot": False}], "name": "Ana"},
-    ).json()
-    table_id = created["table"]["id"]
-    joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Bruno"}).json()
-    started = http.post(
-        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {created['token']}"}
-    )
-    assert started.status_code == 200
-    return table_id, [created["token"], joined["token"]]
 
 
 def stored_actions(server: ThreadServer, table_id: str) -> list[dict[str, Any]]:
@@ -37,7 +22,7 @@ def stored_actions(server: ThreadServer, table_id: str) -> list[dict[str, Any]]:
 
 
 def test_every_bad_message_is_refused_and_changes_nothing(server: ThreadServer) -> None:
-    table_id, tokens = two_person_table(server)
+    table_id, tokens = two_people_table(server.base)
 
     async def scenario() -> None:
         first = await Client.connect(server.ws_base, table_id, tokens[0])
@@ -94,8 +79,8 @@ def test_every_bad_message_is_refused_and_changes_nothing(server: ThreadServer) 
 
 
 def test_a_token_only_acts_for_its_own_table(server: ThreadServer) -> None:
-    table_a, tokens_a = two_person_table(server)
-    table_b, _ = two_person_table(server)
+    table_a, tokens_a = two_people_table(server.base)
+    table_b, _ = two_people_table(server.base)
 
     async def scenario() -> None:
         intruder = await Client.connect(server.ws_base, table_b, tokens_a[0])
@@ -115,7 +100,7 @@ def test_a_token_only_acts_for_its_own_table(server: ThreadServer) -> None:
 
 
 def test_the_first_message_must_be_hello(server: ThreadServer) -> None:
-    table_id, _ = two_person_table(server)
+    table_id, _ = two_people_table(server.base)
 
     async def scenario() -> None:
         import websockets
@@ -129,7 +114,7 @@ def test_the_first_message_must_be_hello(server: ThreadServer) -> None:
 
 
 def test_flooding_is_rate_limited_per_connection(server: ThreadServer) -> None:
-    table_id, tokens = two_person_table(server)
+    table_id, tokens = two_people_table(server.base)
 
     async def scenario() -> None:
         client = await Client.connect(server.ws_base, table_id, tokens[0])
@@ -149,10 +134,14 @@ def test_flooding_is_rate_limited_per_connection(server: ThreadServer) -> None:
 
 def test_an_unknown_table_is_refused(server: ThreadServer) -> None:
     async def scenario() -> None:
-        client = await Client.connect(server.ws_base, "no-such-table")
-        error = await client.error()
-        assert error["code"] == "no_table"
-        await client.close()
+        import websockets
+
+        async with websockets.connect(f"{server.ws_base}/ws/tables/no-such-table") as ws:
+            error = json.loads(await ws.recv())
+            assert error["type"] == "error" and error["code"] == "no_table"
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
 
     asyncio.run(scenario())
     assert api(server.base).get("/api/tables/no-such-table").status_code == 404

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from serverkit import Client, ThreadServer, api, fast_settings
+from serverkit import Client, ThreadServer, api, fast_settings, two_people_table
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgres"])
@@ -21,25 +21,7 @@ def test_the_same_step_through_two_processes_is_stored_once(
     first = ThreadServer(fast_settings(url)).start()
     second = ThreadServer(fast_settings(url)).start()
     try:
-        created = (
-            api(first.base)
-            .post(
-                "/api/tables",
-                json={
-                    "game": "heroes",
-                    "seats": [{"bot": False}] * 2,
-                    "name": "Ana",
-                    "start": False,
-                },
-            )
-            .json()
-        )
-        table_id = created["table"]["id"]
-        joined = api(first.base).post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()
-        api(first.base).post(
-            f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {joined['token']}"}
-        )
-        tokens = [created["token"], joined["token"]]
+        table_id, tokens = two_people_table(first.base)
 
         async def scenario() -> list[dict[str, object]]:
             # the seat to move is connected to both processes (two tabs, two servers)
