@@ -49,6 +49,12 @@ def wait_up(url: str, seconds: float = 30) -> None:
     raise RuntimeError(f"{url} did not come up")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -118,8 +124,10 @@ def measure_echo(connections: int, seconds: float) -> float:
 
 # ----------------------------------------------------------------------------------- tables
 class Load:
-    def __init__(self, base: str, game: str, seconds: float) -> None:
+    def __init__(self, base: str, game: str, seconds: float, server_pid: int) -> None:
         self.base, self.game, self.seconds = base, game, seconds
+        self.server_pid = server_pid
+        self.server_cpu = self.client_cpu = 0.0
         self.latencies: list[float] = []
         self.person_actions = 0
         self.rejected = 0
@@ -169,9 +177,12 @@ class Load:
             players = [asyncio.create_task(self.table(http, i)) for i in range(tables)]
             await asyncio.sleep(warmup)
             before = await self.stored_actions(http)
+            server_cpu, client_cpu = cpu_seconds(self.server_pid), time.process_time()
             self.measuring = True
             await asyncio.sleep(self.seconds)
             self.measuring = False
+            self.server_cpu = cpu_seconds(self.server_pid) - server_cpu
+            self.client_cpu = time.process_time() - client_cpu
             after = await self.stored_actions(http)
             self.stored = after - before
             for task in players:
@@ -233,7 +244,7 @@ def main() -> None:
         )
         try:
             wait_up(f"http://127.0.0.1:{port}/healthz")
-            load = Load(f"http://127.0.0.1:{port}", args.game, args.seconds)
+            load = Load(f"http://127.0.0.1:{port}", args.game, args.seconds, server.pid)
             asyncio.run(load.run(args.tables, args.warmup))
         finally:
             server.terminate()
@@ -249,6 +260,11 @@ def main() -> None:
         f"  action -> acting seat's new view: p50 {percentile(ms, 50):.1f} ms, "
         f"p99 {percentile(ms, 99):.1f} ms, mean {mean:.1f} ms "
         f"over {len(ms):,} actions"
+    )
+    print(
+        f"  CPU: server {load.server_cpu / args.seconds:.2f} cores "
+        f"({1e6 * load.server_cpu / max(1, load.stored):.0f} us per stored action), "
+        f"load client {load.client_cpu / args.seconds:.2f} cores"
     )
     print(f"  matches finished: {load.finished}, refused actions: {load.rejected}")
 
