@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from serverkit import Client, ThreadServer, api
@@ -167,3 +168,43 @@ def test_the_seed_is_revealed_once_the_match_is_over(server: ThreadServer) -> No
 def test_health_reports_the_database(server: ThreadServer) -> None:
     health = api(server.base).get("/healthz").json()
     assert health["status"] == "ok" and health["db"] == "sqlite"
+
+
+def test_the_lobby_feed_follows_the_open_tables(server: ThreadServer) -> None:
+    async def scenario() -> None:
+        import websockets
+
+        async with websockets.connect(f"{server.ws_base}/ws/lobby") as ws:
+
+            async def listing() -> list[dict[str, object]]:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                assert message["type"] == "tables" and message["status"] == "open"
+                tables: list[dict[str, object]] = message["tables"]
+                return tables
+
+            assert await listing() == []
+            http = api(server.base)
+            created = await asyncio.to_thread(
+                http.post,
+                "/api/tables",
+                json={"game": "heroes", "seats": [{"bot": False}] * 2, "name": "Ana"},
+            )
+            table_id = created.json()["table"]["id"]
+            (table,) = await listing()
+            assert table["id"] == table_id
+            await asyncio.to_thread(http.post, f"/api/tables/{table_id}/join", json={"name": "Bo"})
+            (table,) = await listing()
+            assert [s["kind"] for s in table["seats"]] == ["human", "human"]  # type: ignore[index]
+            await asyncio.to_thread(
+                http.post,
+                f"/api/tables/{table_id}/start",
+                headers={"Authorization": f"Bearer {created.json()['token']}"},
+            )
+            assert await listing() == []
+            await ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(await ws.recv()) == {"type": "pong"}
+            await ws.send("hello?")
+            error = json.loads(await ws.recv())
+            assert error["type"] == "error" and error["code"] == "unknown_type"
+
+    asyncio.run(scenario())

@@ -23,7 +23,7 @@ from ludoteca.games import all_games, get
 
 from .bots import BotRunner
 from .config import Settings
-from .connection import Connection
+from .connection import Connection, LobbyFeed
 from .lobby import Lobby, SeatRequest
 from .logs import log
 from .storage import Storage
@@ -251,6 +251,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state["connections"].add(websocket)
         try:
             await Connection(websocket, lobby(), settings).serve(table_id)
+        finally:
+            state["connections"].discard(websocket)
+
+    @app.websocket("/ws/lobby")
+    async def follow_lobby(websocket: WebSocket) -> None:
+        await websocket.accept()
+        state["connections"].add(websocket)
+        try:
+            await LobbyFeed(websocket, lobby(), settings).serve()
         finally:
             state["connections"].discard(websocket)
 

@@ -222,3 +222,80 @@ class Connection:
             await asyncio.sleep(0.01)
         if self.websocket.application_state == WebSocketState.CONNECTED:
             await self.websocket.close(code=code, reason=reason)
+
+
+class LobbyFeed:
+    """A lobby page following the open tables: the whole list when it changes (coalesced like a
+    table's state), answers to ``ping``; everything else it sends is refused with a clear error."""
+
+    def __init__(self, websocket: WebSocket, lobby: Lobby, settings: Settings) -> None:
+        self.websocket = websocket
+        self.lobby = lobby
+        self.settings = settings
+        self.outbox: deque[dict[str, Any]] = deque()
+        self.dirty = True
+        self._wake = asyncio.Event()
+        self._wake.set()
+        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
+
+    def wake(self) -> None:
+        self.dirty = True
+        self._wake.set()
+
+    async def serve(self) -> None:
+        self.lobby.watchers.add(self)
+        writer = asyncio.create_task(self._writer())
+        try:
+            while True:
+                message = await self.websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                if not self.bucket.take(time.monotonic()):
+                    self._send({"type": "error", "code": "rate_limited", "message": "slow down"})
+                elif _is_ping(message.get("text")):
+                    self._send({"type": "pong"})
+                else:
+                    self._send(
+                        {
+                            "type": "error",
+                            "code": "unknown_type",
+                            "message": 'the lobby feed only answers {"type": "ping"}',
+                        }
+                    )
+        except WebSocketDisconnect:
+            return
+        finally:
+            self.lobby.watchers.discard(self)
+            writer.cancel()
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self.outbox.append(message)
+        self._wake.set()
+
+    async def _writer(self) -> None:
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self.outbox:
+                    await self.websocket.send_text(encode(self.outbox.popleft()))
+                if self.dirty:
+                    self.dirty = False
+                    listing = {
+                        "type": "tables",
+                        "status": "open",
+                        "tables": self.lobby.listing("open"),
+                    }
+                    await self.websocket.send_text(encode(listing))
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+
+
+def _is_ping(text: str | None) -> bool:
+    if text is None or len(text) > 64:
+        return False
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "ping"

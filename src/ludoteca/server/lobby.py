@@ -15,7 +15,7 @@ from ludoteca.games import all_games
 
 from .logs import log
 from .storage import SeatRow, TableRow
-from .table import Rejected, Services, Table, actor, token_hash
+from .table import Listener, Rejected, Services, Table, actor, token_hash
 
 MAX_NAME = 24
 
@@ -45,7 +45,13 @@ class Lobby:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.tables: dict[str, Table] = {}
+        self.watchers: set[Listener] = set()  # lobby pages following the list of open tables
         self._lock = asyncio.Lock()
+
+    def changed(self) -> None:
+        """The list of open tables may have changed: wake whoever follows it."""
+        for watcher in list(self.watchers):
+            watcher.wake()
 
     # ------------------------------------------------------------------------- start-up
     async def load(self) -> int:
@@ -166,6 +172,8 @@ class Lobby:
         log("table_created", table=row.id, game=game.spec.id, players=count)
         if start:
             await self._start(table)
+        else:
+            self.changed()
         return table, creator_seat, token
 
     async def join(self, table_id: str, name: str | None, seat: int | None) -> tuple[int, str]:
@@ -191,6 +199,7 @@ class Lobby:
             await storage.run(storage.update_seat, table_id, row)
         log("seat_joined", table=table_id, seat=row.seat)
         table.changed()
+        self.changed()
         return row.seat, token
 
     async def leave(self, table_id: str, token: str | None) -> None:
@@ -216,6 +225,7 @@ class Lobby:
             await storage.run(storage.update_seat, table_id, row)
         log("seat_left", table=table_id, seat=seat)
         table.changed()
+        self.changed()
         table.schedule()
 
     async def start(self, table_id: str, token: str | None) -> Table:
@@ -241,6 +251,7 @@ class Lobby:
             table.begin()
         log("match_started", table=table.id, game=table.game.spec.id, fingerprint=table.fingerprint)
         table.changed()
+        self.changed()
         table.schedule()
 
     async def record(self, table_id: str) -> MatchRecord:

@@ -1,7 +1,13 @@
 // One websocket to a table (docs/protocol.md): hello with the seat token, reconnect with
-// backoff when the connection drops, and hello again so the same seat resumes.
+// backoff when the connection drops, and hello again so the same seat resumes. LobbySocket is the
+// same connection to the lobby feed, which needs no hello.
 
 const MAX_DELAY = 10_000;
+
+function socketUrl(path) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${location.host}${path}`;
+}
 
 export class TableSocket {
   /**
@@ -25,8 +31,12 @@ export class TableSocket {
   }
 
   url() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+    return socketUrl(`/ws/tables/${encodeURIComponent(this.tableId)}`);
+  }
+
+  greeting() {
+    const token = this.token();
+    return token ? { type: "hello", token } : { type: "hello" };
   }
 
   connect() {
@@ -37,8 +47,8 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.attempts = 0;
-      const token = this.token();
-      ws.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
+      const greeting = this.greeting();
+      if (greeting) ws.send(JSON.stringify(greeting));
       this.handlers.status("open");
     };
     ws.onmessage = (event) => {
@@ -88,5 +98,20 @@ export class TableSocket {
       this.ws.onclose = null;
       this.ws.close();
     }
+  }
+}
+
+/** The lobby feed (/ws/lobby): the list of open tables, sent again whenever it changes. */
+export class LobbySocket extends TableSocket {
+  constructor(handlers) {
+    super("", () => null, handlers);
+  }
+
+  url() {
+    return socketUrl("/ws/lobby");
+  }
+
+  greeting() {
+    return null;
   }
 }

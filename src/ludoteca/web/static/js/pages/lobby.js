@@ -9,10 +9,10 @@ import { toast } from "../announce.js";
 import { gameName } from "../games.js";
 import { navigate } from "../nav.js";
 import { keepName, keepSeat, playerName, seatAt } from "../store.js";
+import { LobbySocket } from "../socket.js";
 
 const LEVELS = ["random", "easy", "medium", "hard"];
 const TURN_TIMES = [30, 60, 120, 300, 600, 1800];
-const REFRESH_MS = 4000;
 
 function yourName() {
   return playerName() || t("lobby.default_name");
@@ -59,8 +59,7 @@ export function mountLobby(root) {
   let open = [];
   let listFailed = false;
   const form = { game: null, players: 2, seats: [], turn: 60 };
-  let timer = null;
-  let stopped = false;
+  let feed = null;
 
   function game() {
     return games.find((g) => g.id === form.game) || games[0];
@@ -274,20 +273,28 @@ export function mountLobby(root) {
     renderList();
   }
 
-  async function poll() {
-    try {
-      open = await api.tables("open");
-      listFailed = false;
-    } catch {
-      listFailed = true;
-    }
-    if (stopped) return;
-    renderList();
-    timer = setTimeout(poll, REFRESH_MS);
+  // the open tables arrive from the lobby feed, again whenever they change
+  function follow() {
+    feed = new LobbySocket({
+      message(message) {
+        if (message.type !== "tables") return;
+        open = message.tables;
+        listFailed = false;
+        renderList();
+      },
+      status(status) {
+        const failed = status === "reconnecting";
+        if (failed !== listFailed) {
+          listFailed = failed;
+          renderList();
+        }
+      },
+    });
+    feed.connect();
   }
 
   render();
-  poll();
+  follow();
   return {
     setGames(found) {
       games = found;
@@ -305,8 +312,7 @@ export function mountLobby(root) {
     },
     refresh: render,
     destroy() {
-      stopped = true;
-      clearTimeout(timer);
+      feed.close();
     },
   };
 }
