@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "src" / "ludoteca" / "web"
 SHOTS = ROOT / "artifacts" / "screenshots"
 README_SHOTS = ROOT / "docs" / "screenshots"
+# the README's picture is a tracked file: refreshed on request, so a test run leaves the tree clean
+UPDATE_README_SHOTS = os.environ.get("LUDOTECA_UPDATE_SCREENSHOTS") == "1"
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 IN_CI = os.environ.get("CI") == "true"
@@ -199,7 +201,7 @@ def targets_for(legal: list[str], prefix: str) -> set[str]:
 def screenshot(page: Page, name: str, readme: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
-    if readme:
+    if readme and UPDATE_README_SHOTS:
         README_SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(README_SHOTS / f"{name}.png"))
 
