@@ -77,6 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"one level per seat, comma-separated ({', '.join(LEVELS)}; default: all random)",
     )
     sim.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    sim.add_argument(
+        "--iterations",
+        type=int,
+        help="a fixed search budget per decision for hard instead of its clock (reproducible)",
+    )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--records", type=Path, metavar="DIR", help="write every match record here")
     sim.set_defaults(run=cmd_simulate)
@@ -119,6 +124,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     levels = bot_levels(args.bots, players)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    if args.iterations is not None and args.iterations < 1:
+        raise UsageError("--iterations must be at least 1")
     if args.records:
         args.records.mkdir(parents=True, exist_ok=True)
     progress = Progress(args.games, sys.stderr)
@@ -137,6 +144,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         str(args.seed),
         jobs=max(1, args.jobs),
         keep_records=args.records is not None,
+        iterations=args.iterations,
         on_result=on_result,
     )
     progress.done()

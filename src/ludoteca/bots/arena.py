@@ -3,6 +3,8 @@
 Match ``i`` of a tournament is dealt from ``derive_seed(seed, "<game>/<players>/<i>")`` and seats
 the bots rotated by ``i`` (bot ``k`` sits at seat ``(k + i) mod players``), so no bot keeps the
 first seat. Every match is independent: the results do not depend on the number of processes.
+``iterations`` gives the searching level a fixed budget instead of its clock, so a tournament with
+``hard`` bots replays the same on any machine at any load.
 """
 
 from __future__ import annotations
@@ -30,9 +32,15 @@ def seat_of(bot_index: int, match_index: int, players: int) -> int:
     return (bot_index + match_index) % players
 
 
-def play_match(game: Game[Any, Any], players: int, seed: str, levels: Sequence[str]) -> Match:
-    """One match between bots of the given levels, seat by seat, to the end."""
-    bots = [make_bot(level, game) for level in levels]
+def play_match(
+    game: Game[Any, Any],
+    players: int,
+    seed: str,
+    levels: Sequence[str],
+    iterations: int | None = None,
+) -> Match:
+    """One match between bots of the given levels (listed by seat), to the end."""
+    bots = [make_bot(level, game, iterations=iterations) for level in levels]
     match = Match(
         game, {"players": players}, seed, [Player(f"{lv} bot", True, lv) for lv in levels]
     )
@@ -92,6 +100,10 @@ class Tournament:
             "players": self.players,
             "bots": self.bots,
             "wins": self.wins,
+            "win_rates": [
+                {"rate": round(rate, 4), "low": round(low, 4), "high": round(high, 4)}
+                for rate, low, high in map(self.win_rate, range(len(self.bots)))
+            ],
             "draws": self.draws,
             "mean_actions": round(self.mean_actions, 3),
             "games_per_second": round(self.games_per_second, 3),
@@ -109,13 +121,17 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, flo
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _run_one(task: tuple[str, int, str, tuple[str, ...], int, bool]) -> MatchResult:
-    game_id, players, master, levels, index, keep_record = task
+Task = tuple[str, int, str, tuple[str, ...], int, bool, int | None]
+
+
+def _run_one(task: Task) -> MatchResult:
+    game_id, players, master, levels, index, keep_record, iterations = task
     game = get(game_id)
     seated = [""] * players
     for bot_index, level in enumerate(levels):
         seated[seat_of(bot_index, index, players)] = level
-    match = play_match(game, players, match_seed(master, game_id, players, index), seated)
+    seed = match_seed(master, game_id, players, index)
+    match = play_match(game, players, seed, seated, iterations)
     outcome = game.outcome(match.state)
     assert outcome is not None
     winners = tuple(sorted((w - index) % players for w in outcome.winners))
@@ -133,13 +149,17 @@ def run(
     *,
     jobs: int = 1,
     keep_records: bool = False,
+    iterations: int | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
 ) -> Tournament:
-    """Play ``games`` matches; ``on_result`` sees each result in match order."""
+    """Play ``games`` matches; ``on_result`` sees each result in match order. ``iterations``: a
+    fixed search budget for ``hard`` instead of its clock."""
     if len(bots) != players:
         raise ValueError(f"{players} seats need {players} bots, got {len(bots)}")
     tournament = Tournament(game_id, players, list(bots), wins=[0] * players)
-    tasks = [(game_id, players, seed, tuple(bots), i, keep_records) for i in range(games)]
+    tasks: list[Task] = [
+        (game_id, players, seed, tuple(bots), i, keep_records, iterations) for i in range(games)
+    ]
     start = time.perf_counter()
     for result in _results(tasks, jobs):
         tournament.add(result)
@@ -149,9 +169,7 @@ def run(
     return tournament
 
 
-def _results(
-    tasks: list[tuple[str, int, str, tuple[str, ...], int, bool]], jobs: int
-) -> Iterator[MatchResult]:
+def _results(tasks: list[Task], jobs: int) -> Iterator[MatchResult]:
     if jobs <= 1 or len(tasks) <= 1:
         yield from map(_run_one, tasks)
         return

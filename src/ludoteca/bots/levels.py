@@ -3,7 +3,11 @@
 - ``random``: a uniformly random legal action.
 - ``easy``: the game's heuristic, but one decision in three is random.
 - ``medium``: the game's heuristic bot.
-- ``hard``: information-set Monte Carlo tree search over sampled worlds.
+- ``hard``: information-set Monte Carlo tree search (``ismcts.py``) guided by the heuristic; it
+  answers within the table's one-second budget: ``HARD_SECONDS`` of search, at most
+  ``HARD_ITERATIONS`` iterations, and at once when only one action is legal.
+
+Measured strength and decision times per game: ``docs/bots.md``.
 """
 
 from __future__ import annotations
@@ -13,9 +17,16 @@ from typing import Any
 
 from ludoteca.core import Bot, Game
 
+from .ismcts import IsmctsBot, Options, PolicyRollout
 from .random_bot import RandomBot
 
 LEVELS = ("random", "easy", "medium", "hard")
+
+HARD_SECONDS = 0.8
+"""Search time of ``hard`` per decision: the table allows 1 s, the rest is the safety margin."""
+
+HARD_ITERATIONS = 20_000
+"""The iteration cap of ``hard``, so that a quickly searched position returns early."""
 
 
 class NoisyBot:
@@ -32,12 +43,33 @@ class NoisyBot:
         return self.inner.choose(game, world, seat, rng)
 
 
-def make_bot(level: str, game: Game[Any, Any]) -> Bot:
-    """A fresh bot of ``level`` for ``game``; ValueError naming the levels otherwise."""
+def hard_bot(game: Game[Any, Any], iterations: int | None = None) -> IsmctsBot:
+    """The ``hard`` bot: on the clock (``HARD_SECONDS``), or with a fixed ``iterations`` budget
+    and no clock, which makes its choices reproducible (tests, benchmarks)."""
+    policy = game.heuristic_bot()
+    return IsmctsBot(
+        Options(
+            iterations=HARD_ITERATIONS if iterations is None else iterations,
+            seconds=HARD_SECONDS if iterations is None else None,
+            rollout=PolicyRollout(policy),
+            prior=policy,
+            widening=1.0,
+        )
+    )
+
+
+def make_bot(level: str, game: Game[Any, Any], *, iterations: int | None = None) -> Bot:
+    """A fresh bot of ``level`` for ``game``; ValueError naming the levels otherwise.
+
+    ``iterations`` replaces the clock of the searching level with a fixed budget (other levels
+    ignore it).
+    """
     if level == "random":
         return RandomBot()
     if level == "easy":
         return NoisyBot(game.heuristic_bot(), noise=1 / 3)
     if level == "medium":
         return game.heuristic_bot()
+    if level == "hard":
+        return hard_bot(game, iterations)
     raise ValueError(f"unknown bot level '{level}' (levels: {', '.join(LEVELS)})")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 from ludoteca.core import Game
@@ -77,7 +78,7 @@ class HeuristicBot:
         options: dict[Action, float] = {STOP: coins * (1 if blades else 2)}
         for reroll in (spare, others):  # hunt: keep the swords, re-roll (some of) the rest
             if reroll:
-                odds = [_HUNT[colours[i]][rolls_left] for i in reroll]
+                odds = tuple(sorted(_HUNT[colours[i]][rolls_left] for i in reroll))
                 kept_coins = sum(1 for i in others if i not in reroll and faces[i] == COIN)
                 lost_growth = GROWTH * sum(1 for i in reroll if i in growth)
                 options[_numbers(reroll)] = _chance(short, odds) * prize + kept_coins - lost_growth
@@ -103,8 +104,10 @@ def _numbers(indices: list[int]) -> Action:
     return tuple(i + 1 for i in indices)
 
 
-def _chance(short: int, dice: list[tuple[float, ...]]) -> float:
-    """The chance that dice with these sword odds add at least ``short`` swords."""
+@cache
+def _chance(short: int, dice: tuple[tuple[float, ...], ...]) -> float:
+    """The chance that dice with these sword odds add at least ``short`` swords (few distinct
+    questions come up, so the answers are kept)."""
     totals = [1.0]
     for odds in dice:
         grown = [0.0] * (len(totals) + len(odds) - 1)

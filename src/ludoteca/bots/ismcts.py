@@ -1,0 +1,379 @@
+"""Information-set Monte Carlo tree search: SO-ISMCTS (Cowling, Powley & Whitehouse, 2012), with
+a Sequential Halving root on common random numbers.
+
+Single-observer: one tree whose nodes are the searching seat's information sets, reached by the
+actions taken and what the seat saw happen (the events of each action as that seat sees them, so a
+die roll or a card drawn leads to a node of its own). Each iteration determinizes with
+``game.sample_world(world, seat, rng)``, so hidden cards are dealt anew and the world's fresh random
+stream rolls new dice inside ``apply``; descends the tree choosing, among the actions legal in this
+determinization, the best by UCB1 with availability counts from the view of the seat to move
+there; expands one untried action (the prior's first, then at most ``widening * sqrt(visits)``
+actions); plays the rest out with a rollout policy; and adds every seat's ``Outcome.payoff`` to
+the actions on its path.
+
+The root is where the decision is made, and where plain UCB1 is weakest in these games: dice and
+hidden cards make one playout's result mostly luck, so with the few hundred iterations a second
+allows, the most visited action is often a lucky one. So the root compares actions the way a
+careful experiment would (``search``): every action of a batch is played in the same sampled
+world with the same rollout randomness, the better half survives each round, and the prior's
+action (the game's heuristic) is only overruled on paired evidence.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, replace
+from math import ceil, log, log2, sqrt
+from typing import Any, Protocol
+
+from ludoteca.core import Bot, Event, Game
+
+EXPLORATION = 0.7
+"""The UCB1 exploration constant for payoffs in [0, 1] (the paper's value)."""
+
+CONFIDENCE = 1.645
+"""How many standard errors better another root action must be to overrule the prior's."""
+
+ARMS = 16
+"""Root actions a search compares at most: the prior's and others drawn at random. (Dice Heroes
+can offer 512; with a few hundred iterations a second, halving them all would spend the whole
+budget on one look at each.)"""
+
+MIN_PAIRS = 8
+"""Paired worlds the final round needs before another action may overrule the prior's."""
+
+
+class Rollout(Protocol):
+    """Plays a determinized world to the end of the match, in place."""
+
+    def play_out(self, game: Game[Any, Any], state: Any, rng: random.Random) -> None: ...
+
+
+class RandomRollout:
+    """Uniformly random legal actions to the end."""
+
+    def play_out(self, game: Game[Any, Any], state: Any, rng: random.Random) -> None:
+        legal, apply, pick = game.legal_actions, game.apply_unchecked, rng.choice
+        while actions := legal(state):
+            apply(state, pick(actions))
+
+
+class PolicyRollout:
+    """A bot's choices to the end, each replaced by a random action with probability ``epsilon``."""
+
+    def __init__(self, policy: Bot, epsilon: float = 0.0) -> None:
+        self.policy = policy
+        self.epsilon = epsilon
+
+    def play_out(self, game: Game[Any, Any], state: Any, rng: random.Random) -> None:
+        legal, apply, to_move = game.legal_actions, game.apply_unchecked, game.to_move
+        choose, epsilon = self.policy.choose, self.epsilon
+        while actions := legal(state):
+            if len(actions) == 1:
+                action = actions[0]
+            elif epsilon and rng.random() < epsilon:
+                action = rng.choice(actions)
+            else:
+                seat = to_move(state)
+                assert seat is not None
+                action = choose(game, state, seat, rng)
+            apply(state, action)
+
+
+class Node:
+    """An information set of the searching seat: its actions tried so far."""
+
+    __slots__ = ("edges", "hint", "visits")
+
+    def __init__(self) -> None:
+        self.edges: dict[Hashable, Edge] = {}
+        self.visits = 0
+        self.hint: Hashable = None
+
+
+class Edge:
+    """An action from a node: visits, availability, payoffs summed per seat, and the nodes it
+    led to, keyed by what the searching seat saw happen."""
+
+    __slots__ = ("avails", "rewards", "then", "visits")
+
+    def __init__(self, players: int) -> None:
+        self.visits = 0
+        self.avails = 1
+        self.rewards = [0.0] * players
+        self.then: dict[str, Node] = {}
+
+
+def seen(events: list[Event], seat: int) -> str:
+    """What ``seat`` saw of these events, as a key (public fields and its own secrets)."""
+    return json.dumps([(e.kind, e.data, e.secret.get(seat)) for e in events], separators=(",", ":"))
+
+
+class Arm:
+    """A root action in the halving: its payoffs for the searching seat this round, and how they
+    differ from the prior's action in the same determinizations."""
+
+    __slots__ = ("action", "diff_n", "diff_sq", "diff_sum", "n", "total")
+
+    def __init__(self, action: Hashable) -> None:
+        self.action = action
+        self.n = 0
+        self.total = 0.0
+        self.diff_n = 0
+        self.diff_sum = 0.0
+        self.diff_sq = 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n if self.n else 0.0
+
+    def forget(self) -> None:
+        """Start a new round: only fresh samples judge the arms that survived selection."""
+        self.n = self.diff_n = 0
+        self.total = self.diff_sum = self.diff_sq = 0.0
+
+    def beats_hint(self) -> bool:
+        """Whether this arm did better than the prior's action in the same worlds, by more than
+        ``CONFIDENCE`` standard errors of the paired differences (and in ``MIN_PAIRS`` at least)."""
+        n = self.diff_n
+        if n < MIN_PAIRS:
+            return False
+        mean = self.diff_sum / n
+        variance = max(self.diff_sq / n - mean * mean, 0.0) * n / (n - 1)
+        return mean > 0 and mean * mean * n > CONFIDENCE**2 * variance
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """A finished search from ``seat``'s view: the tree, the chosen action, the prior's action,
+    the iterations run and the seconds taken."""
+
+    root: Node
+    seat: int
+    choice: Hashable
+    hint: Hashable
+    iterations: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How a search runs: about ``iterations`` iterations and, if given, ``seconds`` of wall time;
+    the rollout policy (default random); UCB1's exploration constant below the root; the prior
+    bot whose action the root keeps unless beaten and nodes expand first; progressive widening
+    below the root (None: every action is tried before UCB1 chooses)."""
+
+    iterations: int
+    seconds: float | None = None
+    rollout: Rollout | None = None
+    exploration: float = EXPLORATION
+    prior: Bot | None = None
+    widening: float | None = None
+
+
+def search(
+    game: Game[Any, Any], world: Any, seat: int, rng: random.Random, options: Options
+) -> Search:
+    """Search from ``seat``'s information set, given as any world the seat cannot tell from the
+    real one, within the budget of ``options``.
+
+    The root runs Sequential Halving (Karnin, Koren & Somekh, 2013) over the legal actions (at
+    most ``ARMS`` of them: the prior's and a random draw of the others): each
+    round shares its budget evenly among the surviving actions, in batches that give every one of
+    them the same determinization and the same rollout randomness (common random numbers, so that
+    the luck of a batch cancels out of the comparison), then keeps the better half by mean payoff
+    for ``seat``, until two are left. Below each root action, every iteration continues as
+    SO-ISMCTS. The prior's action takes part in every batch and is played unless the survivor
+    did better in the final round's paired worlds by ``CONFIDENCE`` standard errors; without a
+    prior, the survivor with the better mean is played. Every round runs at least one batch."""
+    iterations, seconds, prior = options.iterations, options.seconds, options.prior
+    players = game.players(world)
+    play_out = (options.rollout or RandomRollout()).play_out
+    clock = time.perf_counter
+    start = clock()
+    hint: Hashable = None
+    if prior is not None:
+        hint = prior.choose(game, world.clone(), seat, rng)
+    root = Node()
+    root.hint = hint
+    actions = game.legal_actions(world)
+    if len(actions) > ARMS:
+        others = [a for a in actions if a != hint]
+        actions = [a for a in actions if a == hint] + rng.sample(others, ARMS - (hint in actions))
+    live = [Arm(a) for a in actions]
+    base = next((arm for arm in live if arm.action == hint), None)
+    rounds = max(1, ceil(log2(len(live))))
+    done = 0
+    for round_ in range(rounds):
+        pool = live if base is None or base in live else [*live, base]
+        budget = (iterations - done) // (rounds - round_)
+        deadline = None if seconds is None else start + seconds * (round_ + 1) / rounds
+        spent = 0
+        for arm in pool:
+            arm.forget()
+        while True:
+            determinization = game.sample_world(world, seat, rng)
+            luck = rng.getrandbits(64)
+            payoffs = []
+            for arm in pool:
+                value = _iterate(
+                    game,
+                    determinization.clone(),
+                    root,
+                    arm.action,
+                    seat=seat,
+                    players=players,
+                    luck=luck,
+                    play_out=play_out,
+                    options=options,
+                )
+                payoffs.append(value)
+                arm.n += 1
+                arm.total += value
+            if base is not None:
+                reference = payoffs[pool.index(base)]
+                for arm, value in zip(pool, payoffs, strict=True):
+                    gap = value - reference
+                    arm.diff_n += 1
+                    arm.diff_sum += gap
+                    arm.diff_sq += gap * gap
+            spent += len(pool)
+            if spent + len(pool) > budget or (deadline is not None and clock() >= deadline):
+                break
+        done += spent
+        if len(live) > 2:
+            live.sort(key=lambda arm: arm.mean, reverse=True)
+            del live[max(2, ceil(len(live) / 2)) :]
+    best = max(live, key=lambda arm: arm.mean)
+    if base is not None:
+        rivals = [arm for arm in live if arm is not base and arm.beats_hint()]
+        best = max(rivals, key=lambda arm: arm.diff_sum / arm.diff_n) if rivals else base
+    return Search(root, seat, best.action, hint, done, clock() - start)
+
+
+def _iterate(
+    game: Game[Any, Any],
+    state: Any,
+    root: Node,
+    first: Hashable,
+    *,
+    seat: int,
+    players: int,
+    luck: int,
+    play_out: Callable[[Game[Any, Any], Any, random.Random], None],
+    options: Options,
+) -> float:
+    """One SO-ISMCTS iteration in this determinization that starts with the root action
+    ``first``; returns ``seat``'s payoff. The tree and the rollout each draw their randomness
+    from ``luck`` afresh, so that the rollouts of a batch share it whatever the tree did."""
+    rng = random.Random(luck)
+    prior, exploration, widening = options.prior, options.exploration, options.widening
+    legal, apply, to_move = game.legal_actions, game.apply_unchecked, game.to_move
+    edge = root.edges.get(first) or root.edges.setdefault(first, Edge(players))
+    path = [edge]
+    then = seen(apply(state, first), seat)
+    node = edge.then.get(then) or edge.then.setdefault(then, Node())
+    while actions := legal(state):
+        edges = node.edges
+        node.visits += 1
+        tried = [a for a in actions if a in edges]
+        if len(tried) < len(actions) and (
+            not tried or widening is None or len(tried) < widening * sqrt(node.visits)
+        ):
+            if prior is not None and node.hint is None:
+                mover = to_move(state)
+                assert mover is not None
+                node.hint = prior.choose(game, state, mover, rng)
+            if node.hint is not None and node.hint not in edges and node.hint in actions:
+                action = node.hint
+            else:
+                untried = [a for a in actions if a not in edges]
+                action = untried[rng.randrange(len(untried))]
+            edge = edges[action] = Edge(players)
+            path.append(edge)
+            apply(state, action)
+            break
+        mover = to_move(state)
+        assert mover is not None
+        best_value = -1.0
+        best_action = tried[0]
+        chosen = edges[best_action]
+        for action in tried:
+            edge = edges[action]
+            value = edge.rewards[mover] / edge.visits + exploration * sqrt(
+                log(edge.avails) / edge.visits
+            )
+            edge.avails += 1
+            if value > best_value:
+                best_value, chosen, best_action = value, edge, action
+        path.append(chosen)
+        then = seen(apply(state, best_action), seat)
+        node = chosen.then.get(then) or chosen.then.setdefault(then, Node())
+    play_out(game, state, random.Random(luck))
+    result = game.outcome(state)
+    payoffs = [result.payoff(s, players) if result else 0.0 for s in range(players)]
+    for edge in path:
+        edge.visits += 1
+        rewards = edge.rewards
+        for s in range(players):
+            rewards[s] += payoffs[s]
+    return payoffs[seat]
+
+
+SURE_WORLDS = 3
+"""Sampled worlds in which an action must win on the spot to be played without a search."""
+
+
+def sure_win(
+    game: Game[Any, Any], world: Any, seat: int, actions: list[Any], rng: random.Random
+) -> Any:
+    """The first action that wins the match outright for ``seat`` in each of ``SURE_WORLDS``
+    worlds sampled from its view (each with its own dice), or None. (A search would rate an
+    immediate win no higher than a win a few moves later; this one cannot slip away.)"""
+    candidates = actions
+    for _ in range(SURE_WORLDS):
+        sample = game.sample_world(world, seat, rng)
+        candidates = [a for a in candidates if _wins(game, sample, a, seat)]
+        if not candidates:
+            return None
+    return candidates[0]
+
+
+def _wins(game: Game[Any, Any], world: Any, action: Any, seat: int) -> bool:
+    trial = world.clone()
+    game.apply_unchecked(trial, action)
+    outcome = game.outcome(trial)
+    return outcome is not None and outcome.winners == (seat,)
+
+
+class IsmctsBot:
+    """Plays the choice of an SO-ISMCTS search (``search``) within its budget.
+
+    A position with one legal action is answered at once, a sure win (``sure_win``) without a
+    search. ``seconds`` (None: no clock) is wall time from the call of ``choose``; the caller's
+    sampling of the world comes on top. ``last`` keeps the latest search (None when there was
+    none), for benchmarks.
+    """
+
+    def __init__(self, options: Options, name: str = "hard") -> None:
+        self.options = options
+        self.name = name
+        self.last: Search | None = None
+
+    def choose(self, game: Game[Any, Any], world: Any, seat: int, rng: random.Random) -> Any:
+        start = time.perf_counter()
+        self.last = None
+        actions = game.legal_actions(world)
+        if len(actions) == 1:
+            return actions[0]
+        win = sure_win(game, world, seat, actions, rng)
+        if win is not None:
+            return win
+        options = self.options
+        if options.seconds is not None:
+            options = replace(options, seconds=options.seconds - (time.perf_counter() - start))
+        self.last = search(game, world, seat, rng, options)
+        return self.last.choice

@@ -1,0 +1,224 @@
+"""ISMCTS: takes a sure win, keeps to its iteration and time budgets, plays legal actions, and
+answers a forced move without searching."""
+
+from __future__ import annotations
+
+import random
+import time
+from itertools import groupby
+from typing import Any
+
+import pytest
+from bots_positions import find, positions, sure_wins
+
+from ludoteca.bots import make_bot
+from ludoteca.bots.ismcts import (
+    ARMS,
+    IsmctsBot,
+    Options,
+    PolicyRollout,
+    RandomRollout,
+    search,
+    sure_win,
+)
+from ludoteca.core import Game, decide
+from ludoteca.games import all_games, get
+from ludoteca.games.heroes.rules import CAMP, CAMP_ROW, connection
+
+HEROES = get("heroes")
+
+
+def camp_entry(state: Any) -> bool:
+    """Gold (the heuristic's seat) may enter Blue's camp, among several other actions."""
+    actions = HEROES.legal_actions(state)
+    return len(actions) > 5 and any(a[0] == "place" and a[2] == CAMP for a in actions)
+
+
+def test_hard_enters_the_rival_camp_at_once() -> None:
+    state = find(HEROES, 2, camp_entry)
+    wins = sure_wins(HEROES, state)
+    assert wins and len(wins) < len(HEROES.legal_actions(state))
+    seat = HEROES.to_move(state)
+    for k in range(3):
+        bot = make_bot("hard", HEROES, iterations=400)
+        assert isinstance(bot, IsmctsBot)
+        assert decide(bot, HEROES, state, seat, random.Random(k)) in wins
+        assert bot.last is None, "a sure win needs no search"
+
+
+def test_hard_takes_a_relic_win() -> None:
+    def relic_win(state: Any) -> bool:
+        wins = sure_wins(HEROES, state)
+        return bool(wins) and not camp_entry(state) and len(wins) < 5
+
+    state = find(HEROES, 2, relic_win)
+    seat = HEROES.to_move(state)
+    bot = make_bot("hard", HEROES, iterations=300)
+    assert decide(bot, HEROES, state, seat, random.Random(1)) in sure_wins(HEROES, state)
+
+
+def test_a_sure_win_must_win_in_every_sampled_world() -> None:
+    state = find(HEROES, 2, camp_entry)
+    seat = HEROES.to_move(state)
+    actions = HEROES.legal_actions(state)
+    win = sure_win(HEROES, state, seat, actions, random.Random(0))
+    assert win is not None and win[2] == CAMP
+    others = [a for a in actions if a[0] != "place" or a[2] != CAMP]
+    assert sure_win(HEROES, state, seat, others, random.Random(0)) is None
+
+
+def rival_threatens_camp(state: Any) -> bool:
+    """Gold to move while Blue, with heroes in hand, has a chain touching Gold's camp, and only
+    some of Gold's actions cut it."""
+    if HEROES.to_move(state) != 0 or not sum(state.hands[1]):
+        return False
+    if not connection(state, 1) & CAMP_ROW[0]:
+        return False
+    cutting = [a for a in HEROES.legal_actions(state) if cuts(state, a)]
+    return 0 < len(cutting) < len(HEROES.legal_actions(state)) - 3
+
+
+def cuts(state: Any, action: Any) -> bool:
+    trial = state.clone()
+    HEROES.apply(trial, action)
+    return HEROES.outcome(trial) is None and not connection(trial, 1) & CAMP_ROW[0]
+
+
+def test_search_sees_the_threat_from_the_rivals_side() -> None:
+    """Blue's replies are chosen for Blue's payoff, so leaving Blue's entry open scores badly
+    (plain search: random rollouts, no heuristic prior)."""
+    state = find(HEROES, 2, rival_threatens_camp)
+    for k in range(3):
+        found = search(HEROES, state, 0, random.Random(k), Options(1_500))
+        assert cuts(state, found.choice)
+
+
+class BadPrior:
+    """Names ``blunder`` where it is legal, elsewhere plays like the heuristic."""
+
+    def __init__(self, blunder: Any) -> None:
+        self.blunder = blunder
+        self.heuristic = HEROES.heuristic_bot()
+
+    def choose(self, game: Game[Any, Any], world: Any, seat: int, rng: random.Random) -> Any:
+        if self.blunder in game.legal_actions(world):
+            return self.blunder
+        return self.heuristic.choose(game, world, seat, rng)
+
+
+def test_the_search_overrules_a_prior_that_loses() -> None:
+    state = find(HEROES, 2, rival_threatens_camp)
+    prior = BadPrior(next(a for a in HEROES.legal_actions(state) if not cuts(state, a)))
+    options = Options(600, rollout=PolicyRollout(HEROES.heuristic_bot()), prior=prior)
+    for k in range(3):
+        found = search(HEROES, state, 0, random.Random(k), options)
+        assert not cuts(state, found.hint)
+        assert cuts(state, found.choice)
+
+
+class Recorder:
+    """A random rollout that notes the world (its dice stream) and the randomness it was given."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, float]] = []
+
+    def play_out(self, game: Game[Any, Any], state: Any, rng: random.Random) -> None:
+        self.seen.append((state.rng.seed, rng.random()))
+        RandomRollout().play_out(game, state, rng)
+
+
+def test_every_action_of_a_batch_plays_in_the_same_world() -> None:
+    """Common random numbers: the root actions of a batch share the determinization (its dice
+    stream) and the rollout randomness; the next batch has new ones."""
+    game = get("dice-heroes")
+    state = next(positions(game, 2, "batches", every=2))
+    seat = game.to_move(state)
+    recorder = Recorder()
+    found = search(game, state, seat, random.Random(0), Options(400, rollout=recorder))
+    assert len(recorder.seen) == found.iterations
+    runs = [len(list(group)) for _, group in groupby(recorder.seen)]
+    arms = min(len(game.legal_actions(state)), ARMS)
+    assert runs[0] == arms, "the first batch tries every action it compares in one world"
+    assert len(runs) > 4 and all(1 < run <= arms for run in runs)
+    assert len(set(recorder.seen)) == len(runs)
+
+
+@pytest.mark.parametrize("game_id", list(all_games()))
+def test_search_keeps_to_its_iteration_budget(game_id: str) -> None:
+    game = get(game_id)
+    state = next(positions(game, 2, "budget", every=3))
+    seat = game.to_move(state)
+    arms = min(len(game.legal_actions(state)), ARMS)
+    for budget in (4 * arms, 10 * arms):
+        found = search(game, state, seat, random.Random(budget), Options(budget))
+        assert budget - arms <= found.iterations <= budget
+        assert sum(e.visits for e in found.root.edges.values()) == found.iterations
+    # a budget too small for one batch per round still runs one batch per round
+    found = search(game, state, seat, random.Random(1), Options(1))
+    assert found.iterations >= arms
+
+
+def test_search_keeps_to_its_time_budget() -> None:
+    state = next(positions(HEROES, 2, "clock"))
+    seat = HEROES.to_move(state)
+    found = search(HEROES, state, seat, random.Random(0), Options(10**9, seconds=0.05))
+    assert found.iterations > 0
+    assert found.seconds < 0.05 + 0.1  # one iteration may finish after the deadline
+
+
+@pytest.mark.parametrize("game_id", list(all_games()))
+def test_hard_answers_within_the_table_budget(game_id: str) -> None:
+    game = get(game_id)
+    state = next(positions(game, 2, "table"))
+    seat = game.to_move(state)
+    start = time.perf_counter()
+    action = decide(make_bot("hard", game), game, state, seat, random.Random(0))
+    assert time.perf_counter() - start < 1.0
+    assert action in game.legal_actions(state)
+
+
+def check_legal(game: Game[Any, Any], players: int, bot: IsmctsBot) -> None:
+    for state in positions(game, players, f"legal-{players}", every=4):
+        seat = game.to_move(state)
+        action = decide(bot, game, state, seat, random.Random(seat))
+        assert action in game.legal_actions(state)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players"),
+    [(g, n) for g, game in all_games().items() for n in {2, game.spec.max_players}],
+)
+def test_search_returns_legal_actions(game_id: str, players: int) -> None:
+    game = get(game_id)
+    check_legal(game, players, IsmctsBot(Options(12)))
+    check_legal(game, players, make_bot("hard", game, iterations=12))  # type: ignore[arg-type]
+
+
+def forced(game: Game[Any, Any]) -> Any:
+    """A position of ``game`` with exactly one legal action."""
+    for k in range(50):
+        state = game.new({"players": 2}, f"forced-{k}")
+        rng = random.Random(k)
+        while actions := game.legal_actions(state):
+            if len(actions) == 1:
+                return state
+            game.apply(state, rng.choice(actions))
+    return None
+
+
+@pytest.mark.parametrize("game_id", list(all_games()))
+def test_a_forced_move_is_answered_without_searching(game_id: str) -> None:
+    game = get(game_id)
+    state = forced(game)
+    if state is None:
+        pytest.skip(f"{game_id} never leaves a single legal action")
+    bot = make_bot("hard", game)
+    assert isinstance(bot, IsmctsBot)
+    rng = random.Random(3)
+    before = rng.getstate()
+    start = time.perf_counter()
+    action = bot.choose(game, state, game.to_move(state), rng)
+    assert time.perf_counter() - start < 0.05
+    assert [action] == game.legal_actions(state)
+    assert rng.getstate() == before, "no world was sampled, nothing was searched"
+    assert bot.last is None
