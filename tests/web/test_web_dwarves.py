@@ -20,13 +20,15 @@ def lit(page: Page, selector: str, attribute: str) -> set[str]:
     return set(found)
 
 
-def meet(page: Page, legal: list[str], rng: random.Random) -> str:
+def meet(page: Page, legal: list[str], rng: random.Random, done: set[str]) -> str:
+    """Trade, steal or trade blind by clicks: a way not ``done`` yet when there is one (the
+    match's seed is the table's secret, so which meetings come is not known in advance)."""
     trades = [a.split()[1:] for a in legal if a.startswith("trade ") and a != "trade blind"]
     steals = [a.split()[1] for a in legal if a.startswith("steal ")]
     modes = [m for m, ok in (("trade", trades), ("steal", steals)) if ok]
     if "trade blind" in legal:
         modes.append("blind")
-    mode = rng.choice(modes)
+    mode = rng.choice([m for m in modes if m not in done] or modes)
     if mode == "blind":
         page.click(".dw-blind")
         return "trade blind"
@@ -76,7 +78,7 @@ def meet_by_keys(page: Page, s: dict[str, Any], rng: random.Random) -> str:
     return choice
 
 
-def dwarves_turn(page: Page, s: dict[str, Any], rng: random.Random) -> str:
+def dwarves_turn(page: Page, s: dict[str, Any], rng: random.Random, done: set[str]) -> str:
     legal = s["legal"]
     moves = {a[3:] for a in legal if a.startswith("to ")}
     if moves:
@@ -92,7 +94,7 @@ def dwarves_turn(page: Page, s: dict[str, Any], rng: random.Random) -> str:
         return f"to {tile}"
     if rng.random() < 0.4:
         return meet_by_keys(page, s, rng)
-    return meet(page, legal, rng)
+    return meet(page, legal, rng, done)
 
 
 def test_whole_match_by_clicks(pages: Pages) -> None:
@@ -118,7 +120,7 @@ def test_whole_match_by_clicks(pages: Pages) -> None:
         s = decision(page, version)
         if s["view"]["over"]:
             break
-        sent = dwarves_turn(page, s, rng)
+        sent = dwarves_turn(page, s, rng, kinds)
         kinds.add(sent.split()[0])
         page.wait_for_function("(a) => window.__ludoteca.sent.at(-1) === a", arg=sent)
         version = s["version"]
