@@ -5,6 +5,7 @@ them."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import time
 from itertools import pairwise
 
@@ -69,5 +70,48 @@ def test_a_thinking_hard_bot_never_stalls_another_table(sqlite_url: str) -> None
             assert {a["by"] for a in record["actions"]} == {"bot"}
 
         asyncio.run(scenario())
+    finally:
+        server.stop()
+
+
+def test_the_search_worker_starts_with_the_table_not_with_its_first_decision(
+    sqlite_url: str,
+) -> None:
+    """A table with a ``hard`` seat starts the worker process at once, so the bot's first decision
+    does not wait for a process to spawn. (Bots wait 30 s here before deciding anything.)"""
+    server = ThreadServer(fast_settings(sqlite_url, bot_delay=30)).start()
+
+    def workers() -> set[int]:
+        """Processes this test's server started (others may still be ending)."""
+        return {p.pid for p in multiprocessing.active_children()} - before
+
+    before = {p.pid for p in multiprocessing.active_children()}
+    try:
+        created = api(server.base).post(
+            "/api/tables",
+            json={
+                "game": "dice-heroes",
+                "seats": [{"bot": False}, {"bot": True, "level": "medium"}],
+                "name": "Ana",
+                "start": True,
+            },
+        )
+        assert created.status_code == 201, created.text
+        time.sleep(0.5)
+        assert not workers(), "no searching seat, no worker"
+        created = api(server.base).post(
+            "/api/tables",
+            json={
+                "game": "heroes",
+                "seats": [{"bot": False}, {"bot": True, "level": "hard"}],
+                "name": "Bruno",
+                "start": True,
+            },
+        )
+        assert created.status_code == 201, created.text
+        deadline = time.monotonic() + 10
+        while not workers() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert workers()
     finally:
         server.stop()

@@ -17,7 +17,7 @@ from typing import Any
 
 from ludoteca.bots import make_bot
 from ludoteca.core import Game, decide
-from ludoteca.games import get
+from ludoteca.games import all_games, get
 
 SEARCHING_LEVELS = frozenset({"hard"})
 
@@ -30,6 +30,11 @@ def _think(game_id: str, world_json: dict[str, Any], seat: int, level: str, seed
     """Runs in a worker process: the bot's action text for ``seat`` in the given world."""
     game = get(game_id)
     return _decide(game, game.from_json(world_json), seat, level, seed)
+
+
+def _ready() -> int:
+    """Runs in a fresh worker process: load every game, so the first decision does not."""
+    return len(all_games())
 
 
 def _decide(game: Game[Any, Any], world: Any, seat: int, level: str, seed: int) -> str:
@@ -50,6 +55,14 @@ class BotRunner:
             context = multiprocessing.get_context("spawn")
             self._processes = ProcessPoolExecutor(self._processes_wanted, mp_context=context)
         return self._processes
+
+    def warm(self) -> None:
+        """Start the worker processes now (once), so that a searching bot's first decision does
+        not wait a second for a process to spawn and import the games."""
+        if self._processes is None:
+            pool = self._process_pool()
+            for _ in range(self._processes_wanted):
+                pool.submit(_ready)
 
     async def choose(self, game: Game[Any, Any], state: Any, seat: int, level: str) -> str:
         """The action text a ``level`` bot picks for ``seat``, seeing only what the seat sees."""

@@ -28,7 +28,7 @@ from ludoteca.core import (
 )
 from ludoteca.core.record import Actor
 
-from .bots import BotRunner
+from .bots import SEARCHING_LEVELS, BotRunner
 from .clock import TurnClock, next_turn_start
 from .logs import log, monotonic_ms
 from .storage import ActionRow, Append, ConflictError, SeatRow, Storage, TableRow
@@ -269,6 +269,8 @@ class Table:
         seat = self.to_move()
         if self.row.status != "playing" or seat is None:
             return
+        if any(s.kind == "bot" and s.level in SEARCHING_LEVELS for s in self.seats):
+            self.services.bots.warm()
         row = self.seats[seat]
         settings = self.services.settings
         by: Actor
