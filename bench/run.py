@@ -1,7 +1,7 @@
 """All benchmarks in one run: engine speed, the OpenSpiel reference, the hard bot on its clock
 (decision times, iterations per second) and the strength table.
 
-    .venv/bin/python bench/run.py            # the full run (about two hours on 2 free cores)
+    .venv/bin/python bench/run.py            # the full run (about three hours on 2 free cores)
     .venv/bin/python bench/run.py --quick    # a smoke run of a few minutes
 
 The strength table plays ``hard`` on a fixed iteration budget per game (``STRENGTH_ITERATIONS``,
@@ -23,7 +23,7 @@ import strength
 from ludoteca.bots.levels import HARD_ITERATIONS, HARD_SECONDS
 from ludoteca.games import all_games, get
 
-STRENGTH_ITERATIONS = {"dice-heroes": 200, "dwarves": 150, "heroes": 100}
+STRENGTH_ITERATIONS = {"dice-heroes": 200, "dwarves": 240, "heroes": 100}
 """The hard bot's fixed budget in the strength table, per game: at most the median it reaches in
 its table budget on this machine (checked below)."""
 
