@@ -62,20 +62,17 @@ class RandomRollout:
 
 
 class PolicyRollout:
-    """A bot's choices to the end, each replaced by a random action with probability ``epsilon``."""
+    """A bot's choices to the end (a forced move without asking it)."""
 
-    def __init__(self, policy: Bot, epsilon: float = 0.0) -> None:
+    def __init__(self, policy: Bot) -> None:
         self.policy = policy
-        self.epsilon = epsilon
 
     def play_out(self, game: Game[Any, Any], state: Any, rng: random.Random) -> None:
         legal, apply, to_move = game.legal_actions, game.apply_unchecked, game.to_move
-        choose, epsilon = self.policy.choose, self.epsilon
+        choose = self.policy.choose
         while actions := legal(state):
             if len(actions) == 1:
                 action = actions[0]
-            elif epsilon and rng.random() < epsilon:
-                action = rng.choice(actions)
             else:
                 seat = to_move(state)
                 assert seat is not None
@@ -198,7 +195,6 @@ def search(
     if prior is not None:
         hint = prior.choose(game, world.clone(), seat, rng)
     root = Node()
-    root.hint = hint
     actions = game.legal_actions(world)
     if len(actions) > ARMS:
         others = [a for a in actions if a != hint]
