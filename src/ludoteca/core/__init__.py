@@ -11,18 +11,10 @@ from .errors import (
 )
 from .fairness import commitment, derive_seed, fingerprint, seed_fingerprint
 from .game import JSON, LANGUAGES, Event, Game, GameSpec, Outcome, State
-from .record import (
-    Match,
-    MatchRecord,
-    Player,
-    Prepared,
-    Problem,
-    RecordError,
-    Step,
-    Verdict,
-    verify,
-)
+from .match import Match, Prepared
+from .record import MatchRecord, Player, RecordError, Step
 from .rng import Stream
+from .verify import Problem, Verdict, verify
 
 __all__ = [
     "JSON",

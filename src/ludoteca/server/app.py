@@ -6,13 +6,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from importlib import resources
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import text
 
@@ -26,6 +23,7 @@ from .config import Settings
 from .connection import Connection, LobbyFeed
 from .lobby import Lobby, SeatRequest
 from .logs import log
+from .site import mount_web
 from .storage import Storage
 from .table import Rejected, Services
 
@@ -80,10 +78,6 @@ def bearer(authorization: str | None) -> str | None:
     if authorization and authorization.lower().startswith("bearer "):
         return authorization[7:].strip()
     return None
-
-
-def web_root() -> Path:
-    return Path(str(resources.files("ludoteca").joinpath("web")))
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -293,52 +287,6 @@ def rules_pages(game_id: str) -> dict[str, str]:
     game = get(game_id)
     pages = {lang: game.rules_page(lang) for lang in LANGUAGES}
     return {lang: page for lang, page in pages.items() if page is not None}
-
-
-def mount_web(app: FastAPI) -> None:
-    """The web table: static files, and the page for every client-side route."""
-    import os
-
-    from starlette.types import Scope
-
-    root = web_root()
-    index = root / "index.html"
-
-    class Revalidated(StaticFiles):
-        """Static files the browser revalidates (a 304 when unchanged), so an upgrade of the
-        server never leaves a player with old modules next to new ones."""
-
-        def file_response(
-            self,
-            full_path: str | os.PathLike[str],
-            stat_result: os.stat_result,
-            scope: Scope,
-            status_code: int = 200,
-        ) -> Response:
-            response = super().file_response(full_path, stat_result, scope, status_code)
-            response.headers["Cache-Control"] = "no-cache"
-            return response
-
-    if (root / "static").is_dir():
-        app.mount("/static", Revalidated(directory=root / "static"), name="static")
-    headers = {
-        "Cache-Control": "no-cache",
-        # the client is plain files from this server: no inline script, no other origin
-        "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
-        "base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
-        "X-Content-Type-Options": "nosniff",
-        "Referrer-Policy": "same-origin",
-    }
-
-    async def page() -> Response:
-        if index.is_file():
-            return FileResponse(index, headers=headers)
-        return JSONResponse(
-            {"message": "the web table is not built yet; the API is at /docs"}, status_code=503
-        )
-
-    for path in ("/", "/games/{game_id}", "/table/{table_id}", "/verify"):
-        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
 
 async def _close_quietly(websocket: WebSocket) -> None:
