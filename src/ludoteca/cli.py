@@ -65,7 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.environ.get("LUDOTECA_DB"),
         help="database URL (default: an SQLite file under ./var); postgresql://... for PostgreSQL",
     )
+    serve.add_argument(
+        "--upgrade", action="store_true", help="upgrade a database at an older schema first"
+    )
     serve.set_defaults(run=cmd_serve)
+    add_db_commands(commands)
 
     sim = commands.add_parser("simulate", help="play bot matches and print the results")
     sim.add_argument("game", help=f"game id ({game_ids})")
@@ -331,7 +335,53 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError:
         print("ludoteca: the table server is not built yet", file=sys.stderr)
         return 1
-    serve(host=args.host, port=args.port, db=args.db)
+    return serve(host=args.host, port=args.port, db=args.db, upgrade=args.upgrade)
+
+
+# --------------------------------------------------------------------------------------- db
+def add_db_commands(commands: Any) -> None:
+    db = commands.add_parser("db", help="the server's database: upgrade its schema, show it")
+    db.set_defaults(run=lambda _args: db.print_help() or 2)
+    actions = db.add_subparsers(metavar="ACTION")
+    for name, handler, about in (
+        ("upgrade", cmd_db_upgrade, "bring the database to the newest schema revision"),
+        ("current", cmd_db_current, "print the database's schema revision"),
+    ):
+        action = actions.add_parser(name, help=about)
+        action.add_argument(
+            "--db",
+            default=os.environ.get("LUDOTECA_DB", "sqlite:///var/ludoteca.sqlite3"),
+            help="database URL (default: LUDOTECA_DB, else the SQLite file under ./var)",
+        )
+        action.set_defaults(run=handler)
+
+
+def cmd_db_upgrade(args: argparse.Namespace) -> int:
+    from ludoteca.server.storage import migrate  # alembic loads only for these commands
+
+    try:
+        before, after, seconds = migrate.upgrade_url(args.db)
+    except migrate.DatabaseError as exc:
+        print(f"ludoteca: {exc}", file=sys.stderr)
+        return 1
+    if before.current == after.current:
+        print(f"{migrate.shown(args.db)}: already at {after.describe()}")
+    else:
+        print(
+            f"{migrate.shown(args.db)}: upgraded from {before.describe()} "
+            f"to {after.current} in {seconds:.2f} s"
+        )
+    return 0
+
+
+def cmd_db_current(args: argparse.Namespace) -> int:
+    from ludoteca.server.storage import migrate
+
+    try:
+        print(migrate.current_url(args.db).describe())
+    except migrate.DatabaseError as exc:
+        print(f"ludoteca: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

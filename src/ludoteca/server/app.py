@@ -11,7 +11,6 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
-from sqlalchemy import text
 
 from ludoteca import __version__
 from ludoteca.bots import LEVELS
@@ -24,7 +23,7 @@ from .connection import Connection, LobbyFeed
 from .lobby import Lobby, SeatRequest
 from .logs import log
 from .site import mount_web
-from .storage import Storage
+from .storage import Storage, open_storage
 from .table import Rejected, Services
 
 STATUS_CODES = {
@@ -86,12 +85,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(settings.db_url)
+        storage = open_storage(settings.db_url)
         bots = BotRunner(processes=settings.bot_processes)
         lobby = Lobby(Services(storage, bots, settings))
         await lobby.load()
         state.update(storage=storage, lobby=lobby, bots=bots, connections=set())
-        log("server_started", db=storage.engine.dialect.name, version=__version__)
+        log("server_started", db=storage.dialect, version=__version__)
         try:
             yield
         finally:
@@ -104,7 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 async with table.lock:
                     pass
             bots.close()
-            storage.close()
+            await storage.close()
             log("server_stopped")
 
     app = FastAPI(
@@ -218,20 +217,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/healthz", tags=["operations"], summary="Health: database reachable, tables served")
     async def health() -> JSONResponse:
         storage: Storage = state["storage"]
-
-        def ping() -> None:
-            with storage.engine.connect() as conn:
-                conn.execute(text("SELECT 1"))
-
         try:
-            await asyncio.wait_for(storage.run(ping), 5)
+            await asyncio.wait_for(storage.ping(), 5)
         except Exception as exc:
             return JSONResponse({"status": "failing", "db": repr(exc)}, status_code=503)
         tables = lobby().tables.values()
         return JSONResponse(
             {
                 "status": "ok",
-                "db": storage.engine.dialect.name,
+                "db": storage.dialect,
                 "tables": sum(t.row.status == "playing" for t in tables),
                 "connections": len(state["connections"]),
                 "version": __version__,

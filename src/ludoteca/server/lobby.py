@@ -57,11 +57,11 @@ class Lobby:
     async def load(self) -> int:
         """Reload every open and unfinished table; replay matches and restart clocks and bots."""
         storage = self.services.storage
-        rows = await storage.run(storage.tables_with_status, ("open", "playing"), 100_000)
+        rows = await storage.tables_with_status(("open", "playing"), 100_000)
         for row in rows:
             table = self._table(row)
             if row.status == "playing":
-                steps = await storage.run(storage.load_actions, row.id)
+                steps = await storage.load_actions(row.id)
                 table.begin(steps)
                 table.schedule()
             self.tables[row.id] = table
@@ -78,7 +78,7 @@ class Lobby:
         if table is not None:
             return table
         storage = self.services.storage
-        row = await storage.run(storage.load_table, table_id)
+        row = await storage.load_table(table_id)
         if row is None or row.game not in all_games():
             raise Rejected("no_table", f"there is no table '{table_id}'")
         async with self._lock:
@@ -86,7 +86,7 @@ class Lobby:
                 return self.tables[table_id]
             table = self._table(row)
             if row.status != "open":
-                table.begin(await storage.run(storage.load_actions, table_id))
+                table.begin(await storage.load_actions(table_id))
             if row.status == "playing":
                 table.schedule()
             self.tables[table_id] = table
@@ -166,7 +166,7 @@ class Lobby:
             seats=seat_rows,
         )
         storage = self.services.storage
-        await storage.run(storage.create_table, row)
+        await storage.create_table(row)
         table = self._table(row)
         self.tables[row.id] = table
         log("table_created", table=row.id, game=game.spec.id, players=count)
@@ -196,7 +196,7 @@ class Lobby:
                 token_hash(token),
             )
             storage = self.services.storage
-            await storage.run(storage.update_seat, table_id, row)
+            await storage.update_seat(table_id, row)
         log("seat_joined", table=table_id, seat=row.seat)
         table.changed()
         self.changed()
@@ -222,7 +222,7 @@ class Lobby:
             else:
                 return
             storage = self.services.storage
-            await storage.run(storage.update_seat, table_id, row)
+            await storage.update_seat(table_id, row)
         log("seat_left", table=table_id, seat=seat)
         table.changed()
         self.changed()
@@ -246,7 +246,7 @@ class Lobby:
                     row.name = bot_name(settings.fill_level, row.seat)
             now = self.services.now()
             storage = self.services.storage
-            await storage.run(storage.start_table, table.id, table.seats, now)
+            await storage.start_table(table.id, table.seats, now)
             table.row.status, table.row.started_at, table.row.turn_started_at = "playing", now, now
             table.begin()
         log("match_started", table=table.id, game=table.game.spec.id, fingerprint=table.fingerprint)
@@ -260,7 +260,7 @@ class Lobby:
         if table.row.status == "open":
             raise Rejected("not_started", "the match has not started yet")
         storage = self.services.storage
-        steps = await storage.run(storage.load_actions, table_id)
+        steps = await storage.load_actions(table_id)
         over = table.row.status == "over"
         return MatchRecord(
             game=table.game.spec.id,

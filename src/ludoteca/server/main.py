@@ -9,14 +9,25 @@ import uvicorn
 from .app import create_app
 from .config import Settings
 from .logs import configure
+from .storage.migrate import DatabaseError, prepare_url
 
 MAX_FRAME_BYTES = 64 * 1024  # uvicorn closes a connection sending more in one frame
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
-    """Run the server until interrupted (SIGINT/SIGTERM shut it down gracefully)."""
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, db: str | None = None, upgrade: bool = False
+) -> int:
+    """Run the server until interrupted (SIGINT/SIGTERM shut it down gracefully).
+
+    A database at an older schema revision is refused (exit status 1) unless ``upgrade``.
+    """
     configure()
     settings = Settings.from_env(db)
+    try:
+        check_database(settings.db_url, upgrade)
+    except DatabaseError as exc:
+        print(f"ludoteca: {exc}", file=sys.stderr)
+        return 1
     app = create_app(settings)
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
     database = "PostgreSQL" if settings.db_url.startswith("postgres") else settings.db_url
@@ -32,3 +43,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> N
         timeout_graceful_shutdown=10,
         access_log=False,
     )
+    return 0
+
+
+def check_database(url: str, upgrade: bool) -> None:
+    """Before serving: create an empty database, upgrade an old one if told, else refuse it."""
+    if url.startswith("memory://"):
+        return
+    before, after = prepare_url(url, upgrade=upgrade)
+    if not before.empty and before.current != after.current:
+        print(f"ludoteca: upgraded the database from {before.describe()} to {after.current}")

@@ -240,7 +240,7 @@ class Table:
             return
         row.away = away
         storage = self.services.storage
-        await storage.run(storage.update_seat, self.id, row)
+        await storage.update_seat(self.id, row)
 
     async def back(self, seat: int) -> None:
         """The person at ``seat`` is back: the table stops playing for them after a short grace."""
@@ -252,8 +252,8 @@ class Table:
     async def _reload(self) -> None:
         """Catch up with steps another writer stored (the database is the authority)."""
         storage = self.services.storage
-        row = await storage.run(storage.load_table, self.id)
-        steps = await storage.run(storage.load_actions, self.id)
+        row = await storage.load_table(self.id)
+        steps = await storage.load_actions(self.id)
         if row is None:
             return
         self.row = row

@@ -1,0 +1,47 @@
+"""Storage of tables, seats and accepted actions behind one async protocol.
+
+``open_storage(url)`` gives the store for a URL: ``sqlite:///file`` or ``postgresql://…`` (the SQL
+store, its schema brought to head by the migrations when it is empty) or ``memory://`` (the
+in-memory store, for tests). See docs/storage.md.
+"""
+
+from __future__ import annotations
+
+from .memory import MemoryStorage
+from .migrate import DatabaseError, SchemaBehind, prepare
+from .protocol import Storage
+from .rows import MAX_PAGE, ActionRow, Append, ConflictError, SeatRow, TablePage, TableRow
+from .sql import SqlStorage, engine_for
+
+__all__ = [
+    "MAX_PAGE",
+    "ActionRow",
+    "Append",
+    "ConflictError",
+    "DatabaseError",
+    "MemoryStorage",
+    "SchemaBehind",
+    "SeatRow",
+    "SqlStorage",
+    "Storage",
+    "TablePage",
+    "TableRow",
+    "open_storage",
+]
+
+
+def open_storage(url: str, *, upgrade: bool = False) -> Storage:
+    """The store for ``url``. An empty database is created at the newest schema; one at an older
+    revision raises SchemaBehind unless ``upgrade`` (then it is upgraded). ValueError for a URL
+    that names no store we have."""
+    if url.startswith("memory://"):
+        if url != "memory://":
+            raise ValueError(f"the in-memory store takes no path: use memory://, not {url!r}")
+        return MemoryStorage()
+    engine = engine_for(url)
+    try:
+        prepare(engine, upgrade=upgrade, url=url)
+    except BaseException:
+        engine.dispose()
+        raise
+    return SqlStorage(engine)

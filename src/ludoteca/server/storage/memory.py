@@ -1,0 +1,166 @@
+"""A store in the process's memory (``memory://``): what the SQL store does, without a database.
+
+For in-process tests of the table and the lobby, and for trying the server without a file. It
+keeps the same rules as the SQL store — a step is stored once, a version that moved or a table no
+longer open is a ConflictError — and the shared contract test (tests/server/test_storage.py) holds
+both to them. Everything is lost when the process ends.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from .rows import (
+    ActionRow,
+    Append,
+    ConflictError,
+    SeatRow,
+    TablePage,
+    TableRow,
+    check_limit,
+    check_new_table,
+    decode_cursor,
+    encode_cursor,
+    status_filter,
+    to_json,
+)
+
+
+@dataclass(slots=True)
+class _Stored:
+    row: TableRow  # seats kept apart, by number, as the SQL store keeps them
+    seats: dict[int, SeatRow] = field(default_factory=dict)
+    actions: list[ActionRow] = field(default_factory=list)
+
+
+def _key(row: TableRow) -> tuple[float, str]:
+    return row.created_at, row.id
+
+
+class MemoryStorage:
+    """Tables, seats and actions in dictionaries; every call copies in and out."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, _Stored] = {}
+        self._closed = False
+
+    @property
+    def dialect(self) -> str:
+        return "memory"
+
+    def _open(self) -> None:
+        if self._closed:
+            raise RuntimeError("the storage is closed")
+
+    # ------------------------------------------------------------------------------ writes
+    async def create_table(self, row: TableRow) -> None:
+        self._open()
+        check_new_table(row)
+        if row.id in self._tables:
+            raise ConflictError(f"there is already a table {row.id}")
+        kept = replace(
+            row,
+            params=json.loads(to_json(row.params)),
+            outcome=None if row.outcome is None else json.loads(to_json(row.outcome)),
+            seats=[],
+        )
+        self._tables[row.id] = _Stored(kept, {s.seat: replace(s) for s in row.seats})
+
+    async def update_seat(self, table_id: str, seat: SeatRow) -> None:
+        self._open()
+        stored = self._tables.get(table_id)
+        if stored is None or seat.seat not in stored.seats:
+            raise ConflictError(f"table {table_id} has no seat {seat.seat}")
+        stored.seats[seat.seat] = replace(seat)
+
+    async def start_table(self, table_id: str, seats: Sequence[SeatRow], started_at: float) -> None:
+        self._open()
+        stored = self._tables.get(table_id)
+        if stored is None or stored.row.status != "open":
+            raise ConflictError(f"table {table_id} is no longer open")
+        if any(s.seat not in stored.seats for s in seats):
+            raise ConflictError(f"table {table_id} has no seat among {[s.seat for s in seats]}")
+        for seat in seats:
+            stored.seats[seat.seat] = replace(seat)
+        stored.row.status = "playing"
+        stored.row.started_at = stored.row.turn_started_at = started_at
+
+    async def append(self, item: Append) -> None:
+        self._open()
+        stored = self._tables.get(item.table_id)
+        step = item.step
+        if stored is None or stored.row.version != step.seq - 1:
+            raise ConflictError(f"table {item.table_id} already has step {step.seq}")
+        outcome = None if item.outcome is None else json.loads(to_json(item.outcome))
+        stored.actions.append(step)
+        stored.row.version = step.seq
+        stored.row.turn_started_at = item.turn_started_at
+        stored.row.status = "playing" if outcome is None else "over"
+        stored.row.outcome = outcome
+
+    async def expire_open_tables(self, older_than: float) -> list[str]:
+        self._open()
+        rows = sorted((s.row for s in self._tables.values()), key=_key)
+        gone = [r.id for r in rows if r.status == "open" and r.created_at < older_than]
+        for table_id in gone:
+            del self._tables[table_id]
+        return gone
+
+    # ------------------------------------------------------------------------------- reads
+    def _copy(self, stored: _Stored) -> TableRow:
+        row = copy.deepcopy(stored.row)
+        row.seats = [replace(stored.seats[n]) for n in sorted(stored.seats)]
+        return row
+
+    async def load_table(self, table_id: str) -> TableRow | None:
+        self._open()
+        stored = self._tables.get(table_id)
+        return None if stored is None else self._copy(stored)
+
+    async def load_actions(self, table_id: str, after: int = 0) -> list[ActionRow]:
+        self._open()
+        stored = self._tables.get(table_id)
+        return [] if stored is None else [a for a in stored.actions if a.seq > after]
+
+    def _newest_first(self, statuses: list[str] | None, game: str | None) -> list[_Stored]:
+        found = [
+            s
+            for s in self._tables.values()
+            if (statuses is None or s.row.status in statuses) and game in (None, s.row.game)
+        ]
+        return sorted(found, key=lambda s: _key(s.row), reverse=True)
+
+    async def tables_with_status(
+        self, statuses: Iterable[str], limit: int = 1000
+    ) -> list[TableRow]:
+        self._open()
+        found = self._newest_first(status_filter(statuses), None)
+        return [self._copy(s) for s in found[:limit]]
+
+    async def list_tables(
+        self,
+        *,
+        statuses: Iterable[str] | None = None,
+        game: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> TablePage:
+        self._open()
+        check_limit(limit)
+        after = None if cursor is None else decode_cursor(cursor)
+        found = self._newest_first(status_filter(statuses), game)
+        if after is not None:
+            found = [s for s in found if _key(s.row) < after]
+        rows = [self._copy(s) for s in found[: limit + 1]]
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return TablePage(rows, encode_cursor(rows[-1]) if more else None)
+
+    async def ping(self) -> None:
+        self._open()
+
+    async def close(self) -> None:
+        self._closed = True

@@ -1,0 +1,184 @@
+"""Schema migrations (Alembic): which revision a database is at, and bringing it to the newest.
+
+The revisions ship inside the package (``ludoteca/server/migrations/versions``); the first one is
+the schema the server created before migrations existed, so a database made then — its tables
+present, no ``alembic_version`` table — counts as revision 0001 and upgrades like any other.
+
+A database is *empty* (none of the server's tables: it is created at head without asking),
+*current* (at head), *behind* (an older revision, or made before migrations: the server refuses
+to start until ``ludoteca db upgrade`` or ``ludoteca serve --upgrade``), or *unknown* (a revision
+this version of ludoteca does not have, e.g. written by a newer one: refused).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
+from sqlalchemy import inspect, make_url, text
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import ArgumentError, DBAPIError
+
+from .sql import engine_for
+
+SCRIPTS = "ludoteca.server:migrations"
+FIRST = "0001"
+"""The revision of a database made before migrations (by ``create_all``)."""
+TABLES = frozenset({"tables", "seats", "actions"})
+_LOCK = 0x6C75646F  # PostgreSQL advisory lock: one process migrates at a time
+
+
+class DatabaseError(Exception):
+    """The database cannot be served as it is (unreachable, or not at this code's schema)."""
+
+
+class SchemaBehind(DatabaseError):
+    """The database is at an older revision: ``ludoteca db upgrade`` brings it to head."""
+
+
+@dataclass(frozen=True, slots=True)
+class Revision:
+    """Where a database stands: its revision (None when it records none) and the head's."""
+
+    current: str | None
+    head: str
+    unversioned: bool = False  # the tables of revision 0001, made before migrations
+
+    @property
+    def empty(self) -> bool:
+        return self.current is None and not self.unversioned
+
+    @property
+    def effective(self) -> str | None:
+        """The revision whose schema the database has."""
+        return FIRST if self.unversioned else self.current
+
+    def describe(self) -> str:
+        if self.empty:
+            return f"empty (no tables yet; head is {self.head})"
+        if self.unversioned:
+            return f"{FIRST} (made before migrations, not recorded yet; head is {self.head})"
+        if self.current == self.head:
+            return f"{self.current} (head)"
+        return f"{self.current} (head is {self.head})"
+
+
+def scripts() -> ScriptDirectory:
+    config = Config()
+    config.set_main_option("script_location", SCRIPTS)
+    return ScriptDirectory.from_config(config)
+
+
+def head() -> str:
+    found = scripts().get_current_head()
+    assert found is not None, "the migrations have one head"
+    return found
+
+
+def shown(url: str) -> str:
+    """The URL as it may be printed (no password)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
+def revision_of(conn: Connection) -> Revision:
+    """Where the database behind ``conn`` stands; DatabaseError if it is not one we can serve."""
+    current = MigrationContext.configure(conn).get_current_revision()
+    newest = head()
+    if current is not None:
+        try:
+            scripts().get_revision(current)
+        except CommandError:
+            raise DatabaseError(
+                f"the database is at schema revision {current}, which this version of ludoteca "
+                f"does not know (its newest is {newest}): was it upgraded by a newer version?"
+            ) from None
+        return Revision(current, newest)
+    present = TABLES & set(inspect(conn).get_table_names())
+    if not present:
+        return Revision(None, newest)
+    if present != TABLES:
+        raise DatabaseError(
+            f"the database has the tables {sorted(present)} but not {sorted(TABLES - present)} "
+            "and no schema revision: it is not a ludoteca database, or a damaged one"
+        )
+    return Revision(None, newest, unversioned=True)
+
+
+def _upgrade(conn: Connection, before: Revision) -> None:
+    config = Config()
+    config.set_main_option("script_location", SCRIPTS)
+    config.attributes["connection"] = conn
+    if before.unversioned:
+        command.stamp(config, FIRST)
+    command.upgrade(config, "head")
+
+
+def prepare(engine: Engine, *, upgrade: bool, url: str) -> tuple[Revision, Revision]:
+    """Make the database servable: create an empty one at head, upgrade one that is behind when
+    ``upgrade`` is true (SchemaBehind when not). Returns where it stood before and after."""
+    try:
+        with engine.begin() as conn:
+            if engine.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
+            before = revision_of(conn)
+            if before.current == before.head:
+                return before, before
+            if not before.empty and not upgrade:
+                raise SchemaBehind(
+                    f"the database {shown(url)} is at schema revision {before.describe()}: "
+                    f"upgrade it with `ludoteca db upgrade --db {shown(url)}` (back it up first), "
+                    "or start the server with `ludoteca serve --upgrade`"
+                )
+            _upgrade(conn, before)
+            return before, revision_of(conn)
+    except DBAPIError as exc:
+        raise DatabaseError(f"cannot use the database {shown(url)}: {exc.orig}") from None
+
+
+def prepare_url(url: str, *, upgrade: bool) -> tuple[Revision, Revision]:
+    """``prepare`` for the database at ``url`` (DatabaseError for a URL that names none)."""
+    engine = _engine(url)
+    try:
+        return prepare(engine, upgrade=upgrade, url=url)
+    finally:
+        engine.dispose()
+
+
+def upgrade_url(url: str) -> tuple[Revision, Revision, float]:
+    """``ludoteca db upgrade``: bring the database at ``url`` to head; where it stood before and
+    after, and the seconds it took."""
+    started = time.perf_counter()
+    before, after = prepare_url(url, upgrade=True)
+    return before, after, time.perf_counter() - started
+
+
+def current_url(url: str) -> Revision:
+    """``ludoteca db current``: where the database at ``url`` stands (nothing changed)."""
+    if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).is_file():
+        raise DatabaseError(f"there is no database file at {url.removeprefix('sqlite:///')}")
+    engine = _engine(url)
+    try:
+        with engine.connect() as conn:
+            return revision_of(conn)
+    except DBAPIError as exc:
+        raise DatabaseError(f"cannot use the database {shown(url)}: {exc.orig}") from None
+    finally:
+        engine.dispose()
+
+
+def _engine(url: str) -> Engine:
+    if url.startswith("memory://"):
+        raise DatabaseError("memory:// lives in one process and has no schema to migrate")
+    try:
+        return engine_for(url)
+    except ValueError as exc:
+        raise DatabaseError(str(exc)) from None

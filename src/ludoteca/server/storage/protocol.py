@@ -1,0 +1,80 @@
+"""The storage protocol: everything the table and the lobby ask of a store, all of it async."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from .rows import ActionRow, Append, SeatRow, TablePage, TableRow
+
+
+class Storage(Protocol):
+    """Tables, seats and accepted actions, durable once a call returns.
+
+    The store is the authority on what happened: ``append`` stores step ``n`` of a table only if
+    the table is at version ``n - 1``, so of two writers of the same step exactly one succeeds and
+    the other gets ``ConflictError``. Rows given to a store are copied; rows it returns are the
+    caller's to change.
+    """
+
+    @property
+    def dialect(self) -> str:
+        """What holds the data: ``sqlite``, ``postgresql`` or ``memory``."""
+        ...
+
+    async def create_table(self, row: TableRow) -> None:
+        """Store a new table and its seats (ConflictError if the id is taken; ValueError if the row
+        lists a seat twice or its params are not JSON)."""
+        ...
+
+    async def update_seat(self, table_id: str, seat: SeatRow) -> None:
+        """Replace one seat (ConflictError if the table has no such seat)."""
+        ...
+
+    async def start_table(self, table_id: str, seats: Sequence[SeatRow], started_at: float) -> None:
+        """Store the seats as they start and mark the table playing; ConflictError (and nothing
+        stored) if the table is no longer open."""
+        ...
+
+    async def append(self, item: Append) -> None:
+        """Store one accepted action and the table's new version, clock and (once over) outcome;
+        returns once durable. ConflictError if the step exists or the table's version moved."""
+        ...
+
+    async def load_table(self, table_id: str) -> TableRow | None: ...
+
+    async def load_actions(self, table_id: str, after: int = 0) -> list[ActionRow]:
+        """The table's actions with ``seq > after``, in order."""
+        ...
+
+    async def tables_with_status(
+        self, statuses: Iterable[str], limit: int = 1000
+    ) -> list[TableRow]:
+        """Tables in these states, newest first (what the lobby reloads at start-up)."""
+        ...
+
+    async def list_tables(
+        self,
+        *,
+        statuses: Iterable[str] | None = None,
+        game: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> TablePage:
+        """One page of tables, newest first, optionally of some states and one game. Pass the
+        page's ``next_cursor`` back for the next page; tables created meanwhile do not shift it.
+        ValueError for a limit outside 1..500 or a cursor this method did not give."""
+        ...
+
+    async def expire_open_tables(self, older_than: float) -> list[str]:
+        """Delete the tables still open (not started) that were created before ``older_than``,
+        with their seats; return their ids, oldest first. A table that starts meanwhile stays."""
+        ...
+
+    async def ping(self) -> None:
+        """Raise if the store cannot answer (the health check)."""
+        ...
+
+    async def close(self) -> None:
+        """Let appends in flight finish, then release the store."""
+        ...

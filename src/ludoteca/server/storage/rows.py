@@ -1,0 +1,122 @@
+"""What storage keeps: tables, their seats and their accepted actions, as plain rows.
+
+Both stores (SQL and in-memory) take and give these, and check their input the same way here.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_PAGE = 500
+"""The most tables one page of ``list_tables`` may hold."""
+
+
+class ConflictError(Exception):
+    """Another writer got there first (a step stored twice, a version that moved, a table no longer
+    open, a seat that is gone): reload the table and try again."""
+
+
+@dataclass(slots=True)
+class SeatRow:
+    seat: int
+    kind: str
+    name: str
+    level: str | None = None
+    token_hash: str | None = field(default=None, repr=False)
+    away: bool = False
+
+
+@dataclass(slots=True)
+class TableRow:
+    id: str
+    game: str
+    params: dict[str, Any]
+    seed: str = field(repr=False)  # the match's secret until it is over: never in a log line
+    commitment: str
+    status: str
+    turn_seconds: int
+    created_at: float
+    started_at: float | None = None
+    turn_started_at: float | None = None
+    version: int = 0
+    outcome: dict[str, Any] | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    seq: int
+    seat: int
+    action: str
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One accepted action waiting to be stored, with the table's new clock and outcome."""
+
+    table_id: str
+    step: ActionRow
+    turn_started_at: float
+    outcome: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class TablePage:
+    """One page of ``list_tables``; ``next_cursor`` asks for the next one (None: no more)."""
+
+    rows: list[TableRow]
+    next_cursor: str | None
+
+
+def check_new_table(row: TableRow) -> None:
+    """A table row fit to store: JSON params and outcome, seats numbered once each."""
+    numbers = [s.seat for s in row.seats]
+    if len(set(numbers)) != len(numbers):
+        raise ValueError(f"table {row.id} lists a seat twice: {numbers}")
+    to_json(row.params)
+    if row.outcome is not None:
+        to_json(row.outcome)
+
+
+def to_json(value: dict[str, Any]) -> str:
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"not storable as JSON: {exc}") from None
+
+
+def check_limit(limit: int) -> None:
+    if not 1 <= limit <= MAX_PAGE:
+        raise ValueError(f"limit must be between 1 and {MAX_PAGE}, not {limit}")
+
+
+def status_filter(statuses: Iterable[str] | None) -> list[str] | None:
+    if statuses is None:
+        return None
+    if isinstance(statuses, str):
+        return [statuses]  # "open" means the one status, not the letters of it
+    return list(statuses)
+
+
+def encode_cursor(row: TableRow) -> str:
+    """Where the next page starts: after this table, in (created_at, id) descending order."""
+    raw = json.dumps([row.created_at, row.id]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[float, str]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        created_at, table_id = json.loads(raw)
+    except (binascii.Error, ValueError, TypeError):
+        raise ValueError(f"not a cursor given by list_tables: {cursor!r}") from None
+    if not isinstance(created_at, int | float) or not isinstance(table_id, str):
+        raise ValueError(f"not a cursor given by list_tables: {cursor!r}")
+    return float(created_at), table_id

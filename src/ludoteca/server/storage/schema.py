@@ -1,0 +1,54 @@
+"""The database schema at the newest revision, as SQLAlchemy tables.
+
+The migrations (``ludoteca/server/migrations``) are what create and change a database; this is
+what the code queries, and the migration test checks that a database brought to head by them
+matches it exactly. Change both together (see docs/storage.md).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("params", Text, nullable=False),
+    Column("seed", String(128), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("turn_seconds", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("started_at", Float),
+    Column("turn_started_at", Float),
+    Column("version", Integer, nullable=False, default=0),
+    Column("outcome", Text),
+    # the lobby's listing and the expiry of open tables: by status, newest first (revision 0002)
+    Index("ix_tables_status_created_at", "status", "created_at", "id"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # open | human | bot
+    Column("name", String(64), nullable=False),
+    Column("level", String(16)),
+    Column("token_hash", String(64)),
+    Column("away", Boolean, nullable=False, default=False),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("by", String(8), nullable=False),
+    Column("at", Float, nullable=False),
+)
