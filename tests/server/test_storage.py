@@ -1,105 +1,385 @@
-"""Storage: each step is stored once; group commit keeps each caller's own result."""
+"""The storage contract: the in-memory, SQLite and PostgreSQL stores behave the same.
+
+Each test runs against every store through the ``Storage`` protocol only; the last ones are about
+what only the SQL store has (group commit, a second process on the same database).
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ludoteca.server.storage import (
+    MAX_PAGE,
     ActionRow,
     Append,
     ConflictError,
     SeatRow,
+    SqlStorage,
     Storage,
     TableRow,
+    open_storage,
 )
 
-
-def new_table(storage: Storage, table_id: str) -> None:
-    storage.create_table(
-        TableRow(
-            id=table_id,
-            game="heroes",
-            params={"players": 2},
-            seed="s",
-            commitment="c",
-            status="playing",
-            turn_seconds=60,
-            created_at=0.0,
-            seats=[SeatRow(0, "human", "A"), SeatRow(1, "bot", "B", "medium")],
-        )
-    )
+Scenario = Callable[[Storage], Awaitable[None]]
 
 
-def step(seq: int) -> ActionRow:
-    return ActionRow(seq, (seq + 1) % 2, f"action {seq}", "player", float(seq))
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Storage:
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "memory":
+        return "memory://"
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
-    else:
-        url = request.getfixturevalue("postgres_url")
-    store = Storage(url)
-    request.addfinalizer(store.close)
-    return store
+        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    found: str = request.getfixturevalue("postgres_url")
+    return found
 
 
-def test_a_step_is_stored_once_and_the_version_moves_with_it(storage: Storage) -> None:
-    new_table(storage, "t1")
-    assert storage.append_batch([Append("t1", step(1), 1.0, None)]) == [None]
-    again = storage.append_batch([Append("t1", step(1), 1.0, None)])
-    assert isinstance(again[0], ConflictError)
-    skipped = storage.append_batch([Append("t1", step(3), 1.0, None)])
-    assert isinstance(skipped[0], ConflictError), "a step cannot skip a version"
-    assert [a.seq for a in storage.load_actions("t1")] == [1]
-    row = storage.load_table("t1")
-    assert row is not None and row.version == 1 and row.turn_started_at == 1.0
+def check(url: str, scenario: Scenario) -> None:
+    """Run ``scenario`` on a store opened at ``url``, then close it."""
+
+    async def run() -> None:
+        store = open_storage(url)
+        try:
+            await scenario(store)
+        finally:
+            await store.close()
+
+    asyncio.run(run())
 
 
-def test_a_conflict_in_a_batch_fails_only_its_own_step(storage: Storage) -> None:
-    for table_id in ("a", "b", "c"):
-        new_table(storage, table_id)
-    storage.append_batch([Append("b", step(1), 0.0, None)])
-    results = storage.append_batch(
-        [
-            Append("a", step(1), 0.0, None),
-            Append("b", step(1), 0.0, None),  # already there
-            Append("c", step(1), 0.0, {"winners": [0], "reason": "camp", "draw": False}),
-        ]
+def table(table_id: str, created_at: float = 0.0, **changes: Any) -> TableRow:
+    row = TableRow(
+        id=table_id,
+        game="heroes",
+        params={"players": 2, "variant": {"deck": [1, 2]}},
+        seed="s",
+        commitment="c",
+        status="playing",
+        turn_seconds=60,
+        created_at=created_at,
+        seats=[SeatRow(0, "human", "Ana", None, "hash", False), SeatRow(1, "bot", "B", "medium")],
     )
-    assert results[0] is None and results[2] is None
-    assert isinstance(results[1], ConflictError)
-    assert [len(storage.load_actions(t)) for t in "abc"] == [1, 1, 1]
-    finished = storage.load_table("c")
-    assert finished is not None and finished.status == "over" and finished.outcome is not None
+    return replace(row, **changes)
 
 
-def test_waiting_appends_share_a_commit_and_each_hears_its_own_result(storage: Storage) -> None:
-    for n in range(20):
-        new_table(storage, f"t{n}")
-    storage.append_batch([Append("t5", step(1), 0.0, None)])  # t5's step 1 is already taken
-    calls: list[int] = []
-    original = storage.append_batch
+def step(seq: int, action: str | None = None) -> ActionRow:
+    return ActionRow(seq, (seq + 1) % 2, action or f"action {seq}", "player", float(seq))
+
+
+async def results(*calls: Awaitable[None]) -> list[BaseException | None]:
+    return list(await asyncio.gather(*calls, return_exceptions=True))
+
+
+# ------------------------------------------------------------------------------ round trips
+def test_a_table_comes_back_as_stored_and_copies_are_the_callers(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        row = table(
+            "t1", created_at=12.5, seats=[SeatRow(1, "open", "Seat 2"), SeatRow(0, "human", "Ana")]
+        )
+        await store.create_table(row)
+        row.seats[0].name, row.params["players"] = "changed after", 9  # the store kept its own copy
+        loaded = await store.load_table("t1")
+        assert loaded is not None
+        assert loaded.params == {"players": 2, "variant": {"deck": [1, 2]}}
+        assert [(s.seat, s.name) for s in loaded.seats] == [(0, "Ana"), (1, "Seat 2")]
+        assert (loaded.created_at, loaded.version, loaded.outcome) == (12.5, 0, None)
+        loaded.seats[0].name = "changed on a copy"
+        again = await store.load_table("t1")
+        assert again is not None and again.seats[0].name == "Ana"
+        assert await store.load_table("nothing") is None
+        assert await store.load_actions("nothing") == []
+
+    check(url, scenario)
+
+
+def test_a_taken_id_or_a_bad_row_stores_nothing(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await store.create_table(table("t1"))
+        with pytest.raises(ConflictError, match="already a table t1"):
+            await store.create_table(table("t1", game="dwarves"))
+        with pytest.raises(ValueError, match="seat twice"):
+            await store.create_table(table("t2", seats=[SeatRow(0, "open", "a")] * 2))
+        with pytest.raises(ValueError, match="JSON"):
+            await store.create_table(table("t3", params={"players": object()}))
+        kept = await store.load_table("t1")
+        assert kept is not None and kept.game == "heroes"
+        assert await store.load_table("t2") is None and await store.load_table("t3") is None
+
+    check(url, scenario)
+
+
+def test_a_seat_is_replaced_and_a_missing_seat_is_a_conflict(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await store.create_table(table("t1"))
+        await store.update_seat("t1", SeatRow(0, "human", "Ana", None, "hash", away=True))
+        loaded = await store.load_table("t1")
+        assert loaded is not None and loaded.seats[0].away and loaded.seats[1].level == "medium"
+        with pytest.raises(ConflictError):
+            await store.update_seat("t1", SeatRow(5, "human", "Nobody"))
+        with pytest.raises(ConflictError):
+            await store.update_seat("gone", SeatRow(0, "human", "Nobody"))
+
+    check(url, scenario)
+
+
+def test_a_table_starts_once(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await store.create_table(table("t1", status="open", seats=[SeatRow(0, "open", "Seat 1")]))
+        await store.start_table("t1", [SeatRow(0, "bot", "Bot 1", "easy")], 5.0)
+        started = await store.load_table("t1")
+        assert started is not None
+        assert (started.status, started.started_at, started.turn_started_at) == ("playing", 5, 5)
+        assert started.seats == [SeatRow(0, "bot", "Bot 1", "easy")]
+        with pytest.raises(ConflictError, match="no longer open"):
+            await store.start_table("t1", [SeatRow(0, "human", "Late")], 9.0)
+        after = await store.load_table("t1")
+        assert after == started, "a refused start stores nothing"
+
+    check(url, scenario)
+
+
+# -------------------------------------------------------------------------------- appends
+def test_a_step_is_stored_once_and_the_version_moves_with_it(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await store.create_table(table("t1"))
+        await store.append(Append("t1", step(1), 1.0, None))
+        with pytest.raises(ConflictError):
+            await store.append(Append("t1", step(1), 1.0, None))
+        with pytest.raises(ConflictError):
+            await store.append(Append("t1", step(3), 1.0, None))  # a step cannot skip a version
+        with pytest.raises(ConflictError):
+            await store.append(Append("gone", step(1), 1.0, None))
+        await store.append(Append("t1", step(2), 2.5, None))
+        assert await store.load_actions("t1") == [step(1), step(2)]
+        assert await store.load_actions("t1", after=1) == [step(2)]
+        row = await store.load_table("t1")
+        assert row is not None and (row.version, row.turn_started_at, row.status) == (
+            2,
+            2.5,
+            "playing",
+        )
+        outcome = {"winners": [0], "reason": "camp", "draw": False}
+        await store.append(Append("t1", step(3), 3.0, outcome))
+        over = await store.load_table("t1")
+        assert over is not None and (over.status, over.outcome, over.version) == (
+            "over",
+            outcome,
+            3,
+        )
+
+    check(url, scenario)
+
+
+def test_appends_together_each_hear_their_own_result(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        for n in range(20):
+            await store.create_table(table(f"t{n}"))
+        await store.append(Append("t5", step(1), 0.0, None))  # t5's step 1 is already taken
+        answers = await results(
+            *(store.append(Append(f"t{n}", step(1), 0.0, None)) for n in range(20))
+        )
+        assert [a is None for a in answers] == [n != 5 for n in range(20)]
+        assert isinstance(answers[5], ConflictError)
+        assert [len(await store.load_actions(f"t{n}")) for n in range(20)] == [1] * 20
+
+    check(url, scenario)
+
+
+def test_two_writers_of_the_same_step_store_it_once(url: str) -> None:
+    """Two stores on one database (two server processes), or two callers of the one memory store."""
+
+    async def scenario(first: Storage) -> None:
+        second = first if url == "memory://" else open_storage(url)
+        try:
+            await first.create_table(table("t1"))
+            answers = await results(
+                first.append(Append("t1", step(1, "from the first"), 0.0, None)),
+                second.append(Append("t1", step(1, "from the second"), 0.0, None)),
+            )
+            assert sum(a is None for a in answers) == 1
+            assert sum(isinstance(a, ConflictError) for a in answers) == 1
+            stored = await second.load_actions("t1")
+            winner = "from the first" if answers[0] is None else "from the second"
+            assert [a.action for a in stored] == [winner]
+        finally:
+            if second is not first:
+                await second.close()
+
+    check(url, scenario)
+
+
+# ------------------------------------------------------------------------------- listings
+GAMES = ["heroes", "dwarves", "heroes", "heroes", "dwarves", "heroes", "heroes", "heroes"]
+STATUSES = ["open", "open", "playing", "over", "open", "open", "open", "playing"]
+# ids of equal age are ordered by code point on every store: "B" < "a"
+IDS_AGES = [
+    ("x1", 1.0),
+    ("x2", 2.0),
+    ("x3", 3.0),
+    ("a", 4.0),
+    ("B", 4.0),
+    ("b", 4.0),
+    ("x7", 7.0),
+    ("x8", 8.0),
+]
+
+
+async def listing(store: Storage) -> None:
+    for (table_id, age), game, status in zip(IDS_AGES, GAMES, STATUSES, strict=True):
+        await store.create_table(table(table_id, created_at=age, game=game, status=status))
+
+
+def test_pages_walk_the_tables_newest_first_without_gaps(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await listing(store)
+        pages, cursor = [], None
+        while True:
+            page = await store.list_tables(limit=3, cursor=cursor)
+            pages.append([r.id for r in page.rows])
+            if page.next_cursor is None:
+                break
+            cursor = page.next_cursor
+            if len(pages) == 1:  # a table created while someone pages does not shift the pages
+                await store.create_table(table("new", created_at=99.0))
+        assert pages == [["x8", "x7", "b"], ["a", "B", "x3"], ["x2", "x1"]]
+        first = (await store.list_tables(limit=2)).rows
+        assert [len(r.seats) for r in first] == [2, 2], "pages carry their seats"
+
+    check(url, scenario)
+
+
+def test_pages_filter_by_status_and_game(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await listing(store)
+        open_heroes = await store.list_tables(statuses=["open"], game="heroes", limit=2)
+        assert [r.id for r in open_heroes.rows] == ["x7", "b"]
+        assert open_heroes.next_cursor is not None
+        rest = await store.list_tables(
+            statuses=["open"], game="heroes", limit=2, cursor=open_heroes.next_cursor
+        )
+        assert ([r.id for r in rest.rows], rest.next_cursor) == (["x1"], None)
+        active = await store.list_tables(statuses=("open", "playing"), limit=MAX_PAGE)
+        assert [r.id for r in active.rows] == ["x8", "x7", "b", "B", "x3", "x2", "x1"]
+        one = await store.list_tables(statuses="over")
+        assert [r.id for r in one.rows] == ["a"], "a single status is one status"
+        assert (await store.list_tables(game="chess")).rows == []
+        reload = await store.tables_with_status(["open", "playing"], 3)
+        assert [r.id for r in reload] == ["x8", "x7", "b"]
+
+    check(url, scenario)
+
+
+@pytest.mark.parametrize(
+    ("limit", "cursor", "message"),
+    [
+        (0, None, "limit must be between 1 and 500"),
+        (MAX_PAGE + 1, None, "limit must be between 1 and 500"),
+        (10, "not-a-cursor", "not a cursor"),
+        (10, "WzEsMl0", "not a cursor"),  # valid base64 of [1,2]: an id must be text
+    ],
+)
+def test_a_bad_page_request_is_refused(
+    url: str, limit: int, cursor: str | None, message: str
+) -> None:
+    async def scenario(store: Storage) -> None:
+        with pytest.raises(ValueError, match=message):
+            await store.list_tables(limit=limit, cursor=cursor)
+
+    check(url, scenario)
+
+
+def test_open_tables_expire_and_started_ones_stay(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await listing(store)
+        gone = await store.expire_open_tables(older_than=7.0)
+        assert gone == ["x1", "x2", "B", "b"], "open ones created before 7, oldest first"
+        assert await store.load_table("x1") is None
+        left = await store.list_tables(limit=MAX_PAGE)
+        assert [r.id for r in left.rows] == ["x8", "x7", "a", "x3"]
+        assert await store.expire_open_tables(older_than=7.0) == []
+        await store.create_table(table("x1", created_at=100.0, seats=[SeatRow(3, "open", "S")]))
+        again = await store.load_table("x1")
+        assert again is not None and [s.seat for s in again.seats] == [3], "its seats went too"
+
+    check(url, scenario)
+
+
+def test_a_closed_store_refuses_calls(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await store.ping()
+        await store.close()
+        with pytest.raises(RuntimeError, match="closed"):
+            await store.load_table("t1")
+        with pytest.raises(RuntimeError, match="closed"):
+            await store.append(Append("t1", step(1), 0.0, None))
+
+    check(url, scenario)
+
+
+# ----------------------------------------------------------------------- opening a store
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("memory://somewhere", "takes no path"),
+        ("mysql://localhost/db", "unknown database URL"),
+        ("sqlite:///", "needs a file"),
+        ("tables.sqlite3", "unknown database URL"),
+    ],
+)
+def test_a_url_that_names_no_store_is_refused(bad: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        open_storage(bad)
+
+
+# ------------------------------------------------------------------ the SQL store's own
+def test_waiting_appends_share_a_commit(tmp_path: Path) -> None:
+    store = open_storage(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+    assert isinstance(store, SqlStorage)
+    batches: list[int] = []
+    original = store.append_batch
 
     def counting(items: list[Append]) -> list[Exception | None]:
-        calls.append(len(items))
+        batches.append(len(items))
         return original(items)
 
-    storage.append_batch = counting  # type: ignore[method-assign]
+    store.append_batch = counting  # type: ignore[method-assign]
 
     async def scenario() -> list[BaseException | None]:
-        results = await asyncio.gather(
-            *(storage.append(Append(f"t{n}", step(1), 0.0, None)) for n in range(20)),
-            return_exceptions=True,
+        for n in range(20):
+            await store.create_table(table(f"t{n}"))
+        answers = await results(
+            *(store.append(Append(f"t{n}", step(1), 0.0, None)) for n in range(20))
         )
-        return list(results)
+        await store.close()
+        return answers
 
-    results = asyncio.run(scenario())
-    assert calls[0] == 20, "appends waiting together go to the database together"
-    assert [r is None for r in results] == [n != 5 for n in range(20)]
-    assert isinstance(results[5], ConflictError)
-    assert [len(storage.load_actions(f"t{n}")) for n in range(20)] == [1] * 20
+    assert asyncio.run(scenario()) == [None] * 20
+    assert batches == [20], "appends waiting together go to the database together"
+
+
+def test_close_lets_the_waiting_appends_commit(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+
+    async def scenario() -> None:
+        store = open_storage(url)
+        await store.create_table(table("t1"))
+        pending = asyncio.create_task(store.append(Append("t1", step(1), 0.0, None)))
+        await asyncio.sleep(0)  # the append is waiting for its commit
+        await store.close()
+        await pending
+
+    asyncio.run(scenario())
+
+    async def reopened() -> list[ActionRow]:
+        store = open_storage(url)
+        try:
+            return await store.load_actions("t1")
+        finally:
+            await store.close()
+
+    assert asyncio.run(reopened()) == [step(1)]
