@@ -1,0 +1,331 @@
+"""Schema migrations: a database made before migrations upgrades in place and its matches go on.
+
+``OLD_SCHEMA`` is the schema exactly as the server created it (``metadata.create_all``) before
+migrations existed, frozen here; a match in progress is written into it as that server stored it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from serverkit import Client, ProcessServer, api, free_port
+from sqlalchemy import inspect, text
+
+from ludoteca.cli import main
+from ludoteca.core import Match, Player, commitment, verify
+from ludoteca.core.fairness import new_secret
+from ludoteca.games import get
+from ludoteca.server.main import check_database
+from ludoteca.server.storage import open_storage
+from ludoteca.server.storage.migrate import SCRIPTS, DatabaseError, head
+from ludoteca.server.storage.schema import metadata
+from ludoteca.server.storage.sql import engine_for
+from ludoteca.server.table import token_hash
+
+OLD_SCHEMA = """
+CREATE TABLE actions (
+    table_id VARCHAR(32) NOT NULL,
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    "by" VARCHAR(8) NOT NULL,
+    at FLOAT NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+CREATE TABLE seats (
+    table_id VARCHAR(32) NOT NULL,
+    seat INTEGER NOT NULL,
+    kind VARCHAR(8) NOT NULL,
+    name VARCHAR(64) NOT NULL,
+    level VARCHAR(16),
+    token_hash VARCHAR(64),
+    away BOOLEAN NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE tables (
+    id VARCHAR(32) NOT NULL,
+    game VARCHAR(64) NOT NULL,
+    params TEXT NOT NULL,
+    seed VARCHAR(128) NOT NULL,
+    commitment VARCHAR(64) NOT NULL,
+    status VARCHAR(16) NOT NULL,
+    turn_seconds INTEGER NOT NULL,
+    created_at FLOAT NOT NULL,
+    started_at FLOAT,
+    turn_started_at FLOAT,
+    version INTEGER NOT NULL,
+    outcome TEXT,
+    PRIMARY KEY (id)
+);
+CREATE INDEX ix_tables_status ON tables (status);
+"""
+
+TOKEN = "the-token-of-ana-at-the-old-table"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    found: str = request.getfixturevalue("postgres_url")
+    return found
+
+
+def execute(url: str, statements: str, params: list[dict[str, Any]] | None = None) -> None:
+    engine = engine_for(url)
+    with engine.begin() as conn:
+        if params is not None:
+            conn.execute(text(statements), params)
+        else:
+            for statement in statements.split(";"):
+                if statement.strip():
+                    conn.exec_driver_sql(statement)
+    engine.dispose()
+
+
+def old_database(url: str) -> None:
+    execute(url, OLD_SCHEMA)
+
+
+def unfinished_match(url: str, steps: int = 6) -> list[tuple[int, str, str]]:
+    """A heroes table as the old server stored it: Ana (seat 0) against a random bot, ``steps``
+    actions in; returns the stored (seat, action, by) of each."""
+    game = get("heroes")
+    seed = new_secret()
+    params = game.spec.params({"players": 2})
+    match = Match(game, params, seed, [Player("Ana"), Player("Bot 2 (random)", True, "random")])
+    pick = random.Random(4)
+    stored = []
+    for _ in range(steps):
+        seat = game.to_move(match.state)
+        assert seat is not None
+        by = "player" if seat == 0 else "bot"
+        text_ = pick.choice(game.legal_texts(match.state))
+        match.act(seat, text_, by)
+        stored.append((seat, match.steps[-1].action, by))
+    assert game.outcome(match.state) is None, "the match must be unfinished"
+    now = time.time()
+    execute(
+        url,
+        "INSERT INTO tables VALUES (:id, :game, :params, :seed, :commitment, 'playing', 3600, "
+        ":created, :created, :now, :version, NULL)",
+        [
+            {
+                "id": "oldtable",
+                "game": "heroes",
+                "params": '{"players": 2}',
+                "seed": seed,
+                "commitment": commitment(seed),
+                "created": now - 60,
+                "now": now,
+                "version": steps,
+            }
+        ],
+    )
+    execute(
+        url,
+        "INSERT INTO seats VALUES ('oldtable', :seat, :kind, :name, :level, :hash, false)",
+        [
+            {"seat": 0, "kind": "human", "name": "Ana", "level": None, "hash": token_hash(TOKEN)},
+            {"seat": 1, "kind": "bot", "name": "Bot 2 (random)", "level": "random", "hash": None},
+        ],
+    )
+    execute(
+        url,
+        "INSERT INTO actions VALUES ('oldtable', :seq, :seat, :action, :by, :at)",
+        [
+            {"seq": n, "seat": seat, "action": action, "by": by, "at": now - 60 + n}
+            for n, (seat, action, by) in enumerate(stored, 1)
+        ],
+    )
+    return stored
+
+
+def ludoteca(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ludoteca.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+
+
+def schema_of(url: str) -> dict[str, Any]:
+    """Tables, columns, keys and indexes as the database reports them (not the version table)."""
+    engine = engine_for(url)
+    with engine.connect() as conn:
+        found = inspect(conn)
+        names = sorted(set(found.get_table_names()) - {"alembic_version"})
+        schema = {
+            name: {
+                "columns": [
+                    (c["name"], str(c["type"]), c["nullable"]) for c in found.get_columns(name)
+                ],
+                "key": found.get_pk_constraint(name)["constrained_columns"],
+                "indexes": sorted(
+                    (i["name"], tuple(i["column_names"]), bool(i["unique"]))
+                    for i in found.get_indexes(name)
+                ),
+            }
+            for name in names
+        }
+    engine.dispose()
+    return schema
+
+
+def differences_from_the_code(url: str) -> list[Any]:
+    engine = engine_for(url)
+    with engine.connect() as conn:
+        found = compare_metadata(MigrationContext.configure(conn), metadata)
+    engine.dispose()
+    return list(found)
+
+
+def drop_everything(url: str) -> None:
+    engine = engine_for(url)
+    with engine.begin() as conn:
+        for name in inspect(conn).get_table_names():
+            conn.exec_driver_sql(f"DROP TABLE {name}")
+    engine.dispose()
+
+
+# ------------------------------------------------------------------------------------ tests
+def test_revision_0001_is_the_schema_made_before_migrations(url: str) -> None:
+    old_database(url)
+    before = schema_of(url)
+    assert set(before) == {"tables", "seats", "actions"}
+    drop_everything(url)
+    config = Config()
+    config.set_main_option("script_location", SCRIPTS)
+    engine = engine_for(url)
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0001")
+    engine.dispose()
+    assert schema_of(url) == before
+
+
+def test_an_old_and_a_new_database_end_at_the_schema_the_code_uses(url: str) -> None:
+    asyncio.run(open_storage(url).close())  # a new database is created at head
+    assert differences_from_the_code(url) == []
+    fresh = schema_of(url)
+    drop_everything(url)
+    old_database(url)
+    check_database(url, upgrade=True)
+    assert differences_from_the_code(url) == []
+    assert schema_of(url) == fresh
+
+
+@pytest.mark.slow
+def test_a_match_stored_before_migrations_upgrades_and_finishes(
+    url: str, tmp_path: Path, process_servers: list[ProcessServer]
+) -> None:
+    old_database(url)
+    stored = unfinished_match(url)
+    current = ludoteca("db", "current", env={"LUDOTECA_DB": url})
+    assert current.returncode == 0, current.stderr
+    assert current.stdout.startswith("0001 (made before migrations"), current.stdout
+
+    refused = ludoteca("serve", "--port", str(free_port()), "--db", url)
+    assert refused.returncode == 1
+    assert "at schema revision 0001" in refused.stderr
+    assert "ludoteca db upgrade --db" in refused.stderr and "--upgrade" in refused.stderr
+    assert ludoteca("db", "current", "--db", url).stdout == current.stdout, "refusing changed it"
+
+    upgraded = ludoteca("db", "upgrade", "--db", url)
+    assert upgraded.returncode == 0, upgraded.stderr
+    assert f"to {head()} in" in upgraded.stdout
+    assert ludoteca("db", "current", "--db", url).stdout == f"{head()} (head)\n"
+    again = ludoteca("db", "upgrade", "--db", url)
+    assert again.returncode == 0 and "already at" in again.stdout
+
+    server = ProcessServer(url, tmp_path).start()
+    process_servers.append(server)
+
+    async def finish() -> int:
+        client = await Client.connect(server.ws_base, "oldtable", TOKEN)
+        first = await client.until(lambda m: m["type"] == "state")
+        assert first["version"] >= len(stored) and first["seat"] == 0  # the bot may go on
+        pick = random.Random(5)
+        while not (client.state and client.state["view"]["over"]):
+            state = client.state
+            if state and state["legal"]:
+                await client.act(pick.choice(state["legal"]), state["version"])
+            else:
+                await client.recv(timeout=30)
+        await client.close()
+        return int(client.state["version"])
+
+    final = asyncio.run(finish())
+    record = api(server.base).get("/api/tables/oldtable/record").json()
+    verdict = verify(record, get)
+    assert verdict.ok, verdict.problems
+    assert len(record["actions"]) == final > len(stored)
+    assert [(a["seat"], a["action"], a["by"]) for a in record["actions"][: len(stored)]] == stored
+
+
+# ------------------------------------------------------------------------ refused databases
+def test_a_new_database_is_made_at_head_when_served(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'new' / 'tables.sqlite3'}"
+    check_database(url, upgrade=False)
+    assert main(["db", "current", "--db", url]) == 0
+    assert capsys.readouterr().out == f"{head()} (head)\n"
+
+
+@pytest.mark.parametrize(
+    ("prepare", "args", "message"),
+    [
+        (None, ["current"], "there is no database file at"),
+        (None, ["upgrade", "--db", "memory://"], "has no schema to migrate"),
+        (None, ["upgrade", "--db", "mysql://localhost/tables"], "unknown database URL"),
+        (None, ["upgrade", "--db", "postgresql://nobody@127.0.0.1:1/x"], "cannot use the database"),
+        ("CREATE TABLE tables (id TEXT)", ["upgrade"], "not a ludoteca database"),
+        (
+            "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL);"
+            "INSERT INTO alembic_version VALUES ('9999')",
+            ["upgrade"],
+            "revision 9999, which this version of ludoteca does not know",
+        ),
+    ],
+)
+def test_a_database_we_cannot_serve_is_refused_and_left_alone(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    prepare: str | None,
+    args: list[str],
+    message: str,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+    if prepare is not None:
+        execute(url, prepare)
+    before = schema_of(url) if prepare is not None else None
+    assert main(["db", *args] if "--db" in args else ["db", *args, "--db", url]) == 1
+    assert message in capsys.readouterr().err
+    if before is not None:
+        assert schema_of(url) == before
+        with pytest.raises(DatabaseError, match=message):
+            check_database(url, upgrade=True)
+    else:
+        assert not (tmp_path / "tables.sqlite3").exists()
+
+
+def test_db_without_an_action_shows_its_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["db"]) == 2
+    out = capsys.readouterr().out
+    assert "upgrade" in out and "current" in out
