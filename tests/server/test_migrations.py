@@ -29,7 +29,7 @@ from ludoteca.core.fairness import new_secret
 from ludoteca.games import get
 from ludoteca.server.main import check_database
 from ludoteca.server.storage import open_storage
-from ludoteca.server.storage.migrate import SCRIPTS, DatabaseError, head
+from ludoteca.server.storage.migrate import SCRIPTS, DatabaseError, head, new_revision
 from ludoteca.server.storage.schema import metadata
 from ludoteca.server.storage.sql import engine_for
 from ludoteca.server.table import token_hash
@@ -329,3 +329,11 @@ def test_db_without_an_action_shows_its_help(capsys: pytest.CaptureFixture[str])
     assert main(["db"]) == 2
     out = capsys.readouterr().out
     assert "upgrade" in out and "current" in out
+
+
+def test_a_new_revision_follows_the_head(tmp_path: Path) -> None:
+    written = new_revision("nothing changed", tmp_path)
+    assert written.name == f"v{int(head()) + 1:04d}_nothing_changed.py"
+    source = written.read_text()
+    assert f'down_revision = "{head()}"' in source
+    assert "op." not in source.split("def upgrade")[1], "the code and the head agree: nothing to do"

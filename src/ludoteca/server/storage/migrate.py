@@ -12,6 +12,7 @@ this version of ludoteca does not have, e.g. written by a newer one: refused).
 
 from __future__ import annotations
 
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,3 +183,35 @@ def _engine(url: str) -> Engine:
         return engine_for(url)
     except ValueError as exc:
         raise DatabaseError(str(exc)) from None
+
+
+def new_revision(message: str, directory: Path | None = None) -> Path:
+    """Write the next revision, its operations filled in from what ``schema.py`` has and a
+    database at the current head lacks; review and complete it before committing (docs/storage.md).
+    ``directory``: where to write it (default: the package's ``versions``)."""
+    previous = head()
+    with tempfile.TemporaryDirectory() as scratch:
+        url = f"sqlite:///{scratch}/head.sqlite3"
+        engine = _engine(url)
+        try:
+            prepare(engine, upgrade=True, url=url)
+            with engine.begin() as conn:
+                config = Config()
+                config.set_main_option("script_location", SCRIPTS)
+                config.set_main_option("file_template", "v%%(rev)s_%%(slug)s")
+                config.attributes["connection"] = conn
+                if directory is not None:
+                    config.set_main_option("path_separator", "newline")
+                    where = f"{SCRIPTS}/versions\n{directory}"
+                    config.set_main_option("version_locations", where)
+                script = command.revision(
+                    config,
+                    message,
+                    autogenerate=True,
+                    rev_id=f"{int(previous) + 1:04d}",
+                    version_path=None if directory is None else str(directory),
+                )
+        finally:
+            engine.dispose()
+    assert script is not None and not isinstance(script, list)
+    return Path(script.path)
