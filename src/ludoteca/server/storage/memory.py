@@ -23,7 +23,7 @@ from .rows import (
     check_limit,
     check_new_table,
     decode_cursor,
-    encode_cursor,
+    page_of,
     status_filter,
     to_json,
 )
@@ -155,9 +155,7 @@ class MemoryStorage:
         if after is not None:
             found = [s for s in found if _key(s.row) < after]
         rows = [self._copy(s) for s in found[: limit + 1]]
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return TablePage(rows, encode_cursor(rows[-1]) if more else None)
+        return page_of(rows, limit)
 
     async def ping(self) -> None:
         self._open()

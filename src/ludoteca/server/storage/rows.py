@@ -111,6 +111,12 @@ def encode_cursor(row: TableRow) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
+def page_of(rows: list[TableRow], limit: int) -> TablePage:
+    """A page from up to ``limit + 1`` rows in order (an extra row means there is a next page)."""
+    shown = rows[:limit]
+    return TablePage(shown, encode_cursor(shown[-1]) if len(rows) > limit else None)
+
+
 def decode_cursor(cursor: str) -> tuple[float, str]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))

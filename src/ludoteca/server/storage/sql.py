@@ -49,7 +49,7 @@ from .rows import (
     check_limit,
     check_new_table,
     decode_cursor,
-    encode_cursor,
+    page_of,
     status_filter,
     to_json,
 )
@@ -346,9 +346,7 @@ class SqlStorage:
                 )
             )
         rows = await self._run(self._select_tables, query, limit + 1)
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return TablePage(rows, encode_cursor(rows[-1]) if more else None)
+        return page_of(rows, limit)
 
     def _newest_first(self, statuses: list[str] | None, game: str | None) -> Select[Any]:
         conditions: list[ColumnElement[bool]] = []
