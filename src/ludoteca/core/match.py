@@ -1,4 +1,11 @@
-"""The match authority: the one checked path from a seat's action text to a stored step."""
+"""The match authority: the one checked path from a seat's action text to a committed step.
+
+Everything that plays a match goes through ``Match``: the server, the CLI, the bots' tournaments,
+the verifier and the conformance suite. It checks an action once — match live, seat to move, text
+parses, action legal, version current — prepares its result on a copy, and commits it when the
+caller (the server, after storing it) says so. It replays stored steps, decides what each seat sees
+and when the seed is revealed, and writes the record. ``Game`` keeps only the rules primitives.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +13,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import IllegalActionError, InvalidActionError
-from .fairness import commitment
-from .game import Event, Game
+from .errors import (
+    IllegalActionError,
+    InvalidActionError,
+    MatchOverError,
+    NotYourTurnError,
+    ReplayError,
+    StaleVersionError,
+)
+from .fairness import commitment, fingerprint
+from .game import JSON, Event, Game, Outcome
 from .record import Actor, MatchRecord, Player, Step
 
 
@@ -41,6 +55,7 @@ class Match:
         self.game = game
         self.params = game.spec.params(params)
         self.seed = seed
+        self.commitment = commitment(seed)
         self.state, self.opening_events = game.new_with_events(self.params, seed)
         count = game.players(self.state)
         self.players = (
@@ -52,30 +67,63 @@ class Match:
             raise ValueError(f"{count} seats but {len(self.players)} players given")
         self.steps: list[Step] = []
 
+    def __repr__(self) -> str:  # never the seed: reprs end up in logs
+        return f"<Match {self.game.spec.id} {fingerprint(self.commitment)} v{self.version}>"
+
+    # ------------------------------------------------------------------------ the position
     @property
     def version(self) -> int:
         """How many actions have been accepted (a client sends the version it saw)."""
         return len(self.steps)
 
-    def prepare(self, seat: int, text: str) -> Prepared:
-        """Check ``seat``'s action text and compute its result; raises (nothing changes) if bad."""
-        if self.game.is_over(self.state):
-            raise IllegalActionError("the match is over")
-        to_move = self.game.to_move(self.state)
+    @property
+    def to_move(self) -> int | None:
+        return self.game.to_move(self.state)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The seed once the match is over, else None: the one place that decides the reveal."""
+        return self.seed if self.over else None
+
+    # --------------------------------------------------------------------------- acting
+    def prepare(self, seat: int, text: str, version: int | None = None) -> Prepared:
+        """Check ``seat``'s action text and compute its result on a copy; raises if bad.
+
+        The checks run once each, in this order: the match is live (MatchOverError), ``seat`` is
+        to move (NotYourTurnError), the text parses (InvalidActionError), the action is legal
+        (IllegalActionError), and ``version``, when given, is current (StaleVersionError).
+        Nothing changes when any of them fails.
+        """
+        state = self.state
+        to_move = self.game.to_move(state)
+        if to_move is None:
+            raise MatchOverError("the match is over")
         if seat != to_move:
-            raise IllegalActionError(f"it is not seat {seat}'s turn (seat {to_move} is to move)")
-        action = self.game.parse_action(self.state, text)
-        if not self.game.is_legal(self.state, action):
-            raise IllegalActionError(f"'{text}' is not a legal action here")
-        canonical = self.game.action_to_text(self.state, action)
-        after = self.state.clone()
+            raise NotYourTurnError(
+                f"it is not seat {seat + 1}'s turn (seat {to_move + 1} is to move)"
+            )
+        action = self.game.check(state, text)
+        if version is not None and version != self.version:
+            raise StaleVersionError(
+                f"you acted on version {version} but the match is at version {self.version}"
+            )
+        canonical = self.game.action_to_text(state, action)
+        after = state.clone()
         events = self.game.apply_unchecked(after, action)
         return Prepared(seat, canonical, after, events, self.version)
 
     def commit(self, prepared: Prepared, by: Actor = "player") -> list[Event]:
         """Make a prepared action part of the match (it must have been prepared at this version)."""
         if prepared.base_version != self.version:
-            raise IllegalActionError("the match moved on since this action was prepared")
+            raise StaleVersionError("the match moved on since this action was prepared")
         self.state = prepared.state
         self.steps.append(Step(prepared.seat, prepared.text, by))
         return prepared.events
@@ -84,18 +132,55 @@ class Match:
         """Apply ``seat``'s action text, or raise (state untouched) saying why not."""
         return self.commit(self.prepare(seat, text), by)
 
+    # ---------------------------------------------------------------------------- seeing
+    def legal(self, seat: int | None) -> list[str]:
+        """The action texts ``seat`` may send now ([] unless it is that seat's turn)."""
+        if seat is None or self.over or self.to_move != seat:
+            return []
+        return self.game.legal_texts(self.state)
+
+    def view(self, seat: int | None) -> JSON:
+        """What the table shows a seat (None = a spectator): its observation, whose turn it is,
+        the result, the commitment and fingerprint, and the seed once the match is over."""
+        outcome = self.outcome
+        return {
+            "game": self.game.spec.id,
+            "players": len(self.players),
+            "seat": seat,
+            "to_move": self.game.to_move(self.state),
+            "over": outcome is not None,
+            "outcome": outcome.to_json() if outcome else None,
+            "commitment": self.commitment,
+            "fingerprint": fingerprint(self.commitment),
+            "seed": self.revealed_seed,
+            "position": self.game.observation(self.state, seat),
+        }
+
     def record(self) -> MatchRecord:
         """The record so far; the seed and outcome appear only once the match is over."""
-        outcome = self.game.outcome(self.state)
         return MatchRecord(
             game=self.game.spec.id,
             params=dict(self.params),
-            commitment=commitment(self.seed),
+            commitment=self.commitment,
             players=list(self.players),
             actions=list(self.steps),
-            seed=self.seed if outcome is not None else None,
-            outcome=outcome,
+            seed=self.revealed_seed,
+            outcome=self.outcome,
         )
+
+    # --------------------------------------------------------------------------- replay
+    def replay_steps(self, steps: Sequence[Step]) -> list[list[Event]]:
+        """Apply stored steps in order; ReplayError (naming the step) at the first that does not
+        apply, with the match left at the step before it. Returns each step's events."""
+        done: list[list[Event]] = []
+        for step in steps:
+            try:
+                done.append(self.act(step.seat, step.action, step.by))
+            except (IllegalActionError, InvalidActionError) as exc:
+                raise ReplayError(
+                    self.version + 1, f"seat {step.seat} '{step.action}' is not legal: {exc}"
+                ) from None
+        return done
 
     @classmethod
     def replay(
@@ -106,11 +191,7 @@ class Match:
         players: Sequence[Player] | None,
         steps: Sequence[Step],
     ) -> Match:
-        """Rebuild a match from its seed and steps; raises at the first step that does not apply."""
+        """Rebuild a match from its seed and steps; ReplayError at the first that does not apply."""
         match = cls(game, params, seed, players)
-        for n, step in enumerate(steps, 1):
-            try:
-                match.act(step.seat, step.action, step.by)
-            except (IllegalActionError, InvalidActionError) as exc:
-                raise IllegalActionError(f"step {n} ({step.action!r}): {exc}") from None
+        match.replay_steps(steps)
         return match

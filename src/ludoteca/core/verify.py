@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import IllegalActionError, InvalidActionError, LudotecaError
+from .errors import LudotecaError, ReplayError
 from .fairness import commitment
 from .game import JSON, Game, Outcome
 from .match import Match
@@ -77,13 +77,10 @@ def verify(data: Any, lookup: Callable[[str], Game[Any, Any]]) -> Verdict:
         match = Match(game, record.params, record.seed, record.players)
     except (LudotecaError, ValueError) as exc:
         return _failed("redeal", str(exc))
-    for n, step in enumerate(record.actions, 1):
-        try:
-            match.act(step.seat, step.action, step.by)
-        except (IllegalActionError, InvalidActionError) as exc:
-            return _failed(
-                "actions", f"step {n}: seat {step.seat} '{step.action}' is not legal: {exc}", n
-            )
+    try:
+        match.replay_steps(record.actions)
+    except ReplayError as exc:
+        return _failed("actions", str(exc), exc.step)
     replayed = game.outcome(match.state)
     if replayed is None:
         return _failed("outcome", f"the match is not over after all {len(record.actions)} actions")
