@@ -253,16 +253,17 @@ def close_api(base: str) -> None:
         client.close()
 
 
-def replayed_states(record: dict[str, Any]) -> list[Any]:
-    """The state after each version of a stored match (index = version), replayed."""
+def replayed_views(record: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
+    """What the match authority shows ``seat`` after each version of a stored match (index =
+    version), replayed from the record."""
     game = get(record["game"])
     players = [Player(p["name"], p["bot"], p.get("level")) for p in record["players"]]
     match = Match(game, record["params"], record["seed"], players)
-    states = [match.state.clone()]
+    views = [match.view(seat)]
     for step in record["actions"]:
         match.act(step["seat"], step["action"], step["by"])
-        states.append(match.state.clone())
-    return states
+        views.append(match.view(seat))
+    return views
 
 
 def replay(record: dict[str, Any]) -> Match:

@@ -23,7 +23,12 @@ from ludoteca.core import (
     IllegalActionError,
     InvalidActionError,
     Match,
+    MatchOverError,
+    NotYourTurnError,
     Player,
+    ReplayError,
+    StaleVersionError,
+    Step,
     fingerprint,
 )
 from ludoteca.core.record import Actor
@@ -156,19 +161,16 @@ class Table:
     def begin(self, steps: list[ActionRow] | None = None) -> None:
         """Deal the match from the seed and replay any stored steps (after a restart)."""
         match = Match(self.game, self.row.params, self.row.seed, self.players())
-        opening = LogEntry(
-            0, None, None, None, list(match.opening_events), self.row.started_at or 0
-        )
-        self.log = [opening]
-        for step in steps or []:
-            by = actor(step.by)
-            try:
-                events = match.act(step.seat, step.action, by)
-            except (IllegalActionError, InvalidActionError) as exc:
-                raise RuntimeError(
-                    f"table {self.id}: stored step {step.seq} does not replay: {exc}"
-                ) from exc
-            self.log.append(LogEntry(step.seq, step.seat, by, step.action, events, step.at))
+        stored = [Step(a.seat, a.action, actor(a.by)) for a in steps or []]
+        try:
+            replayed = match.replay_steps(stored)
+        except ReplayError as exc:
+            raise RuntimeError(f"table {self.id}: stored {exc}") from exc
+        self.log = [LogEntry(0, None, None, None, match.opening_events, self.row.started_at or 0)]
+        self.log += [
+            LogEntry(a.seq, a.seat, actor(a.by), a.action, events, a.at)
+            for a, events in zip(steps or [], replayed, strict=True)
+        ]
         self.match = match
         self._views.clear()
 
@@ -182,21 +184,18 @@ class Table:
                 raise Rejected("not_started", "the match has not started yet")
             if self.row.status != "playing":
                 raise Rejected("match_over", "the match is over")
-            to_move = self.game.to_move(match.state)
-            if seat != to_move:
-                raise Rejected("not_your_turn", f"it is not your turn (seat {to_move} is to move)")
             try:
-                prepared = match.prepare(seat, text)
+                prepared = match.prepare(seat, text, version)
+            except MatchOverError as exc:
+                raise Rejected("match_over", str(exc)) from None
+            except NotYourTurnError as exc:
+                raise Rejected("not_your_turn", str(exc)) from None
+            except StaleVersionError as exc:
+                raise Rejected("stale_version", f"{exc}; here is the current state") from None
             except InvalidActionError as exc:
                 raise Rejected("invalid_action", str(exc)) from None
             except IllegalActionError as exc:
                 raise Rejected("illegal_action", str(exc)) from None
-            if version is not None and version != match.version:
-                raise Rejected(
-                    "stale_version",
-                    f"you acted on version {version} but the table is at version "
-                    f"{match.version}; here is the current state",
-                )
             now = self.services.now()
             seat_after = self.game.to_move(prepared.state)
             outcome = self.game.outcome(prepared.state)
@@ -353,7 +352,7 @@ class Table:
             "version": self.version,
             "commitment": self.row.commitment,
             "fingerprint": self.fingerprint,
-            "seed": self.row.seed if self.row.status == "over" else None,
+            "seed": self.match.revealed_seed if self.match else None,
             "outcome": self.row.outcome,
             "seats": self.seats_json(),
         }
@@ -364,14 +363,8 @@ class Table:
         if cached is None:
             match = self.match
             assert match is not None
-            legal: list[str] = []
-            if (
-                self.row.status == "playing"
-                and seat is not None
-                and self.game.to_move(match.state) == seat
-            ):
-                legal = self.game.legal_texts(match.state)
-            cached = self._views[seat] = (self.game.view(match.state, seat), legal)
+            legal = match.legal(seat) if self.row.status == "playing" else []
+            cached = self._views[seat] = (match.view(seat), legal)
         return cached
 
     def message_for(self, seat: int | None, log_from: int) -> dict[str, Any]:
