@@ -289,6 +289,8 @@ def test_a_bad_page_request_is_refused(
     async def scenario(store: Storage) -> None:
         with pytest.raises(ValueError, match=message):
             await store.list_tables(limit=limit, cursor=cursor)
+        with pytest.raises(ValueError, match="offset must be 0 or more"):
+            await store.list_tables(offset=-1)
 
     check(url, scenario)
 
@@ -296,15 +298,55 @@ def test_a_bad_page_request_is_refused(
 def test_open_tables_expire_and_started_ones_stay(url: str) -> None:
     async def scenario(store: Storage) -> None:
         await listing(store)
-        gone = await store.expire_open_tables(older_than=7.0)
-        assert gone == ["x1", "x2", "B", "b"], "open ones created before 7, oldest first"
-        assert await store.load_table("x1") is None
-        left = await store.list_tables(limit=MAX_PAGE)
-        assert [r.id for r in left.rows] == ["x8", "x7", "a", "x3"]
+        expired = await store.expire_open_tables(older_than=7.0)
+        assert expired == ["x1", "x2", "B", "b"], "open ones created before 7, oldest first"
+        gone = await store.load_table("x1")
+        assert gone is not None and gone.status == "expired" and len(gone.seats) == 2
+        still_open = await store.list_tables(statuses=["open"])
+        assert [r.id for r in still_open.rows] == ["x7"]
         assert await store.expire_open_tables(older_than=7.0) == []
-        await store.create_table(table("x1", created_at=100.0, seats=[SeatRow(3, "open", "S")]))
-        again = await store.load_table("x1")
-        assert again is not None and [s.seat for s in again.seats] == [3], "its seats went too"
+        assert await store.count_tables(statuses=["expired"]) == 4
+
+    check(url, scenario)
+
+
+def test_tables_named_expire_only_while_open(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await listing(store)
+        expired = await store.expire_tables(["x7", "x8", "a", "x1", "nothing"])
+        assert expired == ["x1", "x7"], "the open ones among them, oldest first"
+        assert await store.expire_tables(["x7"]) == [], "already expired"
+        assert await store.expire_tables([]) == []
+        statuses = {r.id: r.status for r in (await store.list_tables(limit=MAX_PAGE)).rows}
+        assert statuses == {
+            "x8": "playing",
+            "x7": "expired",
+            "b": "open",
+            "a": "over",
+            "B": "open",
+            "x3": "playing",
+            "x2": "open",
+            "x1": "expired",
+        }
+        with pytest.raises(ConflictError, match="no longer open"):
+            await store.start_table("x7", [SeatRow(0, "human", "Late")], 9.0)
+
+    check(url, scenario)
+
+
+def test_pages_by_offset_and_the_count_behind_them(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await listing(store)
+        page = await store.list_tables(statuses=["open", "playing"], limit=3, offset=2)
+        assert [r.id for r in page.rows] == ["b", "B", "x3"] and page.next_cursor is not None
+        last = await store.list_tables(statuses=["open", "playing"], limit=3, offset=6)
+        assert ([r.id for r in last.rows], last.next_cursor) == (["x1"], None)
+        beyond = await store.list_tables(limit=3, offset=50)
+        assert (beyond.rows, beyond.next_cursor) == ([], None)
+        assert await store.count_tables(statuses=["open", "playing"]) == 7
+        assert await store.count_tables(game="dwarves") == 2
+        assert await store.count_tables(statuses=["open"], game="heroes") == 3
+        assert await store.count_tables() == 8
 
     check(url, scenario)
 

@@ -14,14 +14,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from .rows import (
+    EXPIRED,
     ActionRow,
     Append,
     ConflictError,
     SeatRow,
     TablePage,
     TableRow,
-    check_limit,
     check_new_table,
+    check_page,
     decode_cursor,
     page_of,
     status_filter,
@@ -101,13 +102,21 @@ class MemoryStorage:
         stored.row.status = "playing" if outcome is None else "over"
         stored.row.outcome = outcome
 
+    async def expire_tables(self, table_ids: Iterable[str]) -> list[str]:
+        self._open()
+        wanted = set(table_ids)
+        return self._expire([s.row for s in self._tables.values() if s.row.id in wanted])
+
     async def expire_open_tables(self, older_than: float) -> list[str]:
         self._open()
-        rows = sorted((s.row for s in self._tables.values()), key=_key)
-        gone = [r.id for r in rows if r.status == "open" and r.created_at < older_than]
-        for table_id in gone:
-            del self._tables[table_id]
-        return gone
+        return self._expire([s.row for s in self._tables.values() if s.row.created_at < older_than])
+
+    @staticmethod
+    def _expire(rows: list[TableRow]) -> list[str]:
+        expired = sorted((r for r in rows if r.status == "open"), key=_key)
+        for row in expired:
+            row.status = EXPIRED
+        return [r.id for r in expired]
 
     # ------------------------------------------------------------------------------- reads
     def _copy(self, stored: _Stored) -> TableRow:
@@ -147,15 +156,22 @@ class MemoryStorage:
         game: str | None = None,
         limit: int = 50,
         cursor: str | None = None,
+        offset: int = 0,
     ) -> TablePage:
         self._open()
-        check_limit(limit)
+        check_page(limit, offset)
         after = None if cursor is None else decode_cursor(cursor)
         found = self._newest_first(status_filter(statuses), game)
         if after is not None:
             found = [s for s in found if _key(s.row) < after]
-        rows = [self._copy(s) for s in found[: limit + 1]]
+        rows = [self._copy(s) for s in found[offset : offset + limit + 1]]
         return page_of(rows, limit)
+
+    async def count_tables(
+        self, *, statuses: Iterable[str] | None = None, game: str | None = None
+    ) -> int:
+        self._open()
+        return len(self._newest_first(status_filter(statuses), game))
 
     async def ping(self) -> None:
         self._open()

@@ -60,15 +60,28 @@ class Storage(Protocol):
         game: str | None = None,
         limit: int = 50,
         cursor: str | None = None,
+        offset: int = 0,
     ) -> TablePage:
         """One page of tables, newest first, optionally of some states and one game. Pass the
-        page's ``next_cursor`` back for the next page; tables created meanwhile do not shift it.
-        ValueError for a limit outside 1..500 or a cursor this method did not give."""
+        page's ``next_cursor`` back for the next page (tables created meanwhile do not shift it),
+        or skip ``offset`` tables. ValueError for a limit outside 1..500, a negative offset or a
+        cursor this method did not give."""
+        ...
+
+    async def count_tables(
+        self, *, statuses: Iterable[str] | None = None, game: str | None = None
+    ) -> int:
+        """How many tables ``list_tables`` would page through with these filters."""
+        ...
+
+    async def expire_tables(self, table_ids: Iterable[str]) -> list[str]:
+        """Mark those of these tables that are still open (not started) ``expired``; return them.
+        A table that starts meanwhile stays as it is."""
         ...
 
     async def expire_open_tables(self, older_than: float) -> list[str]:
-        """Delete the tables still open (not started) that were created before ``older_than``,
-        with their seats; return their ids, oldest first. A table that starts meanwhile stays."""
+        """Mark every table still open that was created before ``older_than`` ``expired``; return
+        their ids, oldest first."""
         ...
 
     async def ping(self) -> None:

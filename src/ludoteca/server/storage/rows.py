@@ -14,6 +14,8 @@ from typing import Any
 
 MAX_PAGE = 500
 """The most tables one page of ``list_tables`` may hold."""
+EXPIRED = "expired"
+"""The status of an open table nobody started in time (``expire_tables``)."""
 
 
 class ConflictError(Exception):
@@ -92,9 +94,11 @@ def to_json(value: dict[str, Any]) -> str:
         raise ValueError(f"not storable as JSON: {exc}") from None
 
 
-def check_limit(limit: int) -> None:
+def check_page(limit: int, offset: int) -> None:
     if not 1 <= limit <= MAX_PAGE:
         raise ValueError(f"limit must be between 1 and {MAX_PAGE}, not {limit}")
+    if offset < 0:
+        raise ValueError(f"offset must be 0 or more, not {offset}")
 
 
 def status_filter(statuses: Iterable[str] | None) -> list[str] | None:

@@ -27,8 +27,8 @@ from sqlalchemy import (
     and_,
     bindparam,
     create_engine,
-    delete,
     event,
+    func,
     insert,
     or_,
     select,
@@ -40,14 +40,15 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError
 
 from .rows import (
+    EXPIRED,
     ActionRow,
     Append,
     ConflictError,
     SeatRow,
     TablePage,
     TableRow,
-    check_limit,
     check_new_table,
+    check_page,
     decode_cursor,
     page_of,
     status_filter,
@@ -279,22 +280,25 @@ class SqlStorage:
                 raise ConflictError(f"table {table_id} is no longer open")
             self._update_seats(table_id, rows, conn)
 
-    async def expire_open_tables(self, older_than: float) -> list[str]:
-        return await self._run(self._expire_open_tables, older_than)
+    async def expire_tables(self, table_ids: Iterable[str]) -> list[str]:
+        wanted = list(table_ids)
+        if not wanted:
+            return []
+        return await self._run(self._expire, tables.c.id.in_(wanted))
 
-    def _expire_open_tables(self, older_than: float) -> list[str]:
+    async def expire_open_tables(self, older_than: float) -> list[str]:
+        return await self._run(self._expire, tables.c.created_at < older_than)
+
+    def _expire(self, which: ColumnElement[bool]) -> list[str]:
         with self.engine.begin() as conn:
             # one statement decides: a table that starts meanwhile is no longer 'open' here
-            gone = conn.execute(
-                delete(tables)
-                .where(and_(tables.c.status == "open", tables.c.created_at < older_than))
+            expired = conn.execute(
+                update(tables)
+                .where(and_(which, tables.c.status == "open"))
+                .values(status=EXPIRED)
                 .returning(tables.c.id, tables.c.created_at)
             ).all()
-            ids = [r.id for r in sorted(gone, key=lambda r: (r.created_at, r.id))]
-            if ids:
-                conn.execute(delete(seats).where(seats.c.table_id.in_(ids)))
-                conn.execute(delete(actions).where(actions.c.table_id.in_(ids)))
-            return ids
+        return [r.id for r in sorted(expired, key=lambda r: (r.created_at, r.id))]
 
     # ------------------------------------------------------------------------------- reads
     async def load_table(self, table_id: str) -> TableRow | None:
@@ -324,8 +328,7 @@ class SqlStorage:
     async def tables_with_status(
         self, statuses: Iterable[str], limit: int = 1000
     ) -> list[TableRow]:
-        wanted = status_filter(statuses)
-        return await self._run(self._select_tables, self._newest_first(wanted, None), limit)
+        return await self._run(self._select_tables, self._newest_first(statuses, None), limit)
 
     async def list_tables(
         self,
@@ -334,9 +337,10 @@ class SqlStorage:
         game: str | None = None,
         limit: int = 50,
         cursor: str | None = None,
+        offset: int = 0,
     ) -> TablePage:
-        check_limit(limit)
-        query = self._newest_first(status_filter(statuses), game)
+        check_page(limit, offset)
+        query = self._newest_first(statuses, game).offset(offset)
         if cursor is not None:
             created_at, table_id = decode_cursor(cursor)
             query = query.where(
@@ -348,15 +352,20 @@ class SqlStorage:
         rows = await self._run(self._select_tables, query, limit + 1)
         return page_of(rows, limit)
 
-    def _newest_first(self, statuses: list[str] | None, game: str | None) -> Select[Any]:
-        conditions: list[ColumnElement[bool]] = []
-        if statuses is not None:
-            conditions.append(tables.c.status.in_(statuses))
-        if game is not None:
-            conditions.append(tables.c.game == game)
+    async def count_tables(
+        self, *, statuses: Iterable[str] | None = None, game: str | None = None
+    ) -> int:
+        query = select(func.count()).select_from(tables).where(_filters(statuses, game))
+        return await self._run(self._count, query)
+
+    def _count(self, query: Select[int]) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(query).scalar_one()
+
+    def _newest_first(self, statuses: Iterable[str] | None, game: str | None) -> Select[Any]:
         return (
             select(tables)
-            .where(and_(true(), *conditions))
+            .where(_filters(statuses, game))
             .order_by(tables.c.created_at.desc(), self._id.desc())
         )
 
@@ -381,6 +390,16 @@ class SqlStorage:
                 SeatRow(r.seat, r.kind, r.name, r.level, r.token_hash, bool(r.away))
             )
         return found
+
+
+def _filters(statuses: Iterable[str] | None, game: str | None) -> ColumnElement[bool]:
+    conditions: list[ColumnElement[bool]] = []
+    wanted = status_filter(statuses)
+    if wanted is not None:
+        conditions.append(tables.c.status.in_(wanted))
+    if game is not None:
+        conditions.append(tables.c.game == game)
+    return and_(true(), *conditions)
 
 
 def _table_values(row: TableRow) -> dict[str, Any]:
