@@ -106,7 +106,9 @@ def test_a_spectator_follows_every_change_and_sees_only_the_public_view(
         welcome = await watcher.until(lambda m: m["type"] == "welcome")
         assert welcome["role"] == "spectator" and welcome["seat"] is None
         await play_until_over(player, random.Random(3))
-        final = await watcher.until(lambda m: m["type"] == "state" and (m["view"] or {}).get("over"))
+        final = await watcher.until(
+            lambda m: m["type"] == "state" and (m["view"] or {}).get("over")
+        )
         assert final["view"]["seed"] == player.state["view"]["seed"]  # type: ignore[index]
         await player.close()
         await watcher.close()
