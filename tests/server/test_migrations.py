@@ -2,6 +2,8 @@
 
 ``OLD_SCHEMA`` is the schema exactly as the server created it (``metadata.create_all``) before
 migrations existed, frozen here; a match in progress is written into it as that server stored it.
+``FORMATS_SCHEMA`` is what ``create_all`` made for the short while tables had a record format but
+there were no migrations yet.
 """
 
 from __future__ import annotations
@@ -71,6 +73,13 @@ CREATE TABLE tables (
 );
 CREATE INDEX ix_tables_status ON tables (status);
 """
+
+FORMATS_SCHEMA = OLD_SCHEMA.replace(
+    "    outcome TEXT,\n", "    outcome TEXT,\n    format INTEGER NOT NULL,\n"
+).replace(
+    "    away BOOLEAN NOT NULL,\n",
+    "    away BOOLEAN NOT NULL,\n    contribution VARCHAR(64),\n",
+)
 
 TOKEN = "the-token-of-ana-at-the-old-table"
 
@@ -204,27 +213,34 @@ def drop_everything(url: str) -> None:
 
 
 # ------------------------------------------------------------------------------------ tests
-def test_revision_0001_is_the_schema_made_before_migrations(url: str) -> None:
-    old_database(url)
+@pytest.mark.parametrize(("schema", "revision"), [(OLD_SCHEMA, "0001"), (FORMATS_SCHEMA, "0002")])
+def test_each_schema_made_before_migrations_is_a_revision(
+    url: str, schema: str, revision: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    execute(url, schema)
     before = schema_of(url)
     assert set(before) == {"tables", "seats", "actions"}
+    assert ("format" in str(before)) == (revision == "0002")
+    assert main(["db", "current", "--db", url]) == 0
+    assert capsys.readouterr().out.startswith(f"{revision} (made before migrations")
     drop_everything(url)
     config = Config()
     config.set_main_option("script_location", SCRIPTS)
     engine = engine_for(url)
     with engine.begin() as conn:
         config.attributes["connection"] = conn
-        command.upgrade(config, "0001")
+        command.upgrade(config, revision)
     engine.dispose()
     assert schema_of(url) == before
 
 
-def test_an_old_and_a_new_database_end_at_the_schema_the_code_uses(url: str) -> None:
+@pytest.mark.parametrize("schema", [OLD_SCHEMA, FORMATS_SCHEMA])
+def test_an_old_and_a_new_database_end_at_the_schema_the_code_uses(url: str, schema: str) -> None:
     asyncio.run(open_storage(url).close())  # a new database is created at head
     assert differences_from_the_code(url) == []
     fresh = schema_of(url)
     drop_everything(url)
-    old_database(url)
+    execute(url, schema)
     check_database(url, upgrade=True)
     assert differences_from_the_code(url) == []
     assert schema_of(url) == fresh

@@ -88,6 +88,7 @@ def test_a_table_comes_back_as_stored_and_copies_are_the_callers(url: str) -> No
         assert loaded.params == {"players": 2, "variant": {"deck": [1, 2]}}
         assert [(s.seat, s.name) for s in loaded.seats] == [(0, "Ana"), (1, "Seat 2")]
         assert (loaded.created_at, loaded.version, loaded.outcome) == (12.5, 0, None)
+        assert loaded.format == 2, "a new table is format 2 unless told"
         loaded.seats[0].name = "changed on a copy"
         again = await store.load_table("t1")
         assert again is not None and again.seats[0].name == "Ana"
@@ -139,6 +140,28 @@ def test_a_table_starts_once(url: str) -> None:
             await store.start_table("t1", [SeatRow(0, "human", "Late")], 9.0)
         after = await store.load_table("t1")
         assert after == started, "a refused start stores nothing"
+        with pytest.raises(ConflictError, match="not waiting to be dealt"):
+            await store.deal_table("t1", 9.0)
+
+    check(url, scenario)
+
+
+def test_a_table_waits_for_contributions_then_is_dealt_once(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await store.create_table(table("t1", status="open", format=2))
+        people = [SeatRow(0, "human", "Ana", None, "h"), SeatRow(1, "human", "Bo", None, "i")]
+        await store.start_table("t1", people, 5.0, status="starting")
+        seed = "ab" * 32
+        await store.update_seat("t1", SeatRow(0, "human", "Ana", None, "h", contribution=seed))
+        waiting = await store.load_table("t1")
+        assert waiting is not None and (waiting.status, waiting.format) == ("starting", 2)
+        assert [s.contribution for s in waiting.seats] == [seed, None]
+        await store.deal_table("t1", 8.0)
+        dealt = await store.load_table("t1")
+        assert dealt is not None
+        assert (dealt.status, dealt.started_at, dealt.turn_started_at) == ("playing", 5, 8)
+        with pytest.raises(ConflictError, match="not waiting to be dealt"):
+            await store.deal_table("t1", 9.0)
 
     check(url, scenario)
 

@@ -77,7 +77,13 @@ class MemoryStorage:
             raise ConflictError(f"table {table_id} has no seat {seat.seat}")
         stored.seats[seat.seat] = replace(seat)
 
-    async def start_table(self, table_id: str, seats: Sequence[SeatRow], started_at: float) -> None:
+    async def start_table(
+        self,
+        table_id: str,
+        seats: Sequence[SeatRow],
+        started_at: float,
+        status: str = "playing",
+    ) -> None:
         self._open()
         stored = self._tables.get(table_id)
         if stored is None or stored.row.status != "open":
@@ -86,8 +92,16 @@ class MemoryStorage:
             raise ConflictError(f"table {table_id} has no seat among {[s.seat for s in seats]}")
         for seat in seats:
             stored.seats[seat.seat] = replace(seat)
-        stored.row.status = "playing"
+        stored.row.status = status
         stored.row.started_at = stored.row.turn_started_at = started_at
+
+    async def deal_table(self, table_id: str, dealt_at: float) -> None:
+        self._open()
+        stored = self._tables.get(table_id)
+        if stored is None or stored.row.status != "starting":
+            raise ConflictError(f"table {table_id} is not waiting to be dealt")
+        stored.row.status = "playing"
+        stored.row.turn_started_at = dealt_at
 
     async def append(self, item: Append) -> None:
         self._open()

@@ -1,8 +1,9 @@
 """Schema migrations (Alembic): which revision a database is at, and bringing it to the newest.
 
-The revisions ship inside the package (``ludoteca/server/migrations/versions``); the first one is
-the schema the server created before migrations existed, so a database made then — its tables
-present, no ``alembic_version`` table — counts as revision 0001 and upgrades like any other.
+The revisions ship inside the package (``ludoteca/server/migrations/versions``). The server made
+its schema with ``create_all`` before migrations existed, in two shapes: revision 0001, and 0002
+once tables had a record format. A database made then — its tables present, no ``alembic_version``
+table — counts as the revision whose shape it has and upgrades like any other.
 
 A database is *empty* (none of the server's tables: it is created at head without asking),
 *current* (at head), *behind* (an older revision, or made before migrations: the server refuses
@@ -29,8 +30,8 @@ from sqlalchemy.exc import ArgumentError, DBAPIError
 from .sql import engine_for
 
 SCRIPTS = "ludoteca.server:migrations"
-FIRST = "0001"
-"""The revision of a database made before migrations (by ``create_all``)."""
+FIRST = "0001"  # the schema of a database made before migrations (by ``create_all``),
+WITH_FORMATS = "0002"  # or this one when its tables have a ``format`` column
 TABLES = frozenset({"tables", "seats", "actions"})
 _LOCK = 0x6C75646F  # PostgreSQL advisory lock: one process migrates at a time
 
@@ -49,22 +50,20 @@ class Revision:
 
     current: str | None
     head: str
-    unversioned: bool = False  # the tables of revision 0001, made before migrations
+    unversioned: str | None = None  # made before migrations: the revision whose schema it has
 
     @property
     def empty(self) -> bool:
-        return self.current is None and not self.unversioned
-
-    @property
-    def effective(self) -> str | None:
-        """The revision whose schema the database has."""
-        return FIRST if self.unversioned else self.current
+        return self.current is None and self.unversioned is None
 
     def describe(self) -> str:
+        if self.unversioned is not None:
+            return (
+                f"{self.unversioned} (made before migrations, not recorded yet; "
+                f"head is {self.head})"
+            )
         if self.empty:
             return f"empty (no tables yet; head is {self.head})"
-        if self.unversioned:
-            return f"{FIRST} (made before migrations, not recorded yet; head is {self.head})"
         if self.current == self.head:
             return f"{self.current} (head)"
         return f"{self.current} (head is {self.head})"
@@ -111,15 +110,16 @@ def revision_of(conn: Connection) -> Revision:
             f"the database has the tables {sorted(present)} but not {sorted(TABLES - present)} "
             "and no schema revision: it is not a ludoteca database, or a damaged one"
         )
-    return Revision(None, newest, unversioned=True)
+    columns = {c["name"] for c in inspect(conn).get_columns("tables")}
+    return Revision(None, newest, WITH_FORMATS if "format" in columns else FIRST)
 
 
 def _upgrade(conn: Connection, before: Revision) -> None:
     config = Config()
     config.set_main_option("script_location", SCRIPTS)
     config.attributes["connection"] = conn
-    if before.unversioned:
-        command.stamp(config, FIRST)
+    if before.unversioned is not None:
+        command.stamp(config, before.unversioned)
     command.upgrade(config, "head")
 
 

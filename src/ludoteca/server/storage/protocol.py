@@ -31,9 +31,21 @@ class Storage(Protocol):
         """Replace one seat (ConflictError if the table has no such seat)."""
         ...
 
-    async def start_table(self, table_id: str, seats: Sequence[SeatRow], started_at: float) -> None:
-        """Store the seats as they start and mark the table playing; ConflictError (and nothing
-        stored) if the table is no longer open."""
+    async def start_table(
+        self,
+        table_id: str,
+        seats: Sequence[SeatRow],
+        started_at: float,
+        status: str = "playing",
+    ) -> None:
+        """Store the seats as they start and the table's new ``status``: ``playing`` (dealt at
+        once) or ``starting`` (waiting for the players' contributions). ConflictError (and
+        nothing stored) if the table is no longer open."""
+        ...
+
+    async def deal_table(self, table_id: str, dealt_at: float) -> None:
+        """A starting table is dealt: it plays, the first turn's clock from ``dealt_at``.
+        ConflictError if it is not waiting to be dealt."""
         ...
 
     async def append(self, item: Append) -> None:

@@ -31,6 +31,7 @@ class SeatRow:
     level: str | None = None
     token_hash: str | None = field(default=None, repr=False)
     away: bool = False
+    contribution: str | None = None
 
 
 @dataclass(slots=True)
@@ -38,7 +39,7 @@ class TableRow:
     id: str
     game: str
     params: dict[str, Any]
-    seed: str = field(repr=False)  # the match's secret until it is over: never in a log line
+    seed: str = field(repr=False)  # format 2: the server's secret; format 1: the match seed
     commitment: str
     status: str
     turn_seconds: int
@@ -48,6 +49,7 @@ class TableRow:
     version: int = 0
     outcome: dict[str, Any] | None = None
     seats: list[SeatRow] = field(default_factory=list)
+    format: int = 2
 
 
 @dataclass(frozen=True, slots=True)

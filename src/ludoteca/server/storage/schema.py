@@ -26,7 +26,11 @@ tables = Table(
     Column("turn_started_at", Float),
     Column("version", Integer, nullable=False, default=0),
     Column("outcome", Text),
-    # the lobby's listing and the expiry of open tables: by status, newest first (revision 0002)
+    # 1: ``seed`` is the match seed itself; 2: it is the server's secret, mixed with the
+    # players' contributions (``seats.contribution``) into the seed when the match is dealt.
+    # Tables stored before formats existed are format 1 (revision 0002).
+    Column("format", Integer, nullable=False, default=1, server_default="1"),
+    # the lobby's listing and the expiry of open tables: by status, newest first (revision 0003)
     Index("ix_tables_status_created_at", "status", "created_at", "id"),
 )
 
@@ -40,6 +44,7 @@ seats = Table(
     Column("level", String(16)),
     Column("token_hash", String(64)),
     Column("away", Boolean, nullable=False, default=False),
+    Column("contribution", String(64)),
 )
 
 actions = Table(

@@ -80,6 +80,7 @@ _SEAT = (
         level=bindparam("new_level"),
         token_hash=bindparam("new_token_hash"),
         away=bindparam("new_away"),
+        contribution=bindparam("new_contribution"),
     )
 )
 """One seat as it is now (several seats in one executemany when a table starts)."""
@@ -266,19 +267,40 @@ class SqlStorage:
         if changed.rowcount != len(rows):
             raise ConflictError(f"table {table_id} has no seat among {[s.seat for s in rows]}")
 
-    async def start_table(self, table_id: str, seats: Sequence[SeatRow], started_at: float) -> None:
-        await self._run(self._start_table, table_id, list(seats), started_at)
+    async def start_table(
+        self,
+        table_id: str,
+        seats: Sequence[SeatRow],
+        started_at: float,
+        status: str = "playing",
+    ) -> None:
+        await self._run(self._start_table, table_id, list(seats), started_at, status)
 
-    def _start_table(self, table_id: str, rows: Sequence[SeatRow], started_at: float) -> None:
+    def _start_table(
+        self, table_id: str, rows: Sequence[SeatRow], started_at: float, status: str
+    ) -> None:
         with self.engine.begin() as conn:
             result = conn.execute(
                 update(tables)
                 .where(and_(tables.c.id == table_id, tables.c.status == "open"))
-                .values(status="playing", started_at=started_at, turn_started_at=started_at)
+                .values(status=status, started_at=started_at, turn_started_at=started_at)
             )
             if result.rowcount != 1:
                 raise ConflictError(f"table {table_id} is no longer open")
             self._update_seats(table_id, rows, conn)
+
+    async def deal_table(self, table_id: str, dealt_at: float) -> None:
+        await self._run(self._deal_table, table_id, dealt_at)
+
+    def _deal_table(self, table_id: str, dealt_at: float) -> None:
+        with self.engine.begin() as conn:
+            result = conn.execute(
+                update(tables)
+                .where(and_(tables.c.id == table_id, tables.c.status == "starting"))
+                .values(status="playing", turn_started_at=dealt_at)
+            )
+            if result.rowcount != 1:
+                raise ConflictError(f"table {table_id} is not waiting to be dealt")
 
     async def expire_tables(self, table_ids: Iterable[str]) -> list[str]:
         wanted = list(table_ids)
@@ -387,7 +409,7 @@ class SqlStorage:
         )
         for r in rows:
             found[r.table_id].append(
-                SeatRow(r.seat, r.kind, r.name, r.level, r.token_hash, bool(r.away))
+                SeatRow(r.seat, r.kind, r.name, r.level, r.token_hash, bool(r.away), r.contribution)
             )
         return found
 
@@ -416,6 +438,7 @@ def _table_values(row: TableRow) -> dict[str, Any]:
         "turn_started_at": row.turn_started_at,
         "version": row.version,
         "outcome": to_json(row.outcome) if row.outcome is not None else None,
+        "format": row.format,
     }
 
 
@@ -428,6 +451,7 @@ def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
         "level": seat.level,
         "token_hash": seat.token_hash,
         "away": seat.away,
+        "contribution": seat.contribution,
     }
 
 
@@ -452,4 +476,5 @@ def _table_row(r: Any) -> TableRow:
         turn_started_at=r["turn_started_at"],
         version=r["version"],
         outcome=json.loads(r["outcome"]) if r["outcome"] else None,
+        format=r["format"],
     )
