@@ -353,3 +353,18 @@ def test_a_new_revision_follows_the_head(tmp_path: Path) -> None:
     source = written.read_text()
     assert f'down_revision = "{head()}"' in source
     assert "op." not in source.split("def upgrade")[1], "the code and the head agree: nothing to do"
+
+
+@pytest.mark.postgres
+def test_upgrades_running_together_on_postgresql_create_the_schema_once(postgres_url: str) -> None:
+    """Each holds the advisory lock while it looks and migrates: no CREATE TABLE twice."""
+    command = [sys.executable, "-m", "ludoteca.cli", "db", "upgrade", "--db", postgres_url]
+    running = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    answers = [p.communicate(timeout=120) for p in running]
+    assert [p.returncode for p in running] == [0, 0], [err for _, err in answers]
+    outs = sorted(out for out, _ in answers)
+    assert sum("upgraded from empty" in out for out in outs) == 1, outs
+    assert sum(f"already at {head()} (head)" in out for out in outs) == 1, outs
