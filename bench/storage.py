@@ -24,6 +24,8 @@ import time
 from collections.abc import Iterator
 
 import psycopg
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import text
 
 from ludoteca.server.storage import (
@@ -36,7 +38,7 @@ from ludoteca.server.storage import (
     engine_for,
     open_storage,
 )
-from ludoteca.server.storage.migrate import FIRST, prepare_url
+from ludoteca.server.storage.migrate import FIRST, SCRIPTS
 
 
 def row(table_id: str, created_at: float = 0.0, status: str = "playing") -> TableRow:
@@ -87,12 +89,13 @@ async def appends(url: str, tables: int, steps: int) -> str:
 
 def old_database(url: str, matches: int) -> None:
     """A database as the server made it before migrations, with ``matches`` finished matches."""
-    prepare_url(url, upgrade=True)
     engine = engine_for(url)
     with engine.begin() as conn:
         # revision 0001 is exactly the old schema (tests/server/test_migrations.py proves it)
-        conn.execute(text("DROP INDEX ix_tables_status_created_at"))
-        conn.execute(text("CREATE INDEX ix_tables_status ON tables (status)"))
+        config = Config()
+        config.set_main_option("script_location", SCRIPTS)
+        config.attributes["connection"] = conn
+        command.upgrade(config, FIRST)
         conn.execute(text("DROP TABLE alembic_version"))
         conn.execute(
             text(
