@@ -368,3 +368,20 @@ def test_upgrades_running_together_on_postgresql_create_the_schema_once(postgres
     outs = sorted(out for out, _ in answers)
     assert sum("upgraded from empty" in out for out in outs) == 1, outs
     assert sum(f"already at {head()} (head)" in out for out in outs) == 1, outs
+
+
+def test_serve_upgrades_an_old_database_only_when_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    served: list[object] = []
+    monkeypatch.setattr("ludoteca.server.main.uvicorn.run", lambda app, **_: served.append(app))
+    monkeypatch.setattr("ludoteca.server.main.configure", lambda: None)  # the process's logging
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    old_database(url)
+    assert main(["serve", "--db", url]) == 1
+    assert "ludoteca serve --upgrade" in capsys.readouterr().err and served == []
+    assert main(["serve", "--db", url, "--upgrade"]) == 0
+    assert "upgraded the database from 0001 (made before migrations" in capsys.readouterr().out
+    assert len(served) == 1
+    assert main(["db", "current", "--db", url]) == 0
+    assert capsys.readouterr().out == f"{head()} (head)\n"
