@@ -30,7 +30,7 @@ from ludoteca.core import Match, Player, commitment, verify
 from ludoteca.core.fairness import new_secret
 from ludoteca.games import get
 from ludoteca.server.main import check_database
-from ludoteca.server.storage import open_storage
+from ludoteca.server.storage import SchemaBehind, open_storage
 from ludoteca.server.storage.migrate import SCRIPTS, DatabaseError, head, new_revision
 from ludoteca.server.storage.schema import metadata
 from ludoteca.server.storage.sql import engine_for
@@ -385,6 +385,8 @@ def test_serve_upgrades_an_old_database_only_when_told(
     monkeypatch.setattr("ludoteca.server.main.configure", lambda: None)  # the process's logging
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     old_database(url)
+    with pytest.raises(SchemaBehind, match="ludoteca db upgrade"):
+        open_storage(url)  # the server's own start refuses it too
     assert main(["serve", "--db", url]) == 1
     assert "ludoteca serve --upgrade" in capsys.readouterr().err and served == []
     assert main(["serve", "--db", url, "--upgrade"]) == 0

@@ -146,6 +146,23 @@ def test_a_table_starts_once(url: str) -> None:
     check(url, scenario)
 
 
+def test_a_start_naming_a_seat_the_table_lacks_stores_nothing(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await store.create_table(table("t1", status="open", seats=[SeatRow(0, "open", "Seat 1")]))
+        with pytest.raises(ConflictError, match="no seat"):
+            await store.start_table("t1", [SeatRow(0, "bot", "B"), SeatRow(4, "bot", "C")], 5.0)
+        still = await store.load_table("t1")
+        assert still is not None
+        assert (still.status, still.started_at, still.seats) == (
+            "open",
+            None,
+            [SeatRow(0, "open", "Seat 1")],
+        )
+        assert store.dialect == url.split(":", 1)[0]
+
+    check(url, scenario)
+
+
 def test_a_table_waits_for_contributions_then_is_dealt_once(url: str) -> None:
     async def scenario(store: Storage) -> None:
         await store.create_table(table("t1", status="open", format=2))
@@ -425,6 +442,26 @@ def test_waiting_appends_share_a_commit(tmp_path: Path) -> None:
 
     assert asyncio.run(scenario()) == [None] * 20
     assert batches == [20], "appends waiting together go to the database together"
+
+
+def test_when_the_database_fails_every_waiting_append_hears_it(tmp_path: Path) -> None:
+    store = open_storage(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+    assert isinstance(store, SqlStorage)
+
+    def failing(items: list[Append]) -> list[Exception | None]:
+        raise OSError("disk gone")
+
+    store.append_batch = failing  # type: ignore[method-assign]
+
+    async def scenario() -> list[BaseException | None]:
+        answers = await results(
+            *(store.append(Append(f"t{n}", step(1), 0.0, None)) for n in range(3))
+        )
+        await store.close()
+        return answers
+
+    answers = asyncio.run(scenario())
+    assert [str(a) for a in answers] == ["disk gone"] * 3
 
 
 def test_close_lets_the_waiting_appends_commit(tmp_path: Path) -> None:
