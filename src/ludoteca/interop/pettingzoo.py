@@ -103,7 +103,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
         elif self.seeder is None:
             self.seeder = random.Random(secrets.randbits(64))
         match_seed = str(seed) if seed is not None else f"{self.seeder.getrandbits(64):016x}"
-        self.state = self.game.new(self.params, f"pettingzoo:{match_seed}")
+        self.load(self.game.new(self.params, f"pettingzoo:{match_seed}"))
+
+    def load(self, state: Any) -> None:
+        """Go on from a position of this game, e.g. one read with ``Game.from_json``."""
+        if self.game.players(state) != len(self.possible_agents):
+            raise ValueError(
+                f"a position for {self.game.players(state)} players, not for this table"
+            )
+        self.state = state
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
