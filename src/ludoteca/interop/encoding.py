@@ -49,6 +49,10 @@ class Encoding(ABC):
     def __init__(self, players: int) -> None:
         self.players = players
         self.ids = {text: i for i, text in enumerate(self.actions)}
+        # Actions are plain values equal across states and each has one canonical text, so the
+        # id found for an action's text is kept by action (a game's text is never state-dependent
+        # in these three games; the ids are still checked against the text on first sight).
+        self.known: dict[Hashable, int] = {}
         segments: list[Segment] = []
         offset = 0
         for name, shape, meaning in self.blocks():
@@ -68,11 +72,15 @@ class Encoding(ABC):
 
     # ------------------------------------------------------------------------------ actions
     def action_id(self, game: AnyGame, state: Any, action: Hashable) -> int:
+        known = self.known.get(action)
+        if known is not None:
+            return known
         text = game.action_to_text(state, action)
         try:
-            return self.ids[text]
+            found = self.known[action] = self.ids[text]
         except KeyError:
             raise EncodingError(f"{self.game_id}: action '{text}' has no id") from None
+        return found
 
     def legal(self, game: AnyGame, state: Any) -> dict[int, Hashable]:
         """The legal actions by id (ids ascending)."""
