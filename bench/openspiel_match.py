@@ -83,12 +83,11 @@ class Pairing:
 
 
 def load(name: str, players: int, rng_seed: int) -> Any:
-    """The game as registered, except typed imperfect information (see the module docstring)."""
-    entry = replace(interop.BY_NAME[name], perfect_information=False)
+    """The game typed imperfect information (see the module docstring)."""
     params: dict[str, Any] = {"players": players}
-    if not entry.explicit_chance:
+    if not interop.BY_NAME[name].explicit_chance:
         params["rng_seed"] = rng_seed
-    return interop.LudotecaGame(entry, params)
+    return interop.load_typed_imperfect(name, params)
 
 
 def opponent_move(kind: str, game: Any, state: Any, rng: random.Random, clock: Clock) -> int:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import pickle
 import random
 
+import numpy as np
 import pyspiel
 import pytest
 from open_spiel.integration_tests import api_test as openspiel_api
+from open_spiel.python.algorithms import ismcts, mcts
 
 from ludoteca.interop import openspiel
 from ludoteca.interop.chance import Position
@@ -207,3 +209,14 @@ def test_positions_survive_pickle_mid_match(explicit: bool) -> None:
             pyspiel.serialize_game_and_state(game, state)
         )[1]
         assert str(restored) == str(state)
+
+
+def test_ismcts_runs_on_a_game_typed_imperfect_for_it() -> None:
+    game = openspiel.load_typed_imperfect("ludoteca_dwarves", {"players": 3, "rng_seed": 4})
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    rng = np.random.RandomState(4)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 1.4, 8, random_state=rng)
+    state = game.new_initial_state()
+    assert bot.step(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="no game 'ludoteca_chess'"):
+        openspiel.load_typed_imperfect("ludoteca_chess")

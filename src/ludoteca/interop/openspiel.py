@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -346,6 +346,18 @@ def _game_class(entry: Entry) -> type[LudotecaGame]:
 
     name = "".join(part.title() for part in entry.game_id.split("-")) + "OpenSpielGame"
     return type(name, (LudotecaGame,), {"__init__": init})
+
+
+def load_typed_imperfect(short_name: str, params: dict[str, Any] | None = None) -> LudotecaGame:
+    """The game typed imperfect information whatever its registration, for algorithms that
+    accept only such games (OpenSpiel's ISMCTS): the hidden part is then the future chance
+    (the pool's order, the dice), which ``resample_from_infostate`` redraws. Not registered, so
+    not serialisable."""
+    try:
+        entry = BY_NAME[short_name]
+    except KeyError:
+        raise ValueError(f"no game {short_name!r} (games: {', '.join(BY_NAME)})") from None
+    return LudotecaGame(replace(entry, perfect_information=False), params)
 
 
 def registered() -> list[str]:
