@@ -60,7 +60,7 @@ BY_NAME = {e.short_name: e for e in ENTRIES}
 
 DICE_HEROES_LENGTH = 1000
 """Dice Heroes has no bound in its rules (a hunt can always be beaten back); OpenSpiel needs one.
-Random play's longest match in 400 was 107 decisions; OpenSpiel's backgammon makes the same call."""
+Random play's longest match in 200 was 107 decisions; OpenSpiel's backgammon makes the same call."""
 
 
 def max_game_length(entry: Entry, players: int) -> int:
