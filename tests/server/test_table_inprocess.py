@@ -162,8 +162,9 @@ def test_bots_move_after_their_delay_and_the_match_verifies(db: str) -> None:
             for _ in range(2000):
                 if table.row.status == "over":
                     break
+                moved = moved_on(table, table.version)
                 await clock.advance(0.5)
-                await watcher.until(moved_on(table, table.version))
+                await watcher.until(moved)
             assert table.row.status == "over"
             assert {entry.by for entry in table.log[1:]} == {"bot"}
             record = table.record()
