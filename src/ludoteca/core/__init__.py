@@ -13,9 +13,9 @@ from .errors import (
     StaleVersionError,
     UnknownGameError,
 )
-from .fairness import commitment, derive_seed, fingerprint, match_seed, seed_fingerprint
+from .fairness import Deal, commitment, derive_seed, fingerprint, match_seed, seed_fingerprint
 from .game import JSON, LANGUAGES, Event, Game, GameSpec, Outcome, State
-from .match import Deal, Match, Prepared
+from .match import Match, Prepared
 from .record import MatchRecord, Player, RecordError, Step
 from .rng import Stream
 from .signing import Signature, SigningKey

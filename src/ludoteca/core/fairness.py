@@ -20,6 +20,7 @@ import json
 import re
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 # Crockford's base 32: no I, L, O, U, so a fingerprint reads aloud without confusion.
@@ -121,3 +122,31 @@ def chain_next(head: str, step: dict[str, Any]) -> str:
     """The head after one more step: SHA-256 of the previous head (hex) + newline + the
     canonical JSON of the step (``{"action", "by", "seat"}``)."""
     return hashlib.sha256(head.encode() + b"\n" + canonical_json(step)).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Where a match's seed comes from.
+
+    Format 2: the server's ``secret``, the ``table`` id and one contribution per seat (None for a
+    bot or a person who sent none); the seed is ``match_seed(secret, table, contributions)``.
+    Format 1 (older records, bare positions in tests): the secret is the seed itself.
+    """
+
+    secret: str = field(repr=False)
+    table: str | None = None
+    contributions: tuple[str | None, ...] | None = None
+
+    @property
+    def format(self) -> int:
+        return 1 if self.contributions is None else 2
+
+    @property
+    def seed(self) -> str:
+        if self.contributions is None:
+            return self.secret
+        return match_seed(self.secret, self.table or "", self.contributions)
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.secret)

@@ -10,7 +10,7 @@ and when the seed is revealed, and writes the record. ``Game`` keeps only the ru
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import (
@@ -21,37 +21,9 @@ from .errors import (
     ReplayError,
     StaleVersionError,
 )
-from .fairness import chain_next, chain_start, commitment, fingerprint, match_seed
+from .fairness import Deal, chain_next, chain_start, fingerprint
 from .game import JSON, Event, Game, Outcome
 from .record import Actor, MatchRecord, Player, Step
-
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """Where a match's seed comes from.
-
-    Format 2: the server's ``secret``, the ``table`` id and one contribution per seat (None for a
-    bot or a person who sent none); the seed is ``match_seed(secret, table, contributions)``.
-    Format 1 (older records, bare positions in tests): the secret is the seed itself.
-    """
-
-    secret: str = field(repr=False)
-    table: str | None = None
-    contributions: tuple[str | None, ...] | None = None
-
-    @property
-    def format(self) -> int:
-        return 1 if self.contributions is None else 2
-
-    @property
-    def seed(self) -> str:
-        if self.contributions is None:
-            return self.secret
-        return match_seed(self.secret, self.table or "", self.contributions)
-
-    @property
-    def commitment(self) -> str:
-        return commitment(self.secret)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from .errors import LudotecaError
 from .fairness import (
     FINGERPRINT_BITS,
+    Deal,
     canonical_json,
     contribution_problem,
     fingerprint,
@@ -131,6 +132,15 @@ class MatchRecord:
             raise RecordError("only format-2 records are signed")
         self.signature = key.sign(self.payload())
         return self
+
+    def deal(self) -> Deal:
+        """Where the match's seed came from; RecordError while the secret is not revealed."""
+        secret = self.secret if self.format >= 2 else self.seed
+        if secret is None:
+            raise RecordError("the secret is not revealed: the match is not over")
+        if self.format < 2:
+            return Deal(secret)
+        return Deal(secret, self.table, tuple(self.contributions))
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1, ensure_ascii=False)

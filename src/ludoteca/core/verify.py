@@ -11,7 +11,7 @@ from typing import Any
 from .errors import LudotecaError, ReplayError
 from .fairness import commitment, is_hex64, match_seed
 from .game import JSON, Game, Outcome
-from .match import Deal, Match
+from .match import Match
 from .record import MatchRecord, RecordError
 from .signing import key_fingerprint
 
@@ -149,9 +149,8 @@ def verify(
             "commitment",
             f"fingerprint {stated_fingerprint} is not the commitment's ({record.fingerprint})",
         )
-    deal = Deal(secret)
+    deal = record.deal()
     if record.format >= 2:
-        deal = Deal(secret, record.table, tuple(record.contributions))
         expected = match_seed(secret, record.table or "", record.contributions)
         if record.seed != expected:
             return _failed(
