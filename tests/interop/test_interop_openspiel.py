@@ -25,9 +25,9 @@ from ludoteca.interop.chance import Position
 # Dwarves match is the slowest).
 TABLES = [
     ("ludoteca_heroes", 2, 6, 200),
-    ("ludoteca_dice_heroes", 2, 6, 200),
-    ("ludoteca_dice_heroes", 4, 4, 200),
-    ("ludoteca_dwarves", 2, 6, 200),
+    ("ludoteca_dice_heroes", 2, 4, 200),
+    ("ludoteca_dice_heroes", 4, 3, 200),
+    ("ludoteca_dwarves", 2, 4, 200),
     ("ludoteca_dwarves", 6, 1, 80),
 ]
 IDS = [f"{name}-{players}" for name, players, _, _ in TABLES]
