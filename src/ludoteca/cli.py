@@ -38,6 +38,7 @@ from ludoteca.core.fairness import (
     new_secret,
 )
 from ludoteca.games import all_games, get
+from ludoteca.server.keys import KeyRing, rotate
 
 
 class UsageError(Exception):
@@ -122,6 +123,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--server", metavar="URL", help="fetch the server's public keys from URL/api/keys"
     )
     ver.set_defaults(run=cmd_verify)
+
+    keys = commands.add_parser("keys", help="list or rotate the server's record-signing keys")
+    keys.add_argument("action", choices=("list", "rotate"))
+    keys.add_argument(
+        "--dir",
+        type=Path,
+        default=Path(os.environ.get("LUDOTECA_KEYS", "var/keys")),
+        help="the key folder every server process reads (default: $LUDOTECA_KEYS or var/keys)",
+    )
+    keys.set_defaults(run=cmd_keys)
 
     moves = commands.add_parser("moves", help="print the legal actions of a position")
     moves.add_argument("game", help=f"game id ({game_ids})")
@@ -345,6 +356,23 @@ def describe_outcome(outcome: dict[str, Any], players: list[dict[str, Any]]) -> 
     if outcome.get("scores"):
         text += "; scores " + ", ".join(str(s) for s in outcome["scores"])
     return text
+
+
+# ------------------------------------------------------------------------------------- keys
+def cmd_keys(args: argparse.Namespace) -> int:
+    """Rotation makes a new key that signs from the next record on; servers read the folder at
+    start, so restart them; older keys stay published and their records keep checking."""
+    if args.action == "rotate":
+        _, key = rotate(args.dir)
+        print(f"new signing key {key.key_id} in {args.dir}; restart the servers to use it")
+    try:
+        ring = KeyRing.load(args.dir, create=False)
+    except (FileNotFoundError, ValueError) as exc:
+        raise UsageError(f"{exc} (make one with 'ludoteca keys rotate --dir {args.dir}')") from None
+    for published in ring.published():
+        state = "retired" if published.retired_at else "current"
+        print(f"{published.key_id}  {state:7}  {published.public_key}")
+    return 0
 
 
 # ------------------------------------------------------------------------------------ moves
