@@ -14,7 +14,7 @@ from typing import Any
 from ludoteca.server.bots import BotRunner
 from ludoteca.server.config import Settings
 from ludoteca.server.lobby import Lobby
-from ludoteca.server.storage import Storage
+from ludoteca.server.storage import open_storage
 from ludoteca.server.table import Services, Table
 
 
@@ -102,7 +102,7 @@ def settings(db_url: str, **changes: Any) -> Settings:
 @asynccontextmanager
 async def lobby_on(db_url: str, clock: FakeClock, **changes: Any) -> AsyncIterator[Lobby]:
     """A lobby on ``db_url`` whose clocks and timers follow ``clock``; loads stored tables."""
-    storage = Storage(db_url)
+    storage = open_storage(db_url)
     bots = BotRunner(processes=1)
     services = Services(
         storage, bots, settings(db_url, **changes), now=clock.now, sleep=clock.sleep
@@ -115,4 +115,4 @@ async def lobby_on(db_url: str, clock: FakeClock, **changes: Any) -> AsyncIterat
         lobby.shutdown()
         await settle()
         bots.close()
-        storage.close()
+        await storage.close()
