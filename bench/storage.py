@@ -25,7 +25,6 @@ from collections.abc import Iterator
 
 import psycopg
 from alembic import command
-from alembic.config import Config
 from sqlalchemy import text
 
 from ludoteca.server.storage import (
@@ -38,7 +37,7 @@ from ludoteca.server.storage import (
     engine_for,
     open_storage,
 )
-from ludoteca.server.storage.migrate import FIRST, SCRIPTS
+from ludoteca.server.storage.migrate import FIRST, alembic_config
 
 
 def row(table_id: str, created_at: float = 0.0, status: str = "playing") -> TableRow:
@@ -92,10 +91,7 @@ def old_database(url: str, matches: int) -> None:
     engine = engine_for(url)
     with engine.begin() as conn:
         # revision 0001 is exactly the old schema (tests/server/test_migrations.py proves it)
-        config = Config()
-        config.set_main_option("script_location", SCRIPTS)
-        config.attributes["connection"] = conn
-        command.upgrade(config, FIRST)
+        command.upgrade(alembic_config(conn), FIRST)
         conn.execute(text("DROP TABLE alembic_version"))
         conn.execute(
             text(

@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
-from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from serverkit import Client, ProcessServer, api, free_port
 from sqlalchemy import inspect, text
@@ -31,7 +30,7 @@ from ludoteca.core.fairness import new_secret
 from ludoteca.games import get
 from ludoteca.server.main import check_database
 from ludoteca.server.storage import SchemaBehind, open_storage
-from ludoteca.server.storage.migrate import SCRIPTS, DatabaseError, head, new_revision
+from ludoteca.server.storage.migrate import DatabaseError, alembic_config, head, new_revision
 from ludoteca.server.storage.schema import metadata
 from ludoteca.server.storage.sql import engine_for
 from ludoteca.server.table import token_hash
@@ -224,12 +223,9 @@ def test_each_schema_made_before_migrations_is_a_revision(
     assert main(["db", "current", "--db", url]) == 0
     assert capsys.readouterr().out.startswith(f"{revision} (made before migrations")
     drop_everything(url)
-    config = Config()
-    config.set_main_option("script_location", SCRIPTS)
     engine = engine_for(url)
     with engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, revision)
+        command.upgrade(alembic_config(conn), revision)
     engine.dispose()
     assert schema_of(url) == before
 

@@ -69,10 +69,17 @@ class Revision:
         return f"{self.current} (head is {self.head})"
 
 
-def scripts() -> ScriptDirectory:
+def alembic_config(conn: Connection | None = None) -> Config:
+    """Alembic's configuration for the package's revisions, run on ``conn`` when given."""
     config = Config()
     config.set_main_option("script_location", SCRIPTS)
-    return ScriptDirectory.from_config(config)
+    if conn is not None:
+        config.attributes["connection"] = conn
+    return config
+
+
+def scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config())
 
 
 def head() -> str:
@@ -115,9 +122,7 @@ def revision_of(conn: Connection) -> Revision:
 
 
 def _upgrade(conn: Connection, before: Revision) -> None:
-    config = Config()
-    config.set_main_option("script_location", SCRIPTS)
-    config.attributes["connection"] = conn
+    config = alembic_config(conn)
     if before.unversioned is not None:
         command.stamp(config, before.unversioned)
     command.upgrade(config, "head")
@@ -196,10 +201,8 @@ def new_revision(message: str, directory: Path | None = None) -> Path:
         try:
             prepare(engine, upgrade=True, url=url)
             with engine.begin() as conn:
-                config = Config()
-                config.set_main_option("script_location", SCRIPTS)
+                config = alembic_config(conn)
                 config.set_main_option("file_template", "v%%(rev)s_%%(slug)s")
-                config.attributes["connection"] = conn
                 if directory is not None:
                     config.set_main_option("path_separator", "newline")
                     where = f"{SCRIPTS}/versions\n{directory}"
