@@ -494,7 +494,9 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     except migrate.DatabaseError as exc:
         print(f"ludoteca: {exc}", file=sys.stderr)
         return 1
-    if before.current == after.current:
+    if before.empty:
+        print(f"{migrate.shown(args.db)}: created at {after.current} in {seconds:.2f} s")
+    elif before.current == after.current:
         print(f"{migrate.shown(args.db)}: already at {after.describe()}")
     else:
         print(
