@@ -390,3 +390,18 @@ def test_serve_upgrades_an_old_database_only_when_told(
     assert len(served) == 1
     assert main(["db", "current", "--db", url]) == 0
     assert capsys.readouterr().out == f"{head()} (head)\n"
+
+
+def test_every_revision_goes_down_again(url: str) -> None:
+    """Downgrades are for a developer undoing a revision: each runs, and 0001 is 0001 again."""
+    asyncio.run(open_storage(url).close())
+    engine = engine_for(url)
+    with engine.begin() as conn:
+        command.downgrade(alembic_config(conn), "0001")
+    at_first = schema_of(url)
+    with engine.begin() as conn:
+        command.downgrade(alembic_config(conn), "base")
+    engine.dispose()
+    assert schema_of(url) == {}
+    old_database(url)
+    assert schema_of(url) == at_first
