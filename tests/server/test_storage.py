@@ -331,6 +331,8 @@ def test_a_bad_page_request_is_refused(
             await store.list_tables(limit=limit, cursor=cursor)
         with pytest.raises(ValueError, match="offset must be 0 or more"):
             await store.list_tables(offset=-1)
+        with pytest.raises(ValueError, match="at least 1"):
+            await store.tables_with_status(["open"], 0)
 
     check(url, scenario)
 

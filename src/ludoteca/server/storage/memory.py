@@ -23,6 +23,7 @@ from .rows import (
     TableRow,
     check_new_table,
     check_page,
+    check_positive,
     decode_cursor,
     page_of,
     status_filter,
@@ -160,6 +161,7 @@ class MemoryStorage:
         self, statuses: Iterable[str], limit: int = 1000
     ) -> list[TableRow]:
         self._open()
+        check_positive(limit)
         found = self._newest_first(status_filter(statuses), None)
         return [self._copy(s) for s in found[:limit]]
 

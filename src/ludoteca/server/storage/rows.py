@@ -103,6 +103,11 @@ def check_page(limit: int, offset: int) -> None:
         raise ValueError(f"offset must be 0 or more, not {offset}")
 
 
+def check_positive(limit: int) -> None:
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, not {limit}")
+
+
 def status_filter(statuses: Iterable[str] | None) -> list[str] | None:
     if statuses is None:
         return None

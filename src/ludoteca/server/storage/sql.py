@@ -49,6 +49,7 @@ from .rows import (
     TableRow,
     check_new_table,
     check_page,
+    check_positive,
     decode_cursor,
     page_of,
     status_filter,
@@ -350,6 +351,7 @@ class SqlStorage:
     async def tables_with_status(
         self, statuses: Iterable[str], limit: int = 1000
     ) -> list[TableRow]:
+        check_positive(limit)
         return await self._run(self._select_tables, self._newest_first(statuses, None), limit)
 
     async def list_tables(
