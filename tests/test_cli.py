@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from ludoteca.core import Match, verify
 from ludoteca.games import all_games, get
 
 
@@ -57,8 +58,6 @@ def test_simulate_heroes_1000_is_reproducible_and_every_record_verifies(tmp_path
     records = sorted(tmp_path.glob("heroes-*.json"))
     assert len(records) == 1000
     # the records are the matches counted: same wins, replayed by the verifier
-    from ludoteca.core import verify
-
     for path in records:
         verdict = verify(json.loads(path.read_text()), get)
         assert verdict.ok, (path.name, verdict.problems)
@@ -134,8 +133,6 @@ def test_verify_names_a_changed_seed(tmp_path: Path, record: dict[str, Any]) -> 
 
 def test_verify_names_the_step_of_a_changed_action(tmp_path: Path, record: dict[str, Any]) -> None:
     game = get("heroes")
-    from ludoteca.core import Match
-
     match = Match(game, record["params"], record["seed"])
     n = 0
     for step in record["actions"]:

@@ -326,11 +326,9 @@ def show_events(events: list[Event], seat: int, out: TextIO) -> None:
 
 # ------------------------------------------------------------------------------------ serve
 def cmd_serve(args: argparse.Namespace) -> int:
-    try:
-        from ludoteca.server.main import serve
-    except ImportError:
-        print("ludoteca: the table server is not built yet", file=sys.stderr)
-        return 1
+    # the web stack (FastAPI, SQLAlchemy, uvicorn) loads only for this command
+    from ludoteca.server.main import serve  # noqa: PLC0415
+
     serve(host=args.host, port=args.port, db=args.db)
     return 0
 

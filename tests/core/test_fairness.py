@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
-from ludoteca.core import commitment, derive_seed, fingerprint, seed_fingerprint
+from ludoteca.bots.arena import play_match
+from ludoteca.core import commitment, derive_seed, fingerprint, seed_fingerprint, verify
 from ludoteca.core.fairness import checks_out, new_secret
+from ludoteca.games import get
 
 
 def test_commitment_is_sha256_of_the_seed_text() -> None:
@@ -39,12 +42,6 @@ def test_checks_out_compares_the_commitment() -> None:
 
 
 def test_a_record_problem_names_its_check_and_step() -> None:
-    import json
-
-    from ludoteca.bots.arena import play_match
-    from ludoteca.core import verify
-    from ludoteca.games import get
-
     game = get("heroes")
     record = play_match(game, 2, "problems", ["random", "random"]).record().to_json()
     assert verify(record, get).to_json()["problems"] == []

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from ludoteca.bots import RandomBot
 from ludoteca.core import (
     Event,
     Game,
@@ -179,8 +180,6 @@ def test_sampled_worlds_depend_only_on_the_seat_information(game_id: str, player
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_random_bots_finish_matches_that_verify(game_id: str, players: int) -> None:
-    from ludoteca.bots import RandomBot
-
     game = get(game_id)
     bot = RandomBot()
     for k in range(3):
