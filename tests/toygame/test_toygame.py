@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 
 from ludoteca import cli
-from ludoteca.core import Game, IllegalActionError, InvalidActionError, Match, UnknownGameError
+from ludoteca.core import IllegalActionError, InvalidActionError, Match, UnknownGameError
 from ludoteca.games import all_games, get, register, unregister
 
-from . import GAME
+from . import GAME, HighCardGame
 
 TESTS = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def registered() -> Iterator[Game[object, object]]:
+def registered() -> Iterator[HighCardGame]:
     register(GAME)
     try:
         yield GAME
@@ -32,7 +32,7 @@ def registered() -> Iterator[Game[object, object]]:
 
 
 def test_register_adds_the_game_and_unregister_takes_it_out(
-    registered: Game[object, object],
+    registered: HighCardGame,
 ) -> None:
     assert get("high-card") is registered
     assert list(all_games())[-1] == "high-card"
@@ -56,7 +56,7 @@ def test_register_refuses_what_is_not_a_new_game() -> None:
 
 
 def test_the_cli_simulates_a_registered_game_and_verifies_its_records(
-    registered: Game[object, object], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    registered: HighCardGame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     records = tmp_path / "records"
     args = ["simulate", "high-card", "--games", "6", "--bots", "medium,random", "--jobs", "1"]
