@@ -1,8 +1,10 @@
 """A digest of everything a match shows, step by step, to pin behaviour across refactors.
 
-For a record: replay it through ``Match`` and hash, after set-up and after every step, the full
-position JSON, each seat's and a spectator's view and legal texts, the text picture, and the
-events as every seat sees them. Same digest = same actions, texts, JSON and events.
+For a record: replay it through ``Match`` and hash, after set-up and after every step, what the
+game itself produces: the full position JSON, each seat's and a spectator's observation, legal
+texts and text picture, whose turn it is, the outcome, and the events as every seat sees them.
+Same digest = same actions, texts, JSON and events. (What ``Match`` adds around them, such as the
+chain in a view, is core's and may change without the games changing.)
 """
 
 from __future__ import annotations
@@ -32,9 +34,12 @@ def trace(record: dict[str, Any]) -> str:
 
     def snap(events: list[Event]) -> None:
         seats = [*range(players), None]
+        outcome = game.outcome(match.state)
         frame = {
             "position": game.to_json(match.state),
-            "views": [match.view(s) for s in seats],
+            "to_move": game.to_move(match.state),
+            "outcome": outcome.to_json() if outcome else None,
+            "observations": [game.observation(match.state, s) for s in seats],
             "legal": [match.legal(s) for s in seats],
             "pictures": [game.describe(match.state, s) for s in seats],
             "events": _events(events, players),
