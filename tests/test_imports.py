@@ -124,7 +124,7 @@ def test_inside_a_game_the_rules_import_no_notation_view_or_bot() -> None:
     packages = sorted(
         m[: -len(".game")] for m in graph if m.startswith("ludoteca.games.") and m.endswith(".game")
     )
-    assert packages == [f"ludoteca.games.{g}" for g in ("dice_heroes", "dwarves", "heroes")]
+    assert {"ludoteca.games.heroes", "ludoteca.games.dwarves"} <= set(packages)
     for package in packages:
         glue = {f"{package}.{m}" for m in ("game", "notation", "view", "bot")} | {package}
         rules = {m for m in graph if m.startswith(package + ".") and m not in glue}
