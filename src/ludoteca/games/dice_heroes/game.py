@@ -34,9 +34,6 @@ class DiceHeroesGame(Game[DiceState, Action]):
     def legal_actions(self, state: DiceState) -> list[Action]:
         return rules.legal_actions(state)
 
-    def is_legal(self, state: DiceState, action: Action) -> bool:
-        return rules.is_legal(state, action)
-
     def apply_unchecked(self, state: DiceState, action: Action) -> list[Event]:
         return rules.apply(state, action)
 

@@ -124,13 +124,13 @@ def leaders(final: list[int]) -> list[int]:
 
 
 @cache
-def _choices(mask: int) -> tuple[tuple[Action, ...], frozenset[Action]]:
+def _choices(mask: int) -> tuple[Action, ...]:
     """``stop``, then every non-empty subset of the dice in ``mask`` by size, then by numbers."""
     numbers = [i + 1 for i in range(mask.bit_length()) if mask >> i & 1]
     actions = [STOP]
     for size in range(1, len(numbers) + 1):
         actions.extend(combinations(numbers, size))
-    return tuple(actions), frozenset(actions)
+    return tuple(actions)
 
 
 # ----------------------------------------------------------------------------- the turn
@@ -304,17 +304,7 @@ def setup(players: int, rng: Stream) -> tuple[DiceState, list[Event]]:
 def legal_actions(state: DiceState) -> list[Action]:
     if state.seat < 0:
         return []
-    return list(_choices(rerollable(state))[0])
-
-
-def is_legal(state: DiceState, action: Action) -> bool:
-    """Whether ``action`` is legal, without listing up to 512 actions."""
-    return (
-        state.seat >= 0
-        and type(action) is tuple
-        and all(type(n) is int for n in action)
-        and action in _choices(rerollable(state))[1]
-    )
+    return list(_choices(rerollable(state)))
 
 
 def apply(state: DiceState, action: Action) -> list[Event]:
