@@ -205,7 +205,11 @@ def test_records_are_strict() -> None:
         "seat out of range": {**record, "actions": [{"seat": 7, "action": "x", "by": "bot"}]},
         "missing by": {**record, "actions": [{"seat": 0, "action": "x"}]},
         "short contributions": {**record, "contributions": [None]},
-        "players true": {**record, "format": True},
+        "format true": {**record, "format": True},
+        "format 2.0": {**record, "format": 2.0},
+        "extra player field": {**record, "players": [{**p, "x": 1} for p in record["players"]]},
+        "extra step field": {**record, "actions": [{**record["actions"][0], "x": 1}]},
+        "extra outcome field": {**record, "outcome": {**record["outcome"], "x": 1}},
     }
     for label, data in cases.items():
         with pytest.raises(RecordError):

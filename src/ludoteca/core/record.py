@@ -151,7 +151,7 @@ class MatchRecord:
         if not isinstance(data, dict):
             raise RecordError("a record is a JSON object")
         form = data.get("format")
-        if form not in FORMATS or isinstance(form, bool):
+        if type(form) is not int or form not in FORMATS:
             raise RecordError(f"unknown record format {form!r} (expected 1 or 2)")
         known = FORMAT_FIELDS[form]
         unknown = sorted(set(data) - known)
@@ -211,6 +211,7 @@ def _players(players: Any) -> list[Player]:
     for n, p in enumerate(players):
         if not isinstance(p, dict) or not isinstance(p.get("name"), str):
             raise RecordError(f"player {n}: needs a text 'name'")
+        _no_other_fields(p, {"name", "bot", "level"}, f"player {n}")
         if not isinstance(p.get("bot"), bool):
             raise RecordError(f"player {n}: 'bot' must be true or false")
         level = p.get("level")
@@ -227,6 +228,7 @@ def _steps(actions: Any, players: int, strict: bool) -> list[Step]:
     for n, a in enumerate(actions, 1):
         if not isinstance(a, dict):
             raise RecordError(f"step {n}: must be an object")
+        _no_other_fields(a, {"seat", "action", "by"}, f"step {n}")
         seat, text = a.get("seat"), a.get("action")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
             raise RecordError(f"step {n}: 'seat' must be a seat number from 0 to {players - 1}")
@@ -244,6 +246,7 @@ def _outcome(data: Any, players: int) -> Outcome | None:
         return None
     if not isinstance(data, dict):
         raise RecordError("field 'outcome' must be an object or null")
+    _no_other_fields(data, {"winners", "reason", "draw", "scores"}, "outcome")
     winners, reason = data.get("winners"), data.get("reason")
     if not isinstance(winners, list) or not all(
         isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players for s in winners
@@ -257,3 +260,10 @@ def _outcome(data: Any, players: int) -> Outcome | None:
     ):
         raise RecordError("outcome 'scores' must be a list of numbers")
     return Outcome(tuple(winners), reason, data.get("draw", False), tuple(scores))
+
+
+def _no_other_fields(data: dict[str, Any], allowed: set[str], where: str) -> None:
+    """Every field of a record is covered by its signature: nothing unknown may ride along."""
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise RecordError(f"{where}: unknown field(s) {', '.join(unknown)}")
