@@ -6,6 +6,7 @@ import asyncio
 import json
 
 import pytest
+import websockets
 from serverkit import Client, ThreadServer, api
 
 from ludoteca.core import commitment, fingerprint
@@ -198,8 +199,6 @@ def test_health_reports_the_database(server: ThreadServer) -> None:
 
 def test_the_lobby_feed_follows_the_open_tables(server: ThreadServer) -> None:
     async def scenario() -> None:
-        import websockets
-
         async with websockets.connect(f"{server.ws_base}/ws/lobby") as ws:
 
             async def listing() -> list[dict[str, object]]:
