@@ -65,6 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.environ.get("LUDOTECA_DB"),
         help="database URL (default: an SQLite file under ./var); postgresql://... for PostgreSQL",
     )
+    serve.add_argument(
+        "--redis",
+        default=os.environ.get("LUDOTECA_REDIS"),
+        help="redis://host:port to share rate limits between server processes (default: memory)",
+    )
     serve.set_defaults(run=cmd_serve)
 
     sim = commands.add_parser("simulate", help="play bot matches and print the results")
@@ -326,12 +331,9 @@ def show_events(events: list[Event], seat: int, out: TextIO) -> None:
 
 # ------------------------------------------------------------------------------------ serve
 def cmd_serve(args: argparse.Namespace) -> int:
-    try:
-        from ludoteca.server.main import serve
-    except ImportError:
-        print("ludoteca: the table server is not built yet", file=sys.stderr)
-        return 1
-    serve(host=args.host, port=args.port, db=args.db)
+    from ludoteca.server.main import serve
+
+    serve(host=args.host, port=args.port, db=args.db, redis=args.redis)
     return 0
 
 
