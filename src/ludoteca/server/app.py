@@ -23,7 +23,7 @@ from .bots import BotRunner
 from .config import Settings
 from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
 from .lobby import Lobby
-from .logs import log
+from .logs import log, quiet_protocol_errors
 from .protocol import CloseCode, ErrorCode, http_status
 from .site import mount_web
 from .storage import Storage
@@ -32,6 +32,7 @@ from .table import Rejected, Services
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    quiet_protocol_errors()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -64,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     pass
             bots.close()
             storage.close()
+            await state.limits.close()
             log("server_stopped")
 
     app = FastAPI(

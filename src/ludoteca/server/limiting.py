@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import orjson
+import redis.asyncio as aioredis
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
@@ -34,9 +35,16 @@ class RateLimits:
         }
         self.prefix = settings.limits_prefix
         self.storage: Storage
+        self._pool: aioredis.ConnectionPool | None = None
         if settings.redis_url:
+            self._pool = aioredis.ConnectionPool.from_url(settings.redis_url)
             url = settings.redis_url.replace("redis://", "async+redis://", 1)
-            found = storage_from_string(url, implementation="redispy", key_prefix=self.prefix)
+            found = storage_from_string(
+                url,
+                implementation="redispy",
+                key_prefix=self.prefix,
+                connection_pool=self._pool,  # type: ignore[arg-type]  # passed on to redis-py
+            )
             assert isinstance(found, Storage)  # an async+ URL gives an async storage
             self.storage = found
         else:
@@ -60,6 +68,10 @@ class RateLimits:
 
     async def reset(self) -> None:
         await self.storage.reset()
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.aclose()
 
 
 @dataclass

@@ -94,6 +94,7 @@ class CloseCode(IntEnum):
     """Why the server closed a websocket."""
 
     GOING_AWAY = 1001  # the server is restarting
+    INVALID_DATA = 1007  # a text frame that is not UTF-8 (closed by uvicorn)
     POLICY = 1008  # the client kept sending after being told to slow down
     TOO_BIG = 1009  # a frame larger than the limit (closed by uvicorn)
     BROKEN = 1011  # the table's stored match does not replay
