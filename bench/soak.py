@@ -18,8 +18,6 @@ import contextlib
 import json
 import os
 import random
-import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -28,7 +26,7 @@ from pathlib import Path
 import httpx
 import websockets
 
-from load import free_port, percentile, wait_up
+from load import free_port, percentile, start_server, wait_up
 
 
 def rss_mb(pid: int) -> float:
@@ -171,24 +169,11 @@ def main() -> None:
     )
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        env = {
-            **os.environ,
-            "LUDOTECA_BOT_DELAY": str(args.bot_delay),
-            # one soak client stands for many people: lift the per-address limits
-            "LUDOTECA_LIMIT_CREATE": "100000/minute",
-            "LUDOTECA_LIMIT_WEBSOCKET": "100000/minute",
-            "LUDOTECA_MAX_CONNECTIONS_PER_CLIENT": "100000",
-        }
         db = args.db or f"sqlite:///{tmp}/soak.sqlite3"
         log_path = Path(tmp) / "server.log"
         with log_path.open("w") as log:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "ludoteca.cli", "serve", "--port", str(port), "--db", db],
-                cwd=tmp,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+            env = {"LUDOTECA_BOT_DELAY": str(args.bot_delay)}
+            server = start_server(port, db, Path(tmp), env, log)
             try:
                 wait_up(f"http://127.0.0.1:{port}/healthz")
                 soak = Soak(f"http://127.0.0.1:{port}", args)

@@ -53,6 +53,13 @@ def make_lobby(storage: Storage, clock: Clock, **changes: object) -> Lobby:
     return Lobby(Services(storage, BotRunner(processes=1, threads=1), settings, clock))
 
 
+async def open_table(lobby: Lobby, client: str = "") -> str:
+    table, _, _ = await lobby.create(
+        "heroes", players=None, seats=None, turn_seconds=None, name="A", start=False, client=client
+    )
+    return table.id
+
+
 def test_open_tables_nobody_joins_expire_and_leave_the_lobby(storage: Storage) -> None:
     clock = Clock()
 
@@ -65,9 +72,7 @@ def test_open_tables_nobody_joins_expire_and_leave_the_lobby(storage: Storage) -
                 seen.append(table_id)
 
         lobby.watchers.add(Watcher())
-        quiet, _, _ = await lobby.create(
-            "heroes", players=None, seats=None, turn_seconds=None, name="Ana", start=False
-        )
+        quiet = await open_table(lobby)
         busy, _, _ = await lobby.create(
             "dwarves", players=3, seats=None, turn_seconds=None, name=None, start=False
         )
@@ -76,9 +81,9 @@ def test_open_tables_nobody_joins_expire_and_leave_the_lobby(storage: Storage) -
         clock.now += 200
         assert await lobby.sweep() == (1, 0)
         assert [t["id"] for t in lobby.listing("open")[0]] == [busy.id]
-        assert seen[-1] == quiet.id and lobby.open_table(quiet.id) is None
+        assert seen[-1] == quiet and lobby.open_table(quiet) is None
         with pytest.raises(Rejected) as gone:
-            await lobby.peek(quiet.id)
+            await lobby.peek(quiet)
         assert gone.value.code == "no_table"
         clock.now += 600
         assert await lobby.sweep() == (1, 0)
@@ -95,9 +100,7 @@ def test_stale_open_tables_are_not_reloaded_at_start_up(storage: Storage) -> Non
 
     async def scenario() -> None:
         lobby = make_lobby(storage, clock, open_table_ttl=60.0)
-        await lobby.create(
-            "heroes", players=None, seats=None, turn_seconds=None, name="A", start=False
-        )
+        await open_table(lobby)
         clock.now += 61
         restarted = make_lobby(storage, clock, open_table_ttl=60.0)
         assert await restarted.load() == 0
@@ -110,35 +113,11 @@ def test_open_tables_per_client_are_capped(storage: Storage) -> None:
     async def scenario() -> None:
         lobby = make_lobby(storage, Clock(), max_open_tables_per_client=2)
         for _ in range(2):
-            await lobby.create(
-                "heroes",
-                players=None,
-                seats=None,
-                turn_seconds=None,
-                name="A",
-                start=False,
-                client="10.0.0.1",
-            )
+            await open_table(lobby, "10.0.0.1")
         with pytest.raises(Rejected) as refused:
-            await lobby.create(
-                "heroes",
-                players=None,
-                seats=None,
-                turn_seconds=None,
-                name="A",
-                start=False,
-                client="10.0.0.1",
-            )
+            await open_table(lobby, "10.0.0.1")
         assert refused.value.code == "too_many_tables"
-        await lobby.create(
-            "heroes",
-            players=None,
-            seats=None,
-            turn_seconds=None,
-            name="A",
-            start=False,
-            client="10.0.0.2",
-        )
+        await open_table(lobby, "10.0.0.2")
         assert lobby.listing("open")[1] == 3
 
     asyncio.run(scenario())
