@@ -25,6 +25,7 @@ from .storage import tables as tables_table
 from .table import Rejected, Services, Table, actor, token_hash
 
 MAX_NAME = 24
+MAX_TABLE_ID = 32  # ids are 8 characters; a longer one is refused without asking storage
 
 
 class Watcher(Protocol):
@@ -127,14 +128,16 @@ class Lobby:
     async def peek(self, table_id: str) -> Table:
         """The table as held in memory, or read from storage *without* keeping it (its match not
         dealt): enough for its summary and record; 404 if none."""
-        table = self.tables.get(table_id)
-        if table is not None:
-            return table
         if table_id in self.broken:
             raise Rejected(
                 ErrorCode.TABLE_BROKEN,
                 f"table '{table_id}' cannot be served: its stored match does not replay",
             )
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if len(table_id) > MAX_TABLE_ID:
+            raise Rejected(ErrorCode.NO_TABLE, f"there is no table '{table_id[:40]}…'")
         row = await self.storage.run(self.storage.load_table, table_id)
         if row is None or row.game not in all_games() or row.status == Status.EXPIRED:
             raise Rejected(ErrorCode.NO_TABLE, f"there is no table '{table_id}'")
@@ -144,7 +147,7 @@ class Lobby:
         """The table in memory, loading a finished one from storage for whoever watches it (it
         leaves memory again once nobody does); 404 if none."""
         table = self.tables.get(table_id)
-        if table is not None:
+        if table is not None and table_id not in self.broken:
             return table
         found = await self.peek(table_id)
         async with self._lock:
