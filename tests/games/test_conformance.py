@@ -33,16 +33,17 @@ def dump(game: Game[Any, Any], state: Any) -> str:
 
 def playthrough(
     game: Game[Any, Any], players: int, seed: str, pick: random.Random
-) -> Iterator[Any]:
-    """Every state of a random match, first to last (the same objects, mutated: clone to keep)."""
-    state = game.new({"players": players}, seed)
-    yield state
+) -> Iterator[Match]:
+    """A random match through the match authority, yielded after every step (the same object,
+    moving on: clone its state to keep one)."""
+    match = Match(game, {"players": players}, seed)
+    yield match
     for _ in range(20_000):
-        actions = game.legal_actions(state)
-        if not actions:
+        seat = match.to_move
+        if seat is None:
             return
-        game.apply(state, pick.choice(actions))
-        yield state
+        match.act(seat, pick.choice(match.legal(seat)))
+        yield match
     raise AssertionError("a random match did not end within 20,000 actions")
 
 
@@ -51,9 +52,11 @@ def test_same_seed_same_match(game_id: str, players: int) -> None:
     game = get(game_id)
     runs = []
     for _ in range(2):
-        runs.append([dump(game, s) for s in playthrough(game, players, "same", random.Random(3))])
+        runs.append(
+            [dump(game, m.state) for m in playthrough(game, players, "same", random.Random(3))]
+        )
     assert runs[0] == runs[1]
-    other = [dump(game, s) for s in playthrough(game, players, "other", random.Random(3))]
+    other = [dump(game, m.state) for m in playthrough(game, players, "other", random.Random(3))]
     assert other[0] != runs[0][0], "a different seed must deal a different match"
 
 
@@ -61,7 +64,8 @@ def test_same_seed_same_match(game_id: str, players: int) -> None:
 def test_actions_exist_exactly_while_someone_can_act(game_id: str, players: int) -> None:
     game = get(game_id)
     for k in range(20):
-        for state in playthrough(game, players, f"alive-{k}", random.Random(k)):
+        for match in playthrough(game, players, f"alive-{k}", random.Random(k)):
+            state = match.state
             actions = game.legal_actions(state)
             over = game.is_over(state)
             assert bool(actions) == (not over)
@@ -74,7 +78,8 @@ def test_actions_exist_exactly_while_someone_can_act(game_id: str, players: int)
 def test_every_legal_action_applies_and_round_trips_as_text(game_id: str, players: int) -> None:
     game = get(game_id)
     for k in range(6):
-        for state in playthrough(game, players, f"apply-{k}", random.Random(k)):
+        for match in playthrough(game, players, f"apply-{k}", random.Random(k)):
+            state = match.state
             for action in game.legal_actions(state):
                 text = game.action_to_text(state, action)
                 assert game.parse_action(state, text) == action, text
@@ -92,7 +97,8 @@ def test_bad_actions_raise_and_change_nothing(game_id: str, players: int) -> Non
     game = get(game_id)
     seen_texts: set[str] = set()
     for k in range(8):
-        for state in playthrough(game, players, f"bad-{k}", random.Random(k)):
+        for match in playthrough(game, players, f"bad-{k}", random.Random(k)):
+            state = match.state
             before = dump(game, state)
             legal = set(game.legal_texts(state))
             seen_texts |= legal
@@ -115,7 +121,8 @@ def test_json_round_trip_continues_the_same_match(game_id: str, players: int) ->
     game = get(game_id)
     for k in range(5):
         pick = random.Random(k)
-        for n, state in enumerate(playthrough(game, players, f"json-{k}", pick)):
+        for n, match in enumerate(playthrough(game, players, f"json-{k}", pick)):
+            state = match.state
             data = game.to_json(state)
             loaded = game.from_json(json.loads(json.dumps(data)))
             assert game.to_json(loaded) == data
@@ -136,10 +143,11 @@ def test_views_show_each_seat_only_what_it_may_see(game_id: str, players: int) -
     for k in range(40):
         seed = f"secret-seed-{game_id}-{k}"
         pick = random.Random(k)
-        for state in playthrough(game, players, seed, pick):
+        for match in playthrough(game, players, seed, pick):
+            state = match.state
             over = game.is_over(state)
             for seat in [*range(players), None]:
-                text = json.dumps(game.view(state, seat))
+                text = json.dumps(match.view(seat))
                 assert (seed in text) == over
                 if seat is None or pick.random() > 0.3:
                     continue
@@ -158,7 +166,8 @@ def test_sampled_worlds_depend_only_on_the_seat_information(game_id: str, player
     game = get(game_id)
     for k in range(10):
         pick = random.Random(k)
-        for state in playthrough(game, players, f"worlds-{k}", pick):
+        for match in playthrough(game, players, f"worlds-{k}", pick):
+            state = match.state
             if game.is_over(state) or pick.random() > 0.25:
                 continue
             for seat in range(players):
@@ -184,7 +193,7 @@ def test_random_bots_finish_matches_that_verify(game_id: str, players: int) -> N
             match.act(seat, game.action_to_text(match.state, action), by="bot")
         verdict = verify(json.loads(match.record().dumps()), get)
         assert verdict.ok, verdict.problems
-        assert verdict.outcome == game.outcome(match.state)
+        assert verdict.outcome == match.outcome
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from serverkit import IN_CI, Client, ThreadServer, api, fast_settings, two_people_table
+from serverkit import IN_CI, ThreadServer, api, fast_settings, two_people_table
 
 REDIS_URL = os.environ.get("LUDOTECA_TEST_REDIS", "redis://127.0.0.1:6379")
 
@@ -320,18 +320,18 @@ def test_two_servers_on_one_redis_share_one_limit(sqlite_url: str, redis_url: st
 
 def test_a_broken_table_tells_its_clients(server: ThreadServer) -> None:
     """Its clients hear ``table_broken`` and close 1011; the rest of the server is healthy."""
-    table_id, tokens = two_people_table(server.base)
+    table_id, _ = two_people_table(server.base)
     assert server.server is not None
     lobby = server.server.config.app.state.ludoteca.lobby  # type: ignore[attr-defined]
     lobby.broken[table_id] = "stored step 3 does not replay"  # as a failed replay leaves it
 
     async def scenario() -> None:
-        client = await Client.connect(server.ws_base, table_id, tokens[0])
-        error = await client.error()
-        assert error["code"] == "table_broken"
-        with pytest.raises(websockets.ConnectionClosed) as closed:
-            await client.recv()
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+        async with websockets.connect(f"{server.ws_base}/ws/tables/{table_id}") as ws:
+            error = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert error["type"] == "error" and error["code"] == "table_broken"
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
 
     asyncio.run(scenario())
     health = api(server.base).get("/healthz").json()

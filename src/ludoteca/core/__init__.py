@@ -7,19 +7,25 @@ from .errors import (
     InvalidParamsError,
     InvalidPositionError,
     LudotecaError,
+    MatchOverError,
+    NotYourTurnError,
+    ReplayError,
+    StaleVersionError,
     UnknownGameError,
 )
-from .fairness import commitment, derive_seed, fingerprint, seed_fingerprint
+from .fairness import Deal, commitment, derive_seed, fingerprint, match_seed, seed_fingerprint
 from .game import JSON, LANGUAGES, Event, Game, GameSpec, Outcome, State
 from .match import Match, Prepared
 from .record import MatchRecord, Player, RecordError, Step
 from .rng import Stream
-from .verify import Problem, Verdict, verify
+from .signing import Signature, SigningKey
+from .verify import Problem, Receipt, Verdict, verify
 
 __all__ = [
     "JSON",
     "LANGUAGES",
     "Bot",
+    "Deal",
     "Event",
     "Game",
     "GameSpec",
@@ -29,12 +35,19 @@ __all__ = [
     "InvalidPositionError",
     "LudotecaError",
     "Match",
+    "MatchOverError",
     "MatchRecord",
+    "NotYourTurnError",
     "Outcome",
     "Player",
     "Prepared",
     "Problem",
+    "Receipt",
     "RecordError",
+    "ReplayError",
+    "Signature",
+    "SigningKey",
+    "StaleVersionError",
     "State",
     "Step",
     "Stream",
@@ -44,6 +57,7 @@ __all__ = [
     "decide",
     "derive_seed",
     "fingerprint",
+    "match_seed",
     "seed_fingerprint",
     "verify",
 ]

@@ -17,6 +17,26 @@ class IllegalActionError(LudotecaError, ValueError):
     """The action is well formed but not allowed here (wrong moment, wrong seat, a rule)."""
 
 
+class MatchOverError(IllegalActionError):
+    """The match is over: no action is legal any more."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """A seat acted while another seat is to move."""
+
+
+class StaleVersionError(IllegalActionError):
+    """The action was chosen on a version of the match that has since moved on."""
+
+
+class ReplayError(LudotecaError, ValueError):
+    """A stored or recorded step does not apply: ``step`` is its 1-based number."""
+
+    def __init__(self, step: int, message: str) -> None:
+        super().__init__(f"step {step}: {message}")
+        self.step = step
+
+
 class InvalidPositionError(LudotecaError, ValueError):
     """A JSON position does not describe a position of this game."""
 

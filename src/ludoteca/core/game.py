@@ -4,8 +4,9 @@ A game is a stateless object; its positions are mutable ``State`` objects with a
 (measured faster than immutable states for search). The seeded random stream lives in the state, so
 ``apply`` stays a pure function of (state, action) and a match replays from its seed and actions.
 
-What a game writes (the abstract methods) is small; the checked entry points (``new``, ``apply``,
-``apply_text``, ``view``) are written once here so every game validates the same way.
+What a game writes (the abstract methods) is small; the rules check (``check``: parse, then
+legality) is written once here. A match in play — seats, versions, reveal, record — is
+``ludoteca.core.match.Match``, the one authority every caller goes through.
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
-from .errors import IllegalActionError, InvalidParamsError
-from .fairness import commitment, fingerprint
+from .errors import IllegalActionError, InvalidParamsError, MatchOverError
 from .rng import Stream
 
 if TYPE_CHECKING:
@@ -51,8 +51,9 @@ A = TypeVar("A", bound=Hashable)
 class Outcome:
     """How a match ended.
 
-    ``winners`` are the seats that win (several = a shared win). ``draw`` is a declared draw (nobody
-    wins, everybody level); no winners and no draw means nobody at the table won (e.g. the dragon).
+    ``winners`` are the seats that win (several = a shared win). A game may also say ``draw`` with
+    no winners (everybody level); ``canonical`` turns both into the one shape records use. No
+    winners and no draw means nobody at the table won (e.g. the dragon).
     ``reason`` is a short machine word (``camp``, ``relics``, ``stuck``, ``score``...);
     ``scores`` are the final scores per seat where the game has them.
     """
@@ -69,6 +70,14 @@ class Outcome:
         if self.draw:
             return 1.0 / players
         return 0.0
+
+    def canonical(self, players: int) -> Outcome:
+        """The one shape every record and view uses, in every game: the seats that win, or that
+        end level and share the result, in ``winners`` (ascending); ``draw`` is true exactly when
+        several seats share it; nobody winning (the dragon) is no winners and no draw."""
+        winners = self.winners or (tuple(range(players)) if self.draw else ())
+        winners = tuple(sorted(winners))
+        return Outcome(winners, self.reason, len(winners) > 1, self.scores)
 
     def to_json(self) -> JSON:
         data: JSON = {"winners": list(self.winners), "reason": self.reason, "draw": self.draw}
@@ -214,22 +223,32 @@ class Game(ABC, Generic[S, A]):
     def is_over(self, state: S) -> bool:
         return self.outcome(state) is not None
 
-    def is_legal(self, state: S, action: A) -> bool:
-        return action in self.legal_actions(state)
+    def check(self, state: S, text: str) -> A:
+        """The action a text names, if it is legal in ``state``: the one rules check.
+
+        InvalidActionError when the text is not an action of this game, IllegalActionError when
+        it is not allowed here (MatchOverError once the match is over). ``Match.prepare`` and
+        ``apply_text`` both call this.
+        """
+        action = self.parse_action(state, text)
+        if action not in self.legal_actions(state):
+            if self.is_over(state):
+                raise MatchOverError("the match is over")
+            raise IllegalActionError(f"'{text}' is not a legal action here")
+        return action
 
     def apply(self, state: S, action: A) -> list[Event]:
-        """Apply a legal action in place; IllegalActionError (state untouched) otherwise."""
-        if self.is_over(state):
-            raise IllegalActionError("the match is over")
-        if not self.is_legal(state, action):
+        """Apply a legal action object in place; IllegalActionError (state untouched) otherwise."""
+        if action not in self.legal_actions(state):
+            if self.is_over(state):
+                raise MatchOverError("the match is over")
             raise IllegalActionError(f"not a legal action here: {action!r}")
         return self.apply_unchecked(state, action)
 
     def apply_text(self, state: S, text: str) -> list[Event]:
-        """Parse and apply an action text; raises (state untouched) on bad input."""
-        if self.is_over(state):
-            raise IllegalActionError("the match is over")
-        return self.apply(state, self.parse_action(state, text))
+        """Check and apply an action text on a bare position (rule tests, the terminal); raises
+        (state untouched) on bad input. A match in play goes through ``Match`` instead."""
+        return self.apply_unchecked(state, self.check(state, text))
 
     def legal_texts(self, state: S) -> list[str]:
         return [self.action_to_text(state, a) for a in self.legal_actions(state)]
@@ -237,28 +256,6 @@ class Game(ABC, Generic[S, A]):
     def info_key(self, state: S, seat: int) -> str:
         """A canonical key of the seat's information set (its observation, canonical JSON)."""
         return json.dumps(self.observation(state, seat), sort_keys=True, separators=(",", ":"))
-
-    def view(self, state: S, seat: int | None) -> JSON:
-        """What the table sends a seat: the observation plus turn, result and fairness fields.
-
-        The seed appears only once the match is over; before that, its commitment and fingerprint.
-        """
-        outcome = self.outcome(state)
-        promise = commitment(state.rng.seed)
-        shown: JSON = {
-            "game": self.spec.id,
-            "players": self.players(state),
-            "seat": seat,
-            "to_move": self.to_move(state),
-            "over": outcome is not None,
-            "outcome": outcome.to_json() if outcome else None,
-            "commitment": promise,
-            "fingerprint": fingerprint(promise),
-            "position": self.observation(state, seat),
-        }
-        if outcome is not None:
-            shown["seed"] = state.rng.seed
-        return shown
 
     def describe(self, state: S, seat: int | None) -> str:
         """A plain-text picture of what ``seat`` sees, for the terminal (games may draw better)."""

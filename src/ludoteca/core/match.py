@@ -1,4 +1,11 @@
-"""The match authority: the one checked path from a seat's action text to a stored step."""
+"""The match authority: the one checked path from a seat's action text to a committed step.
+
+Everything that plays a match goes through ``Match``: the server, the CLI, the bots' tournaments,
+the verifier and the conformance suite. It checks an action once — match live, seat to move, text
+parses, action legal, version current — prepares its result on a copy, and commits it when the
+caller (the server, after storing it) says so. It replays stored steps, decides what each seat sees
+and when the seed is revealed, and writes the record. ``Game`` keeps only the rules primitives.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +13,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import IllegalActionError, InvalidActionError
-from .fairness import commitment
-from .game import Event, Game
+from .errors import (
+    IllegalActionError,
+    InvalidActionError,
+    MatchOverError,
+    NotYourTurnError,
+    ReplayError,
+    StaleVersionError,
+)
+from .fairness import Deal, chain_next, chain_start, fingerprint
+from .game import JSON, Event, Game, Outcome
 from .record import Actor, MatchRecord, Player, Step
 
 
@@ -35,13 +49,15 @@ class Match:
         self,
         game: Game[Any, Any],
         params: Mapping[str, Any] | None,
-        seed: str,
+        deal: Deal | str,
         players: Sequence[Player] | None = None,
     ) -> None:
         self.game = game
         self.params = game.spec.params(params)
-        self.seed = seed
-        self.state, self.opening_events = game.new_with_events(self.params, seed)
+        self.deal = deal if isinstance(deal, Deal) else Deal(deal)
+        self.seed = self.deal.seed
+        self.commitment = self.deal.commitment
+        self.state, self.opening_events = game.new_with_events(self.params, self.seed)
         count = game.players(self.state)
         self.players = (
             list(players)
@@ -50,67 +66,171 @@ class Match:
         )
         if len(self.players) != count:
             raise ValueError(f"{count} seats but {len(self.players)} players given")
+        contributions = self.deal.contributions
+        if contributions is not None and len(contributions) != count:
+            raise ValueError(f"{count} seats but {len(contributions)} contributions given")
         self.steps: list[Step] = []
+        self.chain = [chain_start(self.header())]
+        """The chain's head after each version (index = version)."""
 
+    def __repr__(self) -> str:  # never the seed: reprs end up in logs
+        return f"<Match {self.game.spec.id} {fingerprint(self.commitment)} v{self.version}>"
+
+    # ------------------------------------------------------------------------ the position
     @property
     def version(self) -> int:
         """How many actions have been accepted (a client sends the version it saw)."""
         return len(self.steps)
 
-    def prepare(self, seat: int, text: str) -> Prepared:
-        """Check ``seat``'s action text and compute its result; raises (nothing changes) if bad."""
-        if self.game.is_over(self.state):
-            raise IllegalActionError("the match is over")
-        to_move = self.game.to_move(self.state)
+    @property
+    def to_move(self) -> int | None:
+        return self.game.to_move(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The result in the one shape records use (``Outcome.canonical``), None while playing."""
+        found = self.game.outcome(self.state)
+        return found.canonical(len(self.players)) if found else None
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The seed once the match is over, else None: the one place that decides the reveal."""
+        return self.seed if self.over else None
+
+    @property
+    def revealed_secret(self) -> str | None:
+        return self.deal.secret if self.over else None
+
+    def header(self) -> JSON:
+        """What the chain starts from: the match as it was dealt, before any action."""
+        return {
+            "game": self.game.spec.id,
+            "params": self.params,
+            "table": self.deal.table,
+            "commitment": self.commitment,
+            "contributions": list(self.deal.contributions or ()),
+            "players": [p.to_json() for p in self.players],
+        }
+
+    # --------------------------------------------------------------------------- acting
+    def prepare(self, seat: int, text: str, version: int | None = None) -> Prepared:
+        """Check ``seat``'s action text and compute its result on a copy; raises if bad.
+
+        The checks run once each, in this order: the match is live (MatchOverError), ``seat`` is
+        to move (NotYourTurnError), the text parses (InvalidActionError), the action is legal
+        (IllegalActionError), and ``version``, when given, is current (StaleVersionError).
+        Nothing changes when any of them fails.
+        """
+        state = self.state
+        to_move = self.game.to_move(state)
+        if to_move is None:
+            raise MatchOverError("the match is over")
         if seat != to_move:
-            raise IllegalActionError(f"it is not seat {seat}'s turn (seat {to_move} is to move)")
-        action = self.game.parse_action(self.state, text)
-        if not self.game.is_legal(self.state, action):
-            raise IllegalActionError(f"'{text}' is not a legal action here")
-        canonical = self.game.action_to_text(self.state, action)
-        after = self.state.clone()
+            raise NotYourTurnError(
+                f"it is not seat {seat + 1}'s turn (seat {to_move + 1} is to move)"
+            )
+        action = self.game.check(state, text)
+        if version is not None and version != self.version:
+            raise StaleVersionError(
+                f"you acted on version {version} but the match is at version {self.version}"
+            )
+        canonical = self.game.action_to_text(state, action)
+        after = state.clone()
         events = self.game.apply_unchecked(after, action)
         return Prepared(seat, canonical, after, events, self.version)
 
     def commit(self, prepared: Prepared, by: Actor = "player") -> list[Event]:
         """Make a prepared action part of the match (it must have been prepared at this version)."""
         if prepared.base_version != self.version:
-            raise IllegalActionError("the match moved on since this action was prepared")
+            raise StaleVersionError("the match moved on since this action was prepared")
+        step = Step(prepared.seat, prepared.text, by)
         self.state = prepared.state
-        self.steps.append(Step(prepared.seat, prepared.text, by))
+        self.steps.append(step)
+        self.chain.append(chain_next(self.chain[-1], step.to_json()))
         return prepared.events
 
     def act(self, seat: int, text: str, by: Actor = "player") -> list[Event]:
         """Apply ``seat``'s action text, or raise (state untouched) saying why not."""
         return self.commit(self.prepare(seat, text), by)
 
+    # ---------------------------------------------------------------------------- seeing
+    def legal(self, seat: int | None) -> list[str]:
+        """The action texts ``seat`` may send now ([] unless it is that seat's turn)."""
+        if seat is None or self.over or self.to_move != seat:
+            return []
+        return self.game.legal_texts(self.state)
+
+    def view(self, seat: int | None) -> JSON:
+        """What the table shows a seat (None = a spectator): its observation, whose turn it is,
+        the result, the commitment and fingerprint, and the seed once the match is over."""
+        outcome = self.outcome
+        return {
+            "game": self.game.spec.id,
+            "players": len(self.players),
+            "seat": seat,
+            "to_move": self.game.to_move(self.state),
+            "over": outcome is not None,
+            "outcome": outcome.to_json() if outcome else None,
+            "commitment": self.commitment,
+            "fingerprint": fingerprint(self.commitment),
+            "contributions": list(self.deal.contributions or ()),
+            "chain": self.chain[-1],
+            "secret": self.revealed_secret,
+            "seed": self.revealed_seed,
+            "position": self.game.observation(self.state, seat),
+        }
+
     def record(self) -> MatchRecord:
         """The record so far; the seed and outcome appear only once the match is over."""
-        outcome = self.game.outcome(self.state)
         return MatchRecord(
             game=self.game.spec.id,
             params=dict(self.params),
-            commitment=commitment(self.seed),
+            commitment=self.commitment,
             players=list(self.players),
             actions=list(self.steps),
-            seed=self.seed if outcome is not None else None,
-            outcome=outcome,
+            seed=self.revealed_seed,
+            outcome=self.outcome,
+            format=self.deal.format,
+            table=self.deal.table,
+            contributions=list(self.deal.contributions or ()),
+            secret=self.revealed_secret if self.deal.format >= 2 else None,
+            chain=self.chain[-1],
         )
+
+    # --------------------------------------------------------------------------- replay
+    def replay_steps(self, steps: Sequence[Step]) -> list[list[Event]]:
+        """Apply stored steps in order; ReplayError (naming the step) at the first that does not
+        apply, with the match left at the step before it. Returns each step's events."""
+        done: list[list[Event]] = []
+        for step in steps:
+            try:
+                prepared = self.prepare(step.seat, step.action)
+            except (IllegalActionError, InvalidActionError) as exc:
+                raise ReplayError(
+                    self.version + 1, f"seat {step.seat} '{step.action}' is not legal: {exc}"
+                ) from None
+            if prepared.text != step.action:
+                raise ReplayError(
+                    self.version + 1,
+                    f"'{step.action}' is not written in its canonical form '{prepared.text}'",
+                )
+            done.append(self.commit(prepared, step.by))
+        return done
 
     @classmethod
     def replay(
         cls,
         game: Game[Any, Any],
         params: Mapping[str, Any] | None,
-        seed: str,
+        deal: Deal | str,
         players: Sequence[Player] | None,
         steps: Sequence[Step],
     ) -> Match:
-        """Rebuild a match from its seed and steps; raises at the first step that does not apply."""
-        match = cls(game, params, seed, players)
-        for n, step in enumerate(steps, 1):
-            try:
-                match.act(step.seat, step.action, step.by)
-            except (IllegalActionError, InvalidActionError) as exc:
-                raise IllegalActionError(f"step {n} ({step.action!r}): {exc}") from None
+        """Rebuild a match from its deal and steps; ReplayError at the first that does not apply."""
+        match = cls(game, params, deal, players)
+        match.replay_steps(steps)
         return match

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
@@ -21,6 +22,7 @@ from .api import games, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
 from .config import Settings
+from .keys import KeyRing
 from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
 from .lobby import Lobby
 from .logs import log, quiet_protocol_errors
@@ -38,7 +40,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(settings.db_url)
         bots = BotRunner(processes=settings.bot_processes)
-        lobby = Lobby(Services(storage, bots, settings))
+        keys = KeyRing.load(Path(settings.keys_dir)) if settings.keys_dir else KeyRing.ephemeral()
+        lobby = Lobby(Services(storage, bots, settings, keys=keys))
         await lobby.load()
         state = AppState(
             settings=settings,

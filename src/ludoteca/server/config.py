@@ -17,6 +17,7 @@ def _int(name: str, default: int) -> int:
 
 
 DEFAULT_DB = "sqlite:///var/ludoteca.sqlite3"
+DEFAULT_KEYS = "var/keys"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,8 @@ class Settings:
     ws_ping_interval: float = 20.0
     ws_ping_timeout: float = 20.0
     limit_concurrency: int = 4000
+    contribution_seconds: float = 10.0  # how long a start waits for the players' own seeds
+    keys_dir: str | None = None  # the record-signing keys (None: one key for this process only)
 
     @classmethod
     def from_env(cls, db_url: str | None = None, redis_url: str | None = None) -> Settings:
@@ -89,4 +92,6 @@ class Settings:
             limit_start=env("LUDOTECA_LIMIT_START") or base.limit_start,
             limit_websocket=env("LUDOTECA_LIMIT_WEBSOCKET") or base.limit_websocket,
             limit_concurrency=_int("LUDOTECA_LIMIT_CONCURRENCY", base.limit_concurrency),
+            contribution_seconds=_float("LUDOTECA_CONTRIBUTION_SECONDS", base.contribution_seconds),
+            keys_dir=os.environ.get("LUDOTECA_KEYS", DEFAULT_KEYS),
         )

@@ -28,7 +28,9 @@ from .protocol import (
     MESSAGE_TYPES,
     Act,
     Back,
+    ClientMessage,
     CloseCode,
+    Contribute,
     ErrorCode,
     Hello,
     Ping,
@@ -192,7 +194,7 @@ class Reader:
         return text
 
 
-def parse(text: str) -> Hello | Act | Back | Sync | Ping | tuple[ErrorCode, str]:
+def parse(text: str) -> ClientMessage | tuple[ErrorCode, str]:
     """A client message, or the error code and message saying why it is not one."""
     try:
         data = orjson.loads(text)
@@ -234,6 +236,7 @@ class Connection:
         self.handlers: dict[type, Callable[[Any], Awaitable[None]]] = {
             Hello: self.on_hello,
             Act: self.on_act,
+            Contribute: self.on_contribute,
             Back: self.on_back,
             Sync: self.on_sync,
             Ping: self.on_ping,
@@ -335,6 +338,16 @@ class Connection:
             return
         assert self.table is not None
         await self.table.back(self.seat)
+
+    async def on_contribute(self, message: Contribute) -> None:
+        if self.seat is None:
+            self.error(ErrorCode.SPECTATOR, "only a seated person adds a seed to the deal")
+            return
+        assert self.table is not None
+        try:
+            await self.table.contribute(self.seat, message.seed)
+        except Rejected as exc:
+            self.error(exc.code, exc.message)
 
     async def on_act(self, message: Act) -> None:
         table = self.table

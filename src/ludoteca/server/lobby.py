@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from sqlalchemy import and_, update
 
 from ludoteca.bots import LEVELS
-from ludoteca.core import InvalidParamsError, MatchRecord, Outcome, Player, Step, commitment
+from ludoteca.core import InvalidParamsError, MatchRecord, commitment
 from ludoteca.core.fairness import new_secret
 from ludoteca.games import all_games
 
@@ -22,7 +22,7 @@ from .logs import log
 from .protocol import ErrorCode, SeatKind, Status
 from .storage import SeatRow, Storage, TableRow
 from .storage import tables as tables_table
-from .table import Rejected, Services, Table, actor, token_hash
+from .table import Rejected, Services, Table, token_hash
 
 MAX_NAME = 24
 MAX_TABLE_ID = 32  # ids are 8 characters; a longer one is refused without asking storage
@@ -92,8 +92,9 @@ class Lobby:
         health check, its clients told so) and the others are served as usual; open tables
         that waited longer than the expiry leave at once."""
         storage = self.storage
+        statuses = (Status.OPEN, Status.STARTING, Status.PLAYING)
         rows = await storage.run(
-            storage.tables_with_status, (Status.OPEN, Status.PLAYING), self.settings.max_live_tables
+            storage.tables_with_status, statuses, self.settings.max_live_tables
         )
         now = self.services.now()
         stale = [r.id for r in rows if r.status == Status.OPEN and self._expired(r.created_at, now)]
@@ -111,9 +112,9 @@ class Lobby:
                     self.broken[row.id] = str(exc)
                     log("table_broken", logging.ERROR, table=row.id, error=str(exc))
                     continue
-                table.schedule()
-            else:
+            elif row.status == Status.OPEN:
                 self.waiting_since[row.id] = row.created_at
+            table.schedule()
             self.tables[row.id] = table
         log("tables_loaded", count=len(self.tables), broken=len(self.broken), expired=len(stale))
         return len(self.tables)
@@ -126,13 +127,10 @@ class Lobby:
         return Table(row=row, game=game, services=self.services)
 
     async def peek(self, table_id: str) -> Table:
-        """The table as held in memory, or read from storage *without* keeping it (its match not
-        dealt): enough for its summary and record; 404 if none."""
+        """The table as held in memory, or read from storage (its stored steps replayed) *without*
+        keeping it: enough for its summary and record; 404 if none."""
         if table_id in self.broken:
-            raise Rejected(
-                ErrorCode.TABLE_BROKEN,
-                f"table '{table_id}' cannot be served: its stored match does not replay",
-            )
+            raise _broken(table_id)
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -141,7 +139,16 @@ class Lobby:
         row = await self.storage.run(self.storage.load_table, table_id)
         if row is None or row.game not in all_games() or row.status == Status.EXPIRED:
             raise Rejected(ErrorCode.NO_TABLE, f"there is no table '{table_id}'")
-        return self._table(row)
+        table = self._table(row)
+        if row.status in (Status.PLAYING, Status.OVER):
+            steps = await self.storage.run(self.storage.load_actions, table_id)
+            try:
+                table.begin(steps)
+            except Exception as exc:
+                self.broken[table_id] = str(exc)
+                log("table_broken", logging.ERROR, table=table_id, error=str(exc))
+                raise _broken(table_id) from None
+        return table
 
     async def get(self, table_id: str) -> Table:
         """The table in memory, loading a finished one from storage for whoever watches it (it
@@ -153,10 +160,7 @@ class Lobby:
         async with self._lock:
             if table_id in self.tables:
                 return self.tables[table_id]
-            if found.row.status != Status.OPEN:
-                found.begin(await self.storage.run(self.storage.load_actions, table_id))
-            if found.row.status == Status.PLAYING:
-                found.schedule()
+            found.schedule()
             self.tables[table_id] = found
             return found
 
@@ -373,11 +377,7 @@ class Lobby:
                 if row.kind == "open":
                     row.kind, row.level = "bot", settings.fill_level
                     row.name = bot_name(settings.fill_level, row.seat)
-            now = self.services.now()
-            storage = self.services.storage
-            await storage.run(storage.start_table, table.id, table.seats, now)
-            table.row.status, table.row.started_at, table.row.turn_started_at = "playing", now, now
-            table.begin()
+            await table.start()
         self.owners.pop(table.id, None)
         self.waiting_since.pop(table.id, None)
         log("match_started", table=table.id, game=table.game.spec.id, fingerprint=table.fingerprint)
@@ -386,22 +386,8 @@ class Lobby:
         table.schedule()
 
     async def record(self, table_id: str) -> MatchRecord:
-        """The match record as stored: the seed and outcome only once the match is over."""
-        table = await self.peek(table_id)
-        if table.row.status == "open":
-            raise Rejected("not_started", "the match has not started yet")
-        storage = self.services.storage
-        steps = await storage.run(storage.load_actions, table_id)
-        over = table.row.status == "over"
-        return MatchRecord(
-            game=table.game.spec.id,
-            params=dict(table.row.params),
-            commitment=table.row.commitment,
-            players=[Player(s.name, s.kind == "bot", s.level) for s in table.seats],
-            actions=[Step(a.seat, a.action, actor(a.by)) for a in steps],
-            seed=table.row.seed if over else None,
-            outcome=Outcome.from_json(table.row.outcome) if over and table.row.outcome else None,
-        )
+        """The match record, read without keeping the table: revealed and signed once over."""
+        return (await self.peek(table_id)).record()
 
     # -------------------------------------------------------------------------- sweeping
     async def sweep(self) -> tuple[int, int]:
@@ -451,6 +437,13 @@ class Lobby:
     def shutdown(self) -> None:
         for table in self.tables.values():
             table.stop()
+
+
+def _broken(table_id: str) -> Rejected:
+    return Rejected(
+        ErrorCode.TABLE_BROKEN,
+        f"table '{table_id}' cannot be served: its stored match does not replay",
+    )
 
 
 def _expire_rows(storage: Storage, table_ids: list[str]) -> None:

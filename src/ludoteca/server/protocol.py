@@ -20,6 +20,7 @@ MAX_ACTION = 512
 
 class Status(StrEnum):
     OPEN = "open"
+    STARTING = "starting"  # waiting a few seconds for the players' own seeds before the deal
     PLAYING = "playing"
     OVER = "over"
     EXPIRED = "expired"  # nobody joined for too long: gone from the lobby, not playable
@@ -48,6 +49,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_TABLES = "too_many_tables"
     SERVER_BUSY = "server_busy"
     TABLE_BROKEN = "table_broken"
+    BAD_CONTRIBUTION = "bad_contribution"
+    ALREADY_DEALT = "already_dealt"
     # play (websocket)
     MATCH_OVER = "match_over"
     NOT_YOUR_TURN = "not_your_turn"
@@ -74,6 +77,8 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.TABLE_FULL: 409,
     ErrorCode.NOT_STARTED: 409,
     ErrorCode.MATCH_OVER: 409,
+    ErrorCode.ALREADY_DEALT: 409,
+    ErrorCode.BAD_CONTRIBUTION: 422,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.TOO_MANY_TABLES: 429,
@@ -126,6 +131,11 @@ class Act(_Message):
         return action
 
 
+class Contribute(_Message):
+    type: Literal["contribute"]
+    seed: object = None  # the table checks it (bad_contribution names what is wrong)
+
+
 class Back(_Message):
     type: Literal["back"]
 
@@ -138,6 +148,8 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Act | Back | Sync | Ping, Field(discriminator="type")]
-CLIENT_MESSAGES: TypeAdapter[Hello | Act | Back | Sync | Ping] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("hello", "act", "back", "sync", "ping")
+ClientMessage = Hello | Act | Contribute | Back | Sync | Ping
+CLIENT_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(
+    Annotated[ClientMessage, Field(discriminator="type")]
+)
+MESSAGE_TYPES = ("hello", "act", "contribute", "back", "sync", "ping")

@@ -201,7 +201,7 @@ def test_observation_shows_the_whole_table_to_everyone() -> None:
     assert (turn["seat"], turn["roll"], turn["rolls_left"]) == (0, 2, 1)
     assert (turn["swords"], turn["to_beat"], turn["would_lay"]) == (1, 5, False)
     assert [d["locked"] for d in turn["dice"]] == [False, False, False, True, False]
-    json.dumps(GAME.view(state, 0))
+    json.dumps(GAME.observation(state, 0))
 
 
 def test_sampled_worlds_keep_the_table_and_draw_fresh_dice() -> None:

@@ -24,6 +24,11 @@ async def record(table_id: str, lobby: LobbyDep) -> dict[str, Any]:
     return found
 
 
+@router.get("/api/keys", summary="The server's record-signing keys (Ed25519), current first")
+async def signing_keys(lobby: LobbyDep) -> dict[str, Any]:
+    return {"keys": [k.to_json() for k in lobby.services.keys.published()]}
+
+
 @router.post(
     "/api/verify", summary="Check a match record: commitment, re-deal, every action, outcome"
 )

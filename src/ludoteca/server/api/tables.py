@@ -13,7 +13,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, S
 
 from ludoteca.bots import LEVELS
 from ludoteca.server.lobby import SeatRequest
-from ludoteca.server.protocol import MAX_NAME_INPUT, MAX_SEATS
+from ludoteca.server.protocol import MAX_NAME_INPUT, MAX_SEATS, ErrorCode
+from ludoteca.server.table import Rejected
 
 from .deps import Client, LobbyDep, bearer, links, rate_limit
 
@@ -65,6 +66,14 @@ class PlayNow(_Body):
     turn_seconds: TurnSeconds | None = None
 
 
+class Contribution(_Body):
+    seed: str = Field(
+        min_length=1,
+        max_length=64,
+        description="your own seed for the deal: 1 to 64 printable ASCII characters, no spaces",
+    )
+
+
 class JoinTable(_Body):
     name: Name | None = Field(None, description="your name at the table")
     seat: Annotated[StrictInt, Field(ge=0, le=MAX_SEATS - 1)] | None = Field(
@@ -79,7 +88,7 @@ Authorization = Annotated[str | None, Header(max_length=256)]
 async def list_tables(  # noqa: PLR0917
     lobby: LobbyDep,
     response: Response,
-    status: Literal["open", "playing", "over"] = Query("open"),
+    status: Literal["open", "starting", "playing", "over"] = Query("open"),
     game: Annotated[str | None, Query(max_length=64)] = None,
     offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
@@ -154,6 +163,21 @@ async def leave(
 ) -> dict[str, Any]:
     await lobby.leave(table_id, bearer(authorization))
     return {"table": (await lobby.peek(table_id)).summary()}
+
+
+@router.post(
+    "/api/tables/{table_id}/contribute",
+    summary="Add your own seed to the deal (after the commitment is out, before the deal)",
+)
+async def contribute(
+    table_id: str, body: Contribution, lobby: LobbyDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    table = await lobby.get(table_id)
+    seat = table.seat_for_token(bearer(authorization))
+    if seat is None:
+        raise Rejected(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
+    await table.contribute(seat, body.seed)
+    return {"table": table.summary()}
 
 
 @router.post(
