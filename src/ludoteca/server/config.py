@@ -39,11 +39,11 @@ class Settings:
     max_body_bytes: int = 64 * 1024  # an HTTP request body (413 beyond)
     max_record_bytes: int = 1024 * 1024  # a match record sent to /api/verify
     max_connections: int = 2000  # websockets open in this process
-    max_connections_per_client: int = 32
+    max_connections_per_client: int = 64
     max_pending_replies: int = 64  # replies queued for a client that does not read: then 1013
     max_pending_tables: int = 1000  # lobby-feed changes queued for a slow reader: then 1013
     max_dropped_messages: int = 200  # messages over the rate dropped in a row: then 1008
-    max_open_tables_per_client: int = 10
+    max_open_tables_per_client: int = 20
     max_live_tables: int = 10_000  # open and playing tables in memory (503 beyond)
     max_finished_tables: int = 200  # finished tables kept in memory (the oldest leave first)
     finished_grace: float = 60.0  # seconds a finished table stays in memory after its last move
@@ -51,10 +51,10 @@ class Settings:
     sweep_seconds: float = 15.0  # how often expired and finished tables are swept
     page_size: int = 50  # tables per page of the lobby listing and the lobby feed
     # rate limits per client address ("N/second|minute|hour"), memory or Redis
-    limit_create: str = "30/minute"
+    limit_create: str = "60/minute"
     limit_join: str = "60/minute"
     limit_start: str = "60/minute"
-    limit_websocket: str = "120/minute"
+    limit_websocket: str = "240/minute"
     redis_url: str | None = None  # share the limits across processes (LUDOTECA_REDIS)
     limits_prefix: str = "ludoteca"
     # uvicorn
