@@ -461,7 +461,8 @@ def show_events(events: list[Event], seat: int, out: TextIO) -> None:
 
 # ------------------------------------------------------------------------------------ serve
 def cmd_serve(args: argparse.Namespace) -> int:
-    from ludoteca.server.main import serve
+    # the web stack (FastAPI, SQLAlchemy, uvicorn) loads only for this command
+    from ludoteca.server.main import serve  # noqa: PLC0415
 
     serve(host=args.host, port=args.port, db=args.db, redis=args.redis)
     return 0

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from serverkit import fast_settings
-from sqlalchemy import insert
+from sqlalchemy import insert, text
 
 from ludoteca.core import Match, Player, commitment
 from ludoteca.games import get
@@ -251,8 +251,6 @@ def test_a_match_that_does_not_replay_breaks_only_its_table(storage: Storage) ->
     ids = store_finished(storage, 2)
     clock = Clock()
     with storage.engine.begin() as conn:
-        from sqlalchemy import text
-
         conn.execute(text("UPDATE tables SET status = 'playing', outcome = NULL"))
         conn.execute(
             text("UPDATE actions SET action = 'fly' WHERE table_id = :t AND seq = 3"), {"t": ids[0]}

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 import websockets
 from serverkit import IN_CI, ThreadServer, api, fast_settings, two_people_table
 
@@ -287,8 +288,6 @@ def test_an_invalid_utf8_frame_is_one_warning_without_traceback(
 @pytest.fixture
 def redis_url() -> str:
     """The local Redis; skip visibly if none answers (never under CI=true)."""
-    import redis
-
     try:
         redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
     except Exception as exc:

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+import websockets
 from serverkit import Client, ThreadServer, api
 
 from ludoteca.core import commitment, fingerprint
@@ -199,8 +200,6 @@ def test_health_reports_the_database(server: ThreadServer) -> None:
 
 def test_the_lobby_feed_sends_a_page_then_what_changes(server: ThreadServer) -> None:
     async def scenario() -> None:
-        import websockets
-
         async with websockets.connect(f"{server.ws_base}/ws/lobby") as ws:
 
             async def next_message() -> dict[str, Any]:

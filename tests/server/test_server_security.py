@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+import websockets
 from serverkit import Client, ThreadServer, api, replayed_views, two_people_table
 
 from ludoteca.core import Match
@@ -104,8 +105,6 @@ def test_the_first_message_must_be_hello(server: ThreadServer) -> None:
     table_id, _ = two_people_table(server.base)
 
     async def scenario() -> None:
-        import websockets
-
         async with websockets.connect(f"{server.ws_base}/ws/tables/{table_id}") as ws:
             await ws.send(json.dumps({"type": "act", "action": "draw", "version": 0}))
             error = json.loads(await ws.recv())
@@ -139,8 +138,6 @@ def test_flooding_is_rate_limited_with_one_notice(server: ThreadServer) -> None:
 
 def test_an_unknown_table_is_refused(server: ThreadServer) -> None:
     async def scenario() -> None:
-        import websockets
-
         async with websockets.connect(f"{server.ws_base}/ws/tables/no-such-table") as ws:
             error = json.loads(await ws.recv())
             assert error["type"] == "error" and error["code"] == "no_table"
