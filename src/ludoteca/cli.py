@@ -78,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="database URL (default: an SQLite file under ./var); postgresql://... for PostgreSQL",
     )
     serve.add_argument(
+        "--redis",
+        default=os.environ.get("LUDOTECA_REDIS"),
+        help="redis://host:port to share rate limits between server processes (default: memory)",
+    )
+    serve.add_argument(
         "--upgrade", action="store_true", help="upgrade a database at an older schema first"
     )
     serve.set_defaults(run=cmd_serve)
@@ -463,7 +468,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # the web stack (FastAPI, SQLAlchemy, uvicorn) loads only for this command
     from ludoteca.server.main import serve  # noqa: PLC0415
 
-    return serve(host=args.host, port=args.port, db=args.db, upgrade=args.upgrade)
+    return serve(host=args.host, port=args.port, db=args.db, redis=args.redis, upgrade=args.upgrade)
 
 
 # --------------------------------------------------------------------------------------- db

@@ -11,18 +11,33 @@ from .config import Settings
 from .logs import configure
 from .storage.migrate import DatabaseError, prepare_url
 
-MAX_FRAME_BYTES = 64 * 1024  # uvicorn closes a connection sending more in one frame
+
+def uvicorn_options(settings: Settings) -> dict[str, object]:
+    """uvicorn's limits for this server: frame size, keep-alive pings, concurrent connections."""
+    return {
+        "ws_max_size": settings.ws_max_frame_bytes,  # a larger frame closes the socket (1009)
+        "ws_ping_interval": settings.ws_ping_interval,
+        "ws_ping_timeout": settings.ws_ping_timeout,
+        "ws_per_message_deflate": False,  # measured: compressing each state cost a tenth of the CPU
+        "limit_concurrency": settings.limit_concurrency,  # beyond it: 503 (HTTP) or refused (ws)
+        "timeout_graceful_shutdown": 10,
+        "access_log": False,
+    }
 
 
 def serve(
-    host: str = "127.0.0.1", port: int = 8000, db: str | None = None, upgrade: bool = False
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    redis: str | None = None,
+    upgrade: bool = False,
 ) -> int:
     """Run the server until interrupted (SIGINT/SIGTERM shut it down gracefully).
 
     A database at an older schema revision is refused (exit status 1) unless ``upgrade``.
     """
     configure()
-    settings = Settings.from_env(db)
+    settings = Settings.from_env(db, redis)
     try:
         check_database(settings.db_url, upgrade)
     except DatabaseError as exc:
@@ -33,16 +48,7 @@ def serve(
     database = "PostgreSQL" if settings.db_url.startswith("postgres") else settings.db_url
     print(f"ludoteca: the table is at http://{shown}:{port}/  (database: {database})", flush=True)
     sys.stdout.flush()
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_config=None,
-        ws_max_size=MAX_FRAME_BYTES,
-        ws_per_message_deflate=False,  # measured: compressing each state cost a tenth of the CPU
-        timeout_graceful_shutdown=10,
-        access_log=False,
-    )
+    uvicorn.run(app, host=host, port=port, log_config=None, **uvicorn_options(settings))  # type: ignore[arg-type]
     return 0
 
 
