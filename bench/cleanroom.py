@@ -4,15 +4,18 @@
 
 For every game and player count it writes `--records` signed records with `ludoteca simulate`
 (random bots, and `--medium` of them between medium bots), plus tampered variants, receipts and
-key checks of the first `--tamper` records; then judges every file with
-tests/cleanroom/verifier.py and with `ludoteca verify` (its console entry point in `--jobs`
-worker processes; `--subprocess` runs the command itself per file) and prints how often the two
-verdicts (ok, or the failing check and step) agree.
+key checks of the first `--tamper` records, and format-1 records of matches played at random from
+other seeds (`--histories` of them, and the rare endings found in `--rare-seconds`); then judges
+every file with tests/cleanroom/verifier.py and with `ludoteca verify` (its console entry point
+in `--jobs` worker processes; `--subprocess` runs the command itself per file) and prints how
+often the two verdicts (ok, or the failing check and step) agree.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import random
 import sys
 import tempfile
 import time
@@ -23,12 +26,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "clean
 
 import cleanroom_harness as harness
 
+# Endings that bots rarely reach: a Heroes hero in the rival camp, a Dwarves race or extra dwarf.
+RARE = ("camp", "race", "extra-dwarf")
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=1000, help="records per configuration")
     parser.add_argument("--medium", type=int, default=100, help="of them, medium-bot matches")
     parser.add_argument("--tamper", type=int, default=10, help="records tampered per config")
+    parser.add_argument(
+        "--histories", type=int, default=200, help="random format-1 matches per configuration"
+    )
+    parser.add_argument(
+        "--rare-seconds",
+        type=float,
+        default=10,
+        help="per configuration, play random matches this long and keep the rare endings",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, help="working directory (default: a temporary one)")
@@ -40,21 +55,46 @@ def main() -> int:
     for game, players in harness.CONFIGS:
         config = f"{game}/{players}"
         base = out / f"{game}-{players}"
-        random_count = args.records - args.medium
-        if random_count > 0:
-            paths = harness.simulate(
-                game, players, random_count, seed=args.seed, level="random", out=base / "random"
-            )
-            records += [(config, p) for p in paths]
-        if args.medium > 0:
-            paths = harness.simulate(
-                game, players, args.medium, seed=args.seed + 1, level="medium", out=base / "medium"
-            )
-            records += [(config, p) for p in paths]
+        for level, count, seed in (
+            ("random", args.records - args.medium, args.seed),
+            ("medium", args.medium, args.seed + 1),
+        ):
+            existing = sorted((base / level).glob(f"{game}-*.json"))
+            if len(existing) != count and count > 0:
+                # --out of an earlier run with the same counts reuses its records.
+                existing = harness.simulate(
+                    game, players, count, seed=seed, level=level, out=base / level
+                )
+            records += [(config, p) for p in existing]
         print(f"{config}: {sum(1 for c, _ in records if c == config)} records", flush=True)
     generated = time.perf_counter() - started
     cases = [harness.Case("valid", path, config=config) for config, path in records]
     cases += harness.write_cases(records, out / "tampered", args.tamper, args.seed)
+    rng = random.Random(args.seed)
+    (out / "histories").mkdir(exist_ok=True)
+    for game, players in harness.CONFIGS:
+        for i in range(args.histories):
+            rec = harness.history_record(game, players, f"cleanroom-{game}-{players}-{i}", rng)
+            path = out / "histories" / f"{game}-{players}-{i:04d}.json"
+            path.write_text(json.dumps(rec))
+            cases.append(harness.Case("random history", path, config=f"{game}/{players}"))
+    rare: Counter[str] = Counter()
+    for game, players in harness.CONFIGS:
+        deadline, i = time.perf_counter() + args.rare_seconds, 0
+        while time.perf_counter() < deadline:
+            seed = f"rare-{game}-{players}-{i}"
+            rec = harness.history_record(game, players, seed, rng)
+            i += 1
+            outcome = rec["outcome"]
+            kind = f"rare {game} {outcome['reason']}" + (" shared" if outcome["draw"] else "")
+            if (outcome["draw"] or outcome["reason"] in RARE) and rare[kind] < 20:
+                rare[kind] += 1
+                path = out / "histories" / f"rare-{game}-{players}-{i:05d}.json"
+                path.write_text(json.dumps(rec))
+                cases.append(harness.Case(kind, path, config=f"{game}/{players}"))
+    reasons = Counter(
+        (config, json.loads(path.read_text())["outcome"]["reason"]) for config, path in records
+    )
     started = time.perf_counter()
     own = [harness.own_verdict(c) for c in cases]
     own_seconds = time.perf_counter() - started
@@ -85,6 +125,11 @@ def main() -> int:
         config = f"{game}/{players}"
         total = by_config[config, True] + by_config[config, False]
         print(f"  {config:<16}{total:>8}{by_config[config, True]:>8}")
+    print("\nendings of the simulated matches:")
+    for game, players in harness.CONFIGS:
+        config = f"{game}/{players}"
+        seen = ", ".join(f"{r} {n}" for (c, r), n in sorted(reasons.items()) if c == config)
+        print(f"  {config:<16}{seen}")
     kinds = sorted({kind for kind, _ in by_kind})
     print("\nchanged records, receipts and keys (verdict of ludoteca verify):")
     print(f"  {'variant':<26}{'cases':>6}{'agree':>7}  verdicts")

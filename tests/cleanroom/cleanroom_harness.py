@@ -164,18 +164,41 @@ def random_history(rec: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     outcome this verifier's rules give: `ludoteca verify` must accept it when the docs are right."""
     f1 = to_format1(rec)
     n = rec["params"].get("players", len(rec["players"]))
-    factory = verifier.GAMES[rec["game"]][0]
-    game = factory(n, verifier.Stream(rec["seed"]))
+    f1["actions"], f1["outcome"] = _play_randomly(rec["game"], n, rec["seed"], rng)
+    return f1
+
+
+def history_record(game_id: str, players: int, seed: str, rng: random.Random) -> dict[str, Any]:
+    """A format-1 record of a match played at random from any seed (format 1 lets the seed be any
+    text), judged by this verifier's rules alone."""
+    commitment = hashlib.sha256(seed.encode()).hexdigest()
+    actions, outcome = _play_randomly(game_id, players, seed, rng)
+    return {
+        "format": 1,
+        "game": game_id,
+        "params": {"players": players},
+        "commitment": commitment,
+        "fingerprint": verifier.fingerprint(commitment, 40),
+        "seed": seed,
+        "players": [{"name": f"p{s}", "bot": False} for s in range(players)],
+        "actions": actions,
+        "outcome": outcome,
+    }
+
+
+def _play_randomly(
+    game_id: str, players: int, seed: str, rng: random.Random
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    game = verifier.GAMES[game_id][0](players, verifier.Stream(seed))
     actions = []
+    short = rng.random() < 0.7
     while game.outcome is None and len(actions) < 5000:
         legal = game.legal()
-        # Dice Heroes: prefer short turns so that a match ends in a sensible number of steps.
-        text = rng.choice(legal[:8]) if rec["game"] == "dice-heroes" else rng.choice(legal)
+        # Dice Heroes: mostly prefer `stop` and small re-rolls, so turns vary in length.
+        text = rng.choice(legal[:8] if short and game_id == "dice-heroes" else legal)
         actions.append({"seat": game.to_move, "action": text, "by": "player"})
         game.play(text)
-    f1["actions"] = actions
-    f1["outcome"] = game.outcome
-    return f1
+    return actions, game.outcome
 
 
 def _other_legal(rec: dict[str, Any], rng: random.Random) -> tuple[list[dict[str, Any]], int]:
