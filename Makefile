@@ -23,7 +23,7 @@ $(RUN_STAMP): pyproject.toml $(VENV)/.created
 
 $(TEST_STAMP): pyproject.toml $(RUN_STAMP)
 	@echo "installing the test and benchmark tools into $(VENV)"
-	@$(PIP) -e '.[dev]'
+	@$(PIP) -e '.[dev,research]'
 	@touch $@
 
 run: $(RUN_STAMP)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from ludoteca.bots.arena import play_match
-from ludoteca.core import Deal, Match, MatchRecord, SigningKey
+from ludoteca.core import Deal, Match, MatchRecord, SigningKey, verify
 from ludoteca.core.signing import key_fingerprint
 from ludoteca.games import all_games, get
 
@@ -61,8 +61,6 @@ def test_simulate_heroes_1000_is_reproducible_and_every_record_verifies(tmp_path
     records = sorted(tmp_path.glob("heroes-*.json"))
     assert len(records) == 1000
     # the records are the matches counted: same wins, replayed by the verifier
-    from ludoteca.core import verify
-
     for path in records:
         verdict = verify(json.loads(path.read_text()), get)
         assert verdict.ok, (path.name, verdict.problems)

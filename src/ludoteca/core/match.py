@@ -57,6 +57,7 @@ class Match:
         self.deal = deal if isinstance(deal, Deal) else Deal(deal)
         self.seed = self.deal.seed
         self.commitment = self.deal.commitment
+        self.fingerprint = fingerprint(self.commitment)
         self.state, self.opening_events = game.new_with_events(self.params, self.seed)
         count = game.players(self.state)
         self.players = (
@@ -74,7 +75,7 @@ class Match:
         """The chain's head after each version (index = version)."""
 
     def __repr__(self) -> str:  # never the seed: reprs end up in logs
-        return f"<Match {self.game.spec.id} {fingerprint(self.commitment)} v{self.version}>"
+        return f"<Match {self.game.spec.id} {self.fingerprint} v{self.version}>"
 
     # ------------------------------------------------------------------------ the position
     @property
@@ -176,7 +177,7 @@ class Match:
             "over": outcome is not None,
             "outcome": outcome.to_json() if outcome else None,
             "commitment": self.commitment,
-            "fingerprint": fingerprint(self.commitment),
+            "fingerprint": self.fingerprint,
             "contributions": list(self.deal.contributions or ()),
             "chain": self.chain[-1],
             "secret": self.revealed_secret,
