@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -86,8 +87,6 @@ _ENTRY: dict[str, Callable[[], Any]] = {}
 
 def _cli_in_process(args: list[str]) -> str:
     if not _ENTRY:
-        from importlib.metadata import entry_points
-
         (ep,) = [e for e in entry_points(group="console_scripts") if e.name == "ludoteca"]
         _ENTRY["main"] = ep.load()
     out = io.StringIO()

@@ -22,6 +22,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+try:  # allowed for speed only; --pure (or its absence) uses the RFC 8032 arithmetic below
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+except ImportError:  # pragma: no cover
+    Ed25519PublicKey = None  # type: ignore[assignment,misc]
+    InvalidSignature = ValueError  # type: ignore[assignment,misc]
+
 HEX = frozenset("0123456789abcdef")
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
@@ -171,18 +178,12 @@ def ed25519_verify_pure(public: bytes, message: bytes, signature: bytes) -> bool
 
 
 def ed25519_verify(public: bytes, message: bytes, signature: bytes, pure: bool = False) -> bool:
-    if not pure:
+    if not pure and Ed25519PublicKey is not None:
         try:
-            from cryptography.exceptions import InvalidSignature
-            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-        except ImportError:
-            pass
-        else:
-            try:
-                Ed25519PublicKey.from_public_bytes(public).verify(signature, message)
-            except (InvalidSignature, ValueError):
-                return False
-            return True
+            Ed25519PublicKey.from_public_bytes(public).verify(signature, message)
+        except (InvalidSignature, ValueError):
+            return False
+        return True
     return ed25519_verify_pure(public, message, signature)
 
 
