@@ -23,6 +23,7 @@ from .config import Settings
 from .connection import Connection, LobbyFeed
 from .lobby import Lobby, SeatRequest
 from .logs import log
+from .replay import replay_router
 from .site import mount_web
 from .storage import Storage
 from .table import Rejected, Services
@@ -113,6 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Lobby API of the ludoteca table server. Play happens over the websocket "
         "`/ws/tables/{table_id}` (see docs/protocol.md).",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,  # served from the package by site.mount_web: no CDN
     )
 
     def lobby() -> Lobby:
@@ -257,6 +260,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             state["connections"].discard(websocket)
 
+    app.include_router(replay_router(lobby))
     mount_web(app)
     return app
 

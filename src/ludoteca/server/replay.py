@@ -1,0 +1,140 @@
+"""Replays of finished matches: every version's view and log entry, for one seat or a spectator.
+
+The views are made by replaying the stored steps through ``Match``, the same authority that made
+them during the match, so the view at version k is the one the server sent that seat at version k.
+The browser never re-implements a rule: a record file opened on the replay page is posted to
+``POST /api/replay`` and comes back as the same list of views.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Body, Query
+from fastapi.responses import JSONResponse
+
+from ludoteca.core import verify
+from ludoteca.core.match import Match
+from ludoteca.core.record import MatchRecord
+from ludoteca.games import get
+
+from .lobby import Lobby
+from .table import Rejected
+
+JSON = dict[str, Any]
+
+
+class ReplayRejected(Exception):
+    """A replay that cannot be made: ``code`` for the client, ``problems`` from the verifier."""
+
+    def __init__(
+        self, code: str, message: str, status: int, problems: list[JSON] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.problems = problems or []
+
+    def response(self) -> JSONResponse:
+        body: JSON = {"error": self.code, "message": self.message}
+        if self.problems:
+            body["problems"] = self.problems
+        return JSONResponse(body, status_code=self.status)
+
+
+def replay_json(record: MatchRecord, seat: int | None) -> JSON:
+    """Every version of a finished, verified match as ``seat`` saw it (None = a spectator):
+    ``steps[k]`` holds the view and legal actions at version k and the log entry that made it."""
+    if record.seed is None:
+        raise ReplayRejected("not_over", "the match is not over: its replay opens at the end", 409)
+    if seat is not None and not 0 <= seat < len(record.players):
+        raise ReplayRejected(
+            "bad_request",
+            f"seat {seat} is not a seat of this match (0–{len(record.players) - 1})",
+            422,
+        )
+    match = Match(get(record.game), record.params, record.seed, record.players)
+
+    def frame(seat_of: int | None, by: str | None, action: str | None, events: list[Any]) -> JSON:
+        return {
+            "version": match.version,
+            "view": match.view(seat),
+            "legal": match.legal(seat),
+            "entry": {
+                "v": match.version,
+                "seat": seat_of,
+                "by": by,
+                "action": action,
+                "events": [e.for_seat(seat) for e in events],
+            },
+        }
+
+    steps = [frame(None, None, None, list(match.opening_events))]
+    for step in record.actions:
+        events = match.act(step.seat, step.action, step.by)
+        steps.append(frame(step.seat, step.by, step.action, events))
+    return {
+        "game": record.game,
+        "seat": seat,
+        "commitment": record.commitment,
+        "fingerprint": record.fingerprint,
+        "players": [p.to_json() for p in record.players],
+        "steps": steps,
+    }
+
+
+def checked_replay(data: Any, seat: int | None) -> JSON:
+    """A record file's replay: verified first (commitment, re-deal, every action, outcome), so a
+    tampered record gets the verifier's problems, by check code, and no replay."""
+    verdict = verify(data, get)
+    if not verdict.ok:
+        first = verdict.problems[0]
+        raise ReplayRejected(
+            "not_verified",
+            f"the record does not check out ({first.check}): {first.message}",
+            422,
+            [p.to_json() for p in verdict.problems],
+        )
+    return replay_json(MatchRecord.from_json(data), seat)
+
+
+def replay_router(lobby: Callable[[], Lobby]) -> APIRouter:
+    """``GET /api/tables/{id}/replay`` for a finished table, ``POST /api/replay`` for a record."""
+    router = APIRouter(tags=["records"])
+    seat_query = Query(
+        None, ge=0, description="the seat whose view to replay (0-based); none: a spectator's view"
+    )
+
+    @router.get(
+        "/api/tables/{table_id}/replay",
+        summary="A finished match, version by version, as one seat (or a spectator) saw it",
+    )
+    async def table_replay(table_id: str, seat: int | None = seat_query) -> Any:
+        try:
+            record = await lobby().record(table_id)
+        except Rejected as exc:
+            status = 404 if exc.code == "no_table" else 409
+            return JSONResponse({"error": exc.code, "message": exc.message}, status_code=status)
+        try:
+            return await asyncio.to_thread(replay_json, record, seat)
+        except ReplayRejected as exc:
+            return exc.response()
+
+    @router.post(
+        "/api/replay",
+        summary="A record file, checked, then version by version as one seat (or a spectator) "
+        "saw it",
+    )
+    async def record_replay(
+        record: dict[str, Any] = Body(description="a match record, as from /record"),  # noqa: B008
+        seat: int | None = seat_query,
+    ) -> Any:
+        try:
+            return await asyncio.to_thread(checked_replay, record, seat)
+        except ReplayRejected as exc:
+            return exc.response()
+
+    return router
