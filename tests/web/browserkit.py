@@ -149,6 +149,8 @@ class Pages:
         self, path: str = "/", viewport: ViewportSize | None = None, locale: str = "en-US"
     ) -> Any:
         context = self.browser.new_context(viewport=viewport or DESKTOP, locale=locale)
+        # the page publishes window.__ludoteca only when asked to (the debug flag)
+        context.add_init_script("localStorage.setItem('ludoteca.debug', '1')")
         self.contexts.append(context)
         page = context.new_page()
         page.on(

@@ -85,6 +85,8 @@ def keyboard_turn(page: Page, s: dict[str, Any], rng: random.Random) -> None:
         page.keyboard.press("r" if "draw" in legal else "s")
         return
     if "draw" in legal and rng.random() < 0.15:
+        # Space draws only when no control has the focus (else it activates that control)
+        page.evaluate("() => document.activeElement.blur()")
         page.keyboard.press("Space")
         return
     index, role = rng.choice(choices)
@@ -95,8 +97,8 @@ def keyboard_turn(page: Page, s: dict[str, Any], rng: random.Random) -> None:
         page.keyboard.press("Escape")
         assert not lit_targets(page)
         page.keyboard.press(str(index + 1))
-    flipped = s["seat"] == 0
-    camp_key = "camp-top" if flipped else "camp-bottom"  # the rival camp is across the keep
+    # drawn like the rules' diagram: Gold's north camp on top, Blue's south camp at the bottom
+    camp_key = "camp-bottom" if s["seat"] == 0 else "camp-top"
     target = camp_key if "camp" in targets else f"room-{rng.choice(sorted(targets - {'camp'}))}"
     page.keyboard.press("ArrowRight")
     press_until_focused(page, "ArrowRight", target)

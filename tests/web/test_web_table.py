@@ -170,18 +170,42 @@ def test_a_spectator_sees_the_public_view_only(pages: Pages) -> None:
 
 
 def test_a_game_without_a_board_is_played_with_the_generic_one(pages: Pages) -> None:
+    """Any plain-JSON position is drawn readably; every legal text is a button; digits pick."""
     page = pages.open("/verify")
-    sent = page.evaluate(
+    found = page.evaluate(
         """async () => {
           const { createBoard } = await import("/static/js/boards/generic.js");
           const root = document.createElement("div");
-          document.body.append(root);
+          const dock = document.createElement("div");
+          document.body.append(root, dock);
           const sent = [];
-          const board = createBoard({ root, act: (text) => sent.push(text) });
-          board.render({ legal: ["north", "south"], view: { position: { pile: [1, 2] } } });
-          root.querySelector("[data-action='south']").click();
+          const board = createBoard({
+            root, dock, act: (text) => sent.push(text) > 0, seatName: (s) => `Seat ${s + 1}`,
+          });
+          const position = {
+            pile: [1, 2], nothing: null, open: true, empty: [], none: {}, deep: [[[["x"]]]],
+            "some_key": {"nested": [{"a": 1}, {"b": "two"}]}, text: "<b>not html</b>",
+          };
+          board.render({
+            version: 3, legal: ["north", "south"],
+            view: { over: false, to_move: 0, position },
+          });
+          dock.querySelector("[data-action='south']").click();
           board.onKey({ key: "1" });
-          return sent;
+          const nine = board.onKey({ key: "9" });
+          const described = board.describe(
+            { kind: "card_drawn", seat: 1, cards: [3] },
+            { seat: 1, action: "draw", events: [] },
+          );
+          return { sent, nine, text: root.innerText, bold: root.querySelectorAll("b").length,
+                   buttons: dock.querySelectorAll("button").length, described };
         }"""
     )
-    assert sent == ["south", "north"]
+    assert found["sent"] == ["south", "north"]
+    assert found["nine"] is False
+    assert found["buttons"] == 2
+    assert found["bold"] == 0  # text stays text
+    for shown in ("pile", "1, 2", "some key", "two", "<b>not html</b>", "x", "Seat 1"):
+        assert shown in found["text"], shown
+    assert "Seat 2" in found["described"]
+    assert "card drawn" in found["described"]

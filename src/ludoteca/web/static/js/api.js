@@ -46,4 +46,6 @@ export const api = {
   start: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/start`, {}, token),
   record: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/record`),
   verify: (record) => call("POST", "/api/verify", record),
+  replay: (id, seat) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`),
+  replayRecord: (record, seat) => call("POST", `/api/replay${seat === null ? "" : `?seat=${seat}`}`, record),
 };

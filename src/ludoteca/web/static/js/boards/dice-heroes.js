@@ -179,7 +179,7 @@ export function createBoard(ctx) {
     return h(
       "div",
       { class: "dh-board" },
-      h("div", { class: "dh-top" }, posters(), rollPanel()),
+      h("div", { class: "dh-top" }, posters()),
       h("ul", { class: "dh-seats" }, pos().seats.map(seatCard)),
     );
   }
@@ -191,6 +191,7 @@ export function createBoard(ctx) {
       markedFor = msg.version;
     }
     rerender(ctx.root, build);
+    rerender(ctx.dock, rollPanel);
   }
 
   function prompt(m) {
@@ -202,7 +203,7 @@ export function createBoard(ctx) {
 
   function onKey(event) {
     const active = document.activeElement;
-    const inBoard = ctx.root.contains(active) || active === document.body || (active && active.id === "main");
+    const inBoard = ctx.root.contains(active) || ctx.dock.contains(active) || active === document.body || (active && active.id === "main");
     const key = event.key;
     if (/^[1-9]$/.test(key)) {
       toggle(Number(key));
@@ -214,6 +215,15 @@ export function createBoard(ctx) {
     }
     if (key === "s" || key === "S") {
       stop();
+      return true;
+    }
+    if (key === " " && (active === document.body || (active && active.id === "main"))) {
+      roll();
+      return true;
+    }
+    if (key === "Escape" && marked.size) {
+      marked = new Set();
+      redraw();
       return true;
     }
     if (key === "a" || key === "A") {
@@ -235,7 +245,8 @@ export function createBoard(ctx) {
     revealed: () => null,
     keys: () => [
       ["1–9", t("dice.keys.toggle")],
-      [`${t("keys.enter")} / R`, t("dice.keys.roll")],
+      [`${t("keys.enter")} / ${t("keys.space")} / R`, t("dice.keys.roll")],
+      ["Esc", t("dice.keys.escape")],
       ["S", t("dice.keys.stop")],
       ["A", t("dice.keys.all")],
     ],

@@ -278,7 +278,7 @@ export function createBoard(ctx) {
   }
 
   function build() {
-    return h("div", { class: "dw-board" }, h("div", { class: "dw-main" }, ring()), h("div", { class: "dw-side" }, moveChoices(), meetChoices(), chests()));
+    return h("div", { class: "dw-board" }, h("div", { class: "dw-main" }, ring()), h("div", { class: "dw-side" }, chests()));
   }
 
   function render(next) {
@@ -290,6 +290,7 @@ export function createBoard(ctx) {
       if (cursor !== null && !destinations().includes(cursor)) cursor = null;
     }
     rerender(ctx.root, build);
+    rerender(ctx.dock, () => h("div", { class: "dw-dock" }, moveChoices(), meetChoices()));
   }
 
   function prompt(m) {
@@ -318,7 +319,7 @@ export function createBoard(ctx) {
 
   function onKey(event) {
     const active = document.activeElement;
-    const inBoard = ctx.root.contains(active) || active === document.body || (active && active.id === "main");
+    const inBoard = ctx.root.contains(active) || ctx.dock.contains(active) || active === document.body || (active && active.id === "main");
     const key = event.key.toLowerCase();
     if (meeting()) {
       const modes = { t: () => setMode("trade"), x: () => setMode("steal"), b: blind };

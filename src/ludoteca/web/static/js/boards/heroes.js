@@ -23,14 +23,12 @@ export function createBoard(ctx) {
   const me = () => ctx.seat();
   const view = () => msg.view;
   const pos = () => msg.view.position;
-  const flipped = () => me() === 0; // your own camp at the bottom
-  const topCamp = () => (flipped() ? "south" : "north");
-  const bottomCamp = () => (flipped() ? "north" : "south");
+  // drawn like the rules' diagram for both seats: north camp (Gold) on top, column a on the left
+  const topCamp = () => "north";
+  const bottomCamp = () => "south";
 
   function visualRows() {
-    const rows = flipped() ? [...ROWS].reverse() : ROWS;
-    const cols = flipped() ? [...COLUMNS].reverse() : COLUMNS;
-    return rows.map((r) => cols.map((c) => `${c}${r}`));
+    return ROWS.map((r) => COLUMNS.map((c) => `${c}${r}`));
   }
 
   function order() {
@@ -221,12 +219,8 @@ export function createBoard(ctx) {
   function wardMarker(ward) {
     const c = COLUMNS.indexOf(ward.ward[0]);
     const r = Number(ward.ward.slice(1));
-    let x = (c + 1) / 3;
-    let y = r / 5;
-    if (flipped()) {
-      x = 1 - x;
-      y = 1 - y;
-    }
+    const x = (c + 1) / 3;
+    const y = r / 5;
     const sealed = ward.sealed_by;
     const label = sealed === null ? t("heroes.ward_open", { ward: ward.ward, count: ward.relics }) : t("heroes.ward_sealed", { ward: ward.ward, count: ward.relics, group: group(sealed) });
     return h(
@@ -389,7 +383,7 @@ export function createBoard(ctx) {
     const wards = pos().wards;
     return h(
       "div",
-      { class: ["hr-board", flipped() && "flipped", lifted && "lifting", striking() && "striking"] },
+      { class: ["hr-board", lifted && "lifting", striking() && "striking"] },
       h(
         "div",
         { class: "hr-field" },
@@ -402,8 +396,13 @@ export function createBoard(ctx) {
         ),
         camp(bottomCamp(), "camp-bottom", targets),
       ),
-      h("div", { class: "hr-panel" }, strip(campOwner(topCamp())), strip(campOwner(bottomCamp())), hand(), me() !== null && !view().over && controls(), infoPanel()),
+      h("div", { class: "hr-panel" }, strip(campOwner(topCamp())), strip(campOwner(bottomCamp())), infoPanel()),
     );
+  }
+
+  /** What the player's thumb needs during a turn: the hand and the buttons (the shell's dock). */
+  function buildDock() {
+    return h("div", { class: "hr-dock" }, hand(), me() !== null && !view().over && controls());
   }
 
   function render(next) {
@@ -412,6 +411,7 @@ export function createBoard(ctx) {
     if (lifted && (hand[lifted.index] !== lifted.role || !placeable(lifted.role) || striking())) lifted = null;
     if (info && !roomOf(info)) info = null;
     rerender(ctx.root, build);
+    rerender(ctx.dock, buildDock);
   }
 
   function prompt(m) {
@@ -427,7 +427,7 @@ export function createBoard(ctx) {
 
   function onKey(event) {
     const active = document.activeElement;
-    const inBoard = ctx.root.contains(active) || active === document.body || (active && active.id === "main");
+    const inBoard = ctx.root.contains(active) || ctx.dock.contains(active) || active === document.body || (active && active.id === "main");
     const onTarget = active && active.dataset && /^(room-|camp-)/.test(active.dataset.key || "");
     const key = event.key;
     if (/^[1-8]$/.test(key)) {
@@ -445,7 +445,7 @@ export function createBoard(ctx) {
       draw();
       return true;
     }
-    if (key === " " && inBoard) {
+    if (key === " " && (active === document.body || (active && active.id === "main"))) {
       draw();
       return true;
     }

@@ -1,20 +1,28 @@
 // Verify a match (/verify, /verify?table=ID): paste or upload a match record, or open a finished
 // table's. The server re-deals it (POST /api/verify) and the page shows each check with OK or
-// FAILED and the server's message; the browser also computes SHA-256 of the seed itself.
+// FAILED, the problem told by its check code in the reader's language (the server's own words
+// one click away); the browser also computes SHA-256 of the seed itself.
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { list, t } from "../i18n.js";
+import { gameName, loadGames } from "../games.js";
+import { errorText } from "../announce.js";
 import { icon } from "../icons.js";
 import { commitmentOf, fingerprintOf } from "../fairness.js";
 
 const STEPS = ["record", "commitment", "browser", "redeal", "actions", "outcome"];
 
 export function mount(root, _params, query) {
-  const state = { text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null };
+  const state = { games: [], text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null };
 
   async function check() {
     Object.assign(state, { record: null, parseError: null, browser: null, verdict: null, failed: null });
+    if (!state.text.trim()) {
+      state.parseError = t("verify.empty");
+      render();
+      return;
+    }
     try {
       state.record = JSON.parse(state.text);
       if (!state.record || typeof state.record !== "object" || Array.isArray(state.record)) throw new Error(t("verify.not_object"));
@@ -28,12 +36,12 @@ export function mount(root, _params, query) {
     const record = state.record;
     if (typeof record.seed === "string" && typeof record.commitment === "string") {
       const { hex, how } = await commitmentOf(record.seed);
-      state.browser = { hex, how, fingerprint: fingerprintOf(hex), matches: hex === record.commitment.toLowerCase() };
+      state.browser = { hex, how, fingerprint: fingerprintOf(hex, record.fingerprint), matches: hex === record.commitment.toLowerCase() };
     }
     try {
       state.verdict = await api.verify(record);
     } catch (error) {
-      state.failed = error.message || t("errors.generic");
+      state.failed = errorText(error);
     }
     state.busy = false;
     render();
@@ -68,11 +76,12 @@ export function mount(root, _params, query) {
 
   function detail(step, status) {
     const record = state.record || {};
-    const problem = state.verdict && !state.verdict.ok ? state.verdict.problems[0].message : null;
+    const problem = state.verdict && !state.verdict.ok ? state.verdict.problems[0] : null;
+    const game = state.games.find((g) => g.id === record.game);
     const parts = [];
     if (step === "record") {
-      if (state.parseError) parts.push(h("p", {}, t("verify.parse_failed")), h("p", { class: "server-message" }, state.parseError));
-      else parts.push(h("p", {}, t("verify.record_detail", { game: record.game || "?", count: (record.actions || []).length, players: (record.players || []).length })));
+      if (state.parseError) parts.push(h("p", {}, state.text.trim() ? t("verify.parse_failed") : ""), h("p", { class: "server-message" }, state.parseError));
+      else parts.push(h("p", {}, t("verify.record_detail", { game: record.game ? gameName(game, record.game) : "?", count: (record.actions || []).length, players: (record.players || []).length })));
     } else if (step === "commitment") {
       parts.push(h("p", {}, t("verify.commitment_detail")), h("p", { class: "hash" }, h("code", {}, record.commitment || "")));
     } else if (step === "browser") {
@@ -89,12 +98,21 @@ export function mount(root, _params, query) {
     } else if (step === "redeal") {
       parts.push(h("p", {}, t("verify.redeal_detail")));
     } else if (step === "actions") {
-      parts.push(h("p", {}, t("verify.actions_detail", { count: (record.actions || []).length })));
+      if (status === "failed") parts.push(h("p", {}, t("verify.actions_failed", { step: problem && problem.step !== null ? problem.step : "?" })));
+      else if (status === "skipped") parts.push(h("p", {}, t("verify.actions_skipped")));
+      else parts.push(h("p", {}, t("verify.actions_detail", { count: (record.actions || []).length })));
     } else if (step === "outcome") {
       const outcome = state.verdict && state.verdict.outcome;
-      parts.push(h("p", {}, outcome ? outcomeText(outcome, record) : t("verify.outcome_detail")));
+      if (status === "skipped") parts.push(h("p", {}, t("verify.outcome_skipped")));
+      else if (status === "failed") parts.push(h("p", {}, t("verify.problem.outcome")));
+      else parts.push(h("p", {}, outcome ? outcomeText(outcome, record) : t("verify.outcome_detail")));
     }
-    if (status === "failed" && problem && step !== "browser") parts.push(h("p", { class: "server-message", "data-problem": "" }, problem));
+    if (status === "failed" && problem && step !== "browser") {
+      parts.push(
+        h("p", { class: "problem", "data-problem": "" }, t(`verify.problem.${problem.check}`, { step: problem.step ?? "?" })),
+        h("details", { class: "server-words" }, h("summary", {}, t("verify.server_says")), h("p", { class: "server-message", lang: "en" }, problem.message)),
+      );
+    }
     return parts;
   }
 
@@ -127,7 +145,13 @@ export function mount(root, _params, query) {
     if (state.parseError) return h("p", { class: "verdict failed", tabindex: "-1", dataset: { verdict: "failed" } }, icon("cross"), t("verify.failed"));
     if (!state.verdict) return null;
     const ok = state.verdict.ok && (!state.browser || state.browser.matches);
-    return h("p", { class: ["verdict", ok ? "ok" : "failed"], tabindex: "-1", role: "status", dataset: { verdict: ok ? "ok" : "failed" } }, icon(ok ? "check" : "cross"), ok ? t("verify.ok") : t("verify.failed"));
+    const tableId = query.get("table");
+    return h(
+      "div",
+      { class: "verdict-row" },
+      h("p", { class: ["verdict", ok ? "ok" : "failed"], tabindex: "-1", role: "status", dataset: { verdict: ok ? "ok" : "failed" } }, icon(ok ? "check" : "cross"), ok ? t("verify.ok") : t("verify.failed")),
+      ok && tableId && h("p", {}, h("a", { class: "button", href: `/replay/${encodeURIComponent(tableId)}`, "data-link": "", dataset: { key: "replay-link" } }, t("verify.replay"))),
+    );
   }
 
   function upload(event) {
@@ -186,6 +210,13 @@ export function mount(root, _params, query) {
   }
 
   render();
+  loadGames().then(
+    (games) => {
+      state.games = games;
+      render();
+    },
+    () => {},
+  );
   const tableId = query.get("table");
   if (tableId) {
     api.record(tableId).then(

@@ -1,5 +1,5 @@
-// The end of a match: the result, the scores, the revealed seed and hidden items, and the link to
-// verify the match.
+// The end of a match: the result, the scores, the revealed seed next to the commitment, hidden
+// items, and the links to verify and to replay the match.
 
 import { h } from "../dom.js";
 import { list, t } from "../i18n.js";
@@ -39,12 +39,15 @@ export function endPanel(msg, me, board) {
         h("h3", {}, t("end.seed")),
         h("code", { class: "seed", "data-seed": "" }, seed),
         h("p", { class: "hint" }, t("end.seed_hint", { fingerprint: table.fingerprint })),
+        h("h3", {}, t("end.commitment")),
+        h("code", { class: "seed", "data-commitment": "" }, view.commitment || table.commitment),
       ),
     board && board.revealed(view),
     h(
       "p",
       { class: "card-actions" },
       h("a", { class: "button primary", href: `/verify?table=${encodeURIComponent(table.id)}`, "data-link": "", dataset: { key: "verify-link" } }, t("end.verify")),
+      h("a", { class: "button", href: `/replay/${encodeURIComponent(table.id)}`, "data-link": "", dataset: { key: "replay-link" } }, t("end.replay")),
       h("a", { class: "button", href: "/", "data-link": "" }, t("end.again")),
     ),
   );
