@@ -146,9 +146,15 @@ class Pages:
     contexts: list[Any] = field(default_factory=list)
 
     def open(
-        self, path: str = "/", viewport: ViewportSize | None = None, locale: str = "en-US"
+        self,
+        path: str = "/",
+        viewport: ViewportSize | None = None,
+        locale: str = "en-US",
+        touch: bool = False,
     ) -> Any:
-        context = self.browser.new_context(viewport=viewport or DESKTOP, locale=locale)
+        context = self.browser.new_context(
+            viewport=viewport or DESKTOP, locale=locale, has_touch=touch, is_mobile=touch
+        )
         # the page publishes window.__ludoteca only when asked to (the debug flag)
         context.add_init_script("localStorage.setItem('ludoteca.debug', '1')")
         self.contexts.append(context)
@@ -294,3 +300,23 @@ def play_heroes_by_clicks(page: Page, rng: random.Random, check_lit: bool = True
         heroes_turn_by_clicks(page, s, rng)
         version = s["version"]
     raise AssertionError("the match did not end")
+
+
+def bots_only_match(server: ServerProcess, game: str = "dice-heroes", seconds: float = 60) -> str:
+    """A table where random bots play a whole match; its id once the match is over."""
+    answer = server.post(
+        "/api/tables",
+        {
+            "game": game,
+            "players": 2,
+            "seats": [{"bot": True, "level": "random"}, {"bot": True, "level": "random"}],
+            "start": True,
+        },
+    )
+    table_id: str = answer["table"]["id"]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.get(f"/api/tables/{table_id}")["table"]["status"] == "over":
+            return table_id
+        time.sleep(0.1)
+    raise AssertionError(f"the bots' match at {table_id} did not end in {seconds} s")

@@ -130,12 +130,12 @@ export function createBoard(ctx) {
             class: ["dw-tile", `dw-tile-${tile.colour}`, isLit && "lit", cursor === tile.tile && "cursor"],
             style: { left: `${50 + 41 * Math.cos(rad)}%`, top: `${50 + 41 * Math.sin(rad)}%` },
             dataset: { key: `tile-${tile.tile}`, tile: String(tile.tile) },
-            "aria-label": tileLabel(tile.tile, isLit),
             onClick: () => {
               cursor = tile.tile;
               go(tile.tile);
             },
           },
+          h("span", { class: "sr-only" }, tileLabel(tile.tile, isLit)),
           h("span", { class: "dw-tile-head", "aria-hidden": "true" }, tile.colour === "grey" ? greyTileIcon(tile.kind) : colourShape(tile.colour), h("span", { class: "dw-tile-n" }, String(tile.tile))),
           h("span", { class: "dw-figures", "aria-hidden": "true" }, figuresOn(tile.tile)),
           isLit && h("span", { class: "dw-ways", "aria-hidden": "true" }, ways.filter((w) => w !== "doubles").map((w) => t(`dwarves.way_short.${w}`)).join(" ")),
@@ -188,6 +188,13 @@ export function createBoard(ctx) {
           );
         }),
       ),
+      // on doubles every tile is a destination: each one a button here too, in thumb reach
+      doubles &&
+        h(
+          "div",
+          { class: "dw-any-tile", role: "group", "aria-label": t("dwarves.choose_doubles") },
+          moves.map((m) => h("button", { type: "button", class: "dw-tile-pick", dataset: { key: `pick-${m.tile}`, action: m.text }, title: tileName(view(), m.tile), onClick: () => go(m.tile) }, String(m.tile))),
+        ),
     );
   }
 
