@@ -7,7 +7,8 @@
 import { h, rerender } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { STRENGTH, groupMark, heroToken } from "./heroes-art.js";
+import { groupMark, heroToken } from "./heroes-art.js";
+import { controlsPanel, handPanel, infoBox, stripPanel } from "./heroes-panels.js";
 import { describe, group, heroName, outcome, revealed, roleName, seatFacts, seatLabel, soundOf } from "./heroes-text.js";
 
 const COLUMNS = ["a", "b", "c"];
@@ -261,122 +262,26 @@ export function createBoard(ctx) {
     );
   }
 
-  function strip(seat) {
-    const p = pos();
-    const filled = Math.min(6, p.relics[seat]);
-    return h(
-      "div",
-      { class: ["hr-strip", `strip-${seat}`, seat === me() && "mine"] },
-      groupMark(seat),
-      h("strong", {}, group(seat)),
-      h("span", { class: "hr-name" }, ctx.seatName(seat)),
-      h(
-        "span",
-        { class: "hr-relic-meter", role: "img", "aria-label": t("heroes.fact.relics", { count: p.relics[seat] }) },
-        [0, 1, 2, 3, 4, 5].map((i) => h("span", { class: ["relic", i < filled && "won"] })),
-        h("span", { class: "hr-relic-count" }, `${p.relics[seat]}/6`),
-      ),
-      h("span", { class: "hr-count" }, t("heroes.fact.hand", { count: p.hand_counts[seat] })),
-      h("span", { class: "hr-count" }, t("heroes.fact.reserve", { count: p.reserve_counts[seat] })),
-      h(
-        "details",
-        { class: "hr-discard", dataset: { key: `discard-${seat}` } },
-        h("summary", {}, t("heroes.fact.discard", { count: p.discards[seat].length })),
-        p.discards[seat].length ? h("p", {}, p.discards[seat].map(roleName).join(", ")) : h("p", {}, t("heroes.none")),
-      ),
-    );
-  }
-
-  function hand() {
-    const roles = pos().hand;
-    if (!roles) return null;
-    return h(
-      "div",
-      { class: "hr-hand", role: "group", "aria-label": t("heroes.hand") },
-      h("span", { class: "hr-hand-title" }, t("heroes.hand")),
-      roles.length ? null : h("span", { class: "empty" }, t("heroes.empty_hand")),
-      roles.map((role, index) => {
-        const can = placeable(role) && !striking();
-        const up = lifted && lifted.index === index;
-        return h(
-          "button",
-          {
-            type: "button",
-            class: ["hr-hero", up && "lifted", !can && "idle"],
-            dataset: { key: `hand-${index}`, role, index: String(index) },
-            "aria-pressed": up ? "true" : "false",
-            onClick: () => lift(index),
-          },
-          // the name comes from the content (so it holds the visible text): the spoken line
-          h("span", { class: "sr-only" }, t("heroes.hand_hero", { n: index + 1, role: roleName(role), strength: STRENGTH[role] })),
-          h("kbd", { "aria-hidden": "true" }, String(index + 1)),
-          heroToken(me(), role),
-          h("span", { class: "hr-role", "aria-hidden": "true" }, roleName(role)),
-        );
-      }),
-    );
-  }
-
-  function controls() {
-    const can = legal();
-    return h(
-      "div",
-      { class: "hr-controls" },
-      h("button", { type: "button", class: "primary hr-draw", dataset: { key: "draw" }, disabled: !can.includes("draw"), onClick: draw }, t("heroes.draw"), h("kbd", { "aria-hidden": "true" }, "R")),
-      can.includes("skip") && h("button", { type: "button", class: "hr-skip", dataset: { key: "skip" }, onClick: skip }, t("heroes.skip"), h("kbd", { "aria-hidden": "true" }, "S")),
-      lifted &&
-        h(
-          "button",
-          {
-            type: "button",
-            class: "quiet hr-putback",
-            dataset: { key: "putback" },
-            onClick: () => {
-              lifted = null;
-              redraw();
-            },
-          },
-          t("heroes.put_back_button"),
-          h("kbd", { "aria-hidden": "true" }, "Esc"),
-        ),
-    );
-  }
-
-  function infoPanel() {
-    if (!info) return null;
-    const room = roomOf(info);
-    const wards = pos().wards.filter((w) => room.wards.includes(w.ward));
-    return h(
-      "section",
-      { class: "hr-info", "aria-labelledby": "hr-info-title" },
-      h("h3", { id: "hr-info-title" }, t("heroes.room", { room: info }), room.sanctuary ? ` · ${t("heroes.sanctuary")}` : ""),
-      h("h4", {}, t("heroes.stack")),
-      room.stack.length
-        ? h("ol", { class: "hr-stack", reversed: true }, [...room.stack].reverse().map((hero) => h("li", {}, heroToken(hero.owner, hero.role, "small"), heroName(hero))))
-        : h("p", {}, t("heroes.empty")),
-      h("h4", {}, t("heroes.wards")),
-      h(
-        "ul",
-        {},
-        wards.map((w) =>
-          h("li", {}, w.sealed_by === null ? t("heroes.ward_open", { ward: w.ward, count: w.relics }) : t("heroes.ward_sealed", { ward: w.ward, count: w.relics, group: group(w.sealed_by) })),
-        ),
-      ),
-      h(
-        "button",
-        {
-          type: "button",
-          class: "quiet",
-          dataset: { key: "close-info" },
-          onClick: () => {
-            info = null;
-            redraw();
-          },
-        },
-        t("heroes.close"),
-      ),
-    );
-  }
+  // the panels around the keep, drawn by heroes-panels.js from this board's state
+  const panelState = () => ({ position: pos(), me: me(), lifted, info, legal: legal(), striking: striking(), seatName: ctx.seatName });
+  const actions = {
+    lift,
+    draw,
+    skip,
+    placeable,
+    putBack: () => {
+      lifted = null;
+      redraw();
+    },
+    closeInfo: () => {
+      info = null;
+      redraw();
+    },
+  };
+  const strip = (seat) => stripPanel(panelState(), seat);
+  const hand = () => handPanel(panelState(), actions);
+  const controls = () => controlsPanel(panelState(), actions);
+  const infoPanel = () => (info ? infoBox(panelState(), roomOf(info), actions) : null);
 
   function build() {
     const targets = lit();
