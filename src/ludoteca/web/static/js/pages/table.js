@@ -367,14 +367,16 @@ export function mount(root, [tableId]) {
     },
     () => {},
   );
+  // the socket opens at once (a slow link would pay a round trip more after the lookup); the
+  // lookup only tells "no such table" apart from a connection that does not come up
+  socket.connect();
   api.table(tableId).then(
-    () => socket.connect(),
+    (answer) => ensureBoard(answer.table.game),
     (error) => {
       if (error.code === "no_table") {
         shell.missing = true;
+        socket.close();
         drawBanners();
-      } else {
-        socket.connect();
       }
     },
   );
