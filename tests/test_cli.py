@@ -193,6 +193,42 @@ def test_moves_prints_the_legal_actions_of_a_position(tmp_path: Path, game_id: s
     assert bad.returncode == 2 and f"not a {game_id} position" in bad.stderr
 
 
+def test_play_tells_the_match_in_sentences_with_the_map_and_the_clock() -> None:
+    done = ludoteca("play", "heroes", "--seed", "terminal", "--turn-seconds", "90", stdin="quit\n")
+    out = done.stdout
+    assert "Blue begins." in out  # this seed's draw for the first turn
+    assert "Gold was dealt 4 heroes (" in out  # your own hand, by name
+    assert "Blue was dealt 4 heroes." in out  # the rival's, only counted
+    assert "=" not in out.split("Type an action")[1].split("north camp")[0]  # no raw fields
+    assert "north camp (Gold) · 0/6" in out and "south camp (Blue) · 0/6" in out
+    assert out.index("a1") < out.index("b1") < out.index("a5")  # north on top, a on the left
+    assert "(1)" in out and "(2)" in out  # each ward's relics
+    assert "Your turn (seat 1) · 1:30 on the clock." in out
+
+
+def test_terminal_words_come_from_the_web_catalogues() -> None:
+    from ludoteca.terminal import Heroes, Messages, Terminal, clock, plain_sentence
+
+    pt = Messages("pt")
+    assert pt.t("heroes.group.0") == "Dourado"
+    assert Messages("xx").t("heroes.group.1") == "Blue"  # English when there is no catalogue
+    assert Messages().t("heroes.log.drew", group="Gold", count=1) == "Gold drew 1 hero"
+    assert Messages().t("no.such.key") == "no.such.key"
+    line = plain_sentence({"kind": "meet_dragon", "seat": 0, "winners": [1], "covered": None})
+    assert line == "Meet dragon: seat 1; winners 2."
+    assert clock(61.2) == "1:02" and clock(-3) == "0:00"
+    position = get("heroes").observation(get("heroes").new({}, "map"), 0)
+    position["rooms"][0]["stack"] = [
+        {"owner": 1, "role": "bard"},
+        {"owner": 0, "role": "paladin"},
+    ]
+    position["wards"][0]["sealed_by"] = 1
+    drawn = Heroes(Messages()).board(position)
+    assert "a1 G Palad×2" in drawn
+    assert "[B]" in drawn
+    assert Terminal("dwarves").board(position) is None
+
+
 def test_play_explains_bad_input_and_asks_again() -> None:
     done = ludoteca("play", "heroes", "--seed", "terminal", stdin="?\nfly away\nquit\n")
     assert done.returncode == 1
