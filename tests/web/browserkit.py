@@ -207,6 +207,7 @@ def targets_for(legal: list[str], prefix: str) -> set[str]:
 
 
 def screenshot(page: Page, name: str, readme: bool = False) -> None:
+    page.evaluate("() => window.scrollTo(0, 0)")  # as the page is seen, not where a click left it
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
     if readme and UPDATE_README_SHOTS:
@@ -214,11 +215,11 @@ def screenshot(page: Page, name: str, readme: bool = False) -> None:
         page.screenshot(path=str(README_SHOTS / f"{name}.png"))
 
 
-def phone_screenshot(page: Page, name: str) -> None:
+def phone_screenshot(page: Page, name: str, readme: bool = True) -> None:
     """The same page at phone size (390×844), then back to the desktop size."""
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(150)
-    screenshot(page, name)
+    screenshot(page, name, readme)
     page.set_viewport_size(DESKTOP)
 
 
