@@ -269,7 +269,7 @@ export function createBoard(ctx) {
             dwarfToken(d.colour),
             h("span", { class: "dw-who" }, fig(d.colour)),
             chestView(d.chest),
-            h("span", { class: "dw-score", title: t("dwarves.score_hint") }, t("dwarves.score", { best: d.score[0], total: d.score[1] })),
+            h("span", { class: "dw-score", title: t("dwarves.score_hint") }, t("dwarves.score", { best: d.score[0], total: d.score[1], count: d.score[1] })),
           ),
         ),
         h(
@@ -278,7 +278,7 @@ export function createBoard(ctx) {
           dragonToken(),
           h("span", { class: "dw-who" }, t("dwarves.hoard")),
           chestView(p.dragon.hoard),
-          h("span", { class: "dw-score" }, t("dwarves.score", { best: p.dragon.score[0], total: p.dragon.score[1] })),
+          h("span", { class: "dw-score" }, t("dwarves.score", { best: p.dragon.score[0], total: p.dragon.score[1], count: p.dragon.score[1] })),
         ),
       ),
     );
