@@ -82,11 +82,11 @@ def test_live_region_clock_and_a_dropped_connection(pages: Pages) -> None:
     rng = random.Random(9)
     page.click(".keys-panel summary")
     one_turn(page, rng)
-    while "by-bot" not in (page.locator(".log-entry").last.get_attribute("class") or ""):
+    while "by-bot" not in (page.locator(".log-entry").first.get_attribute("class") or ""):
         one_turn(page, rng)  # a Ranger's extra hero is still our turn
     assert page.locator(".keys-panel").get_attribute("open") is not None  # kept open
     # the rival's move (as the log tells it) and the turn coming back are announced together
-    bot_line = page.locator(".log-entry .log-text").last.inner_text()
+    bot_line = page.locator(".log-entry .log-lines li").first.inner_text()
     page.wait_for_function(
         """(line) => { const live = document.getElementById('live').textContent;
                        return live.includes(line) && live.includes('Your turn.'); }""",

@@ -191,17 +191,24 @@ export function createBoard(ctx) {
     return parts.join(", ");
   }
 
+  /** The rooms the last accepted action touched: marked until the next one. */
+  function lastRooms() {
+    const entry = ctx.lastEntry ? ctx.lastEntry() : null;
+    return new Set(((entry && entry.events) || []).filter((e) => e.room && e.room !== "camp").map((e) => e.room));
+  }
+
   function roomButton(name, targets) {
     const room = roomOf(name);
     const top = room.stack[room.stack.length - 1];
     const isLit = targets.has(name);
     const pending = view().position.pending;
-    const label = [roomSummary(name), isLit && (striking() ? t("heroes.can_strike") : t("heroes.can_place"))].filter(Boolean).join(", ");
+    const last = lastRooms().has(name);
+    const label = [roomSummary(name), last && t("heroes.last_move"), isLit && (striking() ? t("heroes.can_strike") : t("heroes.can_place"))].filter(Boolean).join(", ");
     return h(
       "button",
       {
         type: "button",
-        class: ["hr-room", isLit && "lit", room.sanctuary && "sanctuary", info === name && "shown", pending && pending.room === name && "pending", top && `top-${top.owner}`],
+        class: ["hr-room", isLit && "lit", last && "last-move", room.sanctuary && "sanctuary", info === name && "shown", pending && pending.room === name && "pending", top && `top-${top.owner}`],
         dataset: { key: `room-${name}`, room: name },
         "aria-pressed": info === name ? "true" : "false",
         tabindex: cursor === `room-${name}` || (!cursor && name === "b3") ? "0" : "-1",

@@ -53,6 +53,7 @@ export function mount(root, [tableId], query) {
       announce: () => {},
       toast: () => {},
       redraw: () => drawBoard(),
+      lastEntry: () => (state.data ? state.data.steps[state.k].entry : null),
       root: boardEl,
       dock: dockEl,
     });
@@ -126,9 +127,8 @@ export function mount(root, [tableId], query) {
 
   function drawLog() {
     const data = state.data;
-    rerender(logEl, () => (data && state.board ? logPanel(data.steps.slice(0, state.k + 1).map((frame) => frame.entry), state.board) : null));
-    const list = logEl.querySelector(".log-list");
-    if (list) list.scrollTop = list.scrollHeight;
+    const table = data ? tableOf(data, tableId) : null;
+    rerender(logEl, () => (data && state.board ? logPanel(data.steps.slice(0, state.k + 1).map((frame) => frame.entry), state.board, data.steps[state.k].view, (seat) => seatName(table, seat)) : null));
   }
 
   function draw() {

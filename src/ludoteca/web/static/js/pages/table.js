@@ -85,6 +85,7 @@ export function mount(root, [tableId]) {
     seatName: (seat) => seatName(shell.msg && shell.msg.table, seat),
     announce,
     redraw: () => drawBoard(),
+    lastEntry: () => shell.log[shell.log.length - 1] || null,
     toast,
   };
 
@@ -175,11 +176,7 @@ export function mount(root, [tableId]) {
     layoutEl.classList.toggle("no-side", !msg.view);
     sideEl.setAttribute("aria-label", t("table.side"));
     rerender(seatsEl, () => (msg.view ? seatsPanel(msg, shell.seat, shell.board) : null));
-    const list = logEl.querySelector(".log-list");
-    const atBottom = !list || list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    rerender(logEl, () => (shell.board && msg.view ? logPanel(shell.log, shell.board) : null));
-    const fresh = logEl.querySelector(".log-list");
-    if (fresh && atBottom) fresh.scrollTop = fresh.scrollHeight;
+    rerender(logEl, () => (shell.board && msg.view ? logPanel(shell.log, shell.board, msg.view, ctx.seatName) : null));
     rerender(keysEl, () =>
       shell.board && msg.view
         ? h(
