@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 
 from ludoteca.core import verify
 from ludoteca.core.match import Match
-from ludoteca.core.record import MatchRecord
+from ludoteca.core.record import MatchRecord, RecordError
 from ludoteca.games import get
 
 from .lobby import Lobby
@@ -48,15 +48,19 @@ class ReplayRejected(Exception):
 def replay_json(record: MatchRecord, seat: int | None) -> JSON:
     """Every version of a finished, verified match as ``seat`` saw it (None = a spectator):
     ``steps[k]`` holds the view and legal actions at version k and the log entry that made it."""
-    if record.seed is None:
-        raise ReplayRejected("not_over", "the match is not over: its replay opens at the end", 409)
+    try:
+        deal = record.deal()
+    except RecordError:
+        raise ReplayRejected(
+            "not_over", "the match is not over: its replay opens at the end", 409
+        ) from None
     if seat is not None and not 0 <= seat < len(record.players):
         raise ReplayRejected(
             "bad_request",
             f"seat {seat} is not a seat of this match (0–{len(record.players) - 1})",
             422,
         )
-    match = Match(get(record.game), record.params, record.seed, record.players)
+    match = Match(get(record.game), record.params, deal, record.players)
 
     def frame(seat_of: int | None, by: str | None, action: str | None, events: list[Any]) -> JSON:
         return {

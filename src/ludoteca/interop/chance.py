@@ -1,0 +1,198 @@
+"""Positions for frameworks that want chance as nodes, or sampled inside the state.
+
+Our rules draw every random number from ``state.rng`` inside ``setup``/``apply_unchecked``. Two
+ways to hand that to a framework:
+
+* **sampled**: the position keeps a seeded ``Stream``; chance happens inside an action, as in
+  OpenSpiel's sampled-stochastic games.
+* **explicit**: the position's stream is a ``ScriptedStream`` that answers draws from a script of
+  chance outcomes. The first draw past the script stops the action (``NeedChance``): the position
+  becomes a chance node with ``n`` equally likely outcomes; choosing one extends the script and
+  re-runs the action from the copy taken before it. Re-running is exact because an action is a
+  pure function of (state, draws).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any, Final, Self
+
+from ludoteca.core import JSON, Game, Stream
+
+AnyGame = Game[Any, Any]
+SETUP: Final = "<setup>"
+"""The pending step while an explicit-chance set-up still needs outcomes."""
+
+
+class NeedChance(Exception):
+    """A draw past the end of the script: ``outcomes`` equally likely values are needed."""
+
+    def __init__(self, outcomes: int) -> None:
+        super().__init__(f"a chance outcome out of {outcomes} is needed")
+        self.outcomes = outcomes
+
+
+class ScriptedStream(Stream):
+    """A stream whose ``below(n)`` answers come from a script of chance outcomes."""
+
+    __slots__ = ("script", "taken")
+
+    def __init__(self, script: Sequence[int] = ()) -> None:
+        super().__init__("scripted")
+        self.script = tuple(script)
+        self.taken = 0
+
+    def below(self, n: int) -> int:
+        if self.taken >= len(self.script):
+            raise NeedChance(n)
+        value = self.script[self.taken]
+        if not 0 <= value < n:
+            raise ValueError(f"chance outcome {value} is not below {n}")
+        self.taken += 1
+        self.used += 1
+        return value
+
+    def word(self) -> int:
+        raise TypeError("explicit chance needs every draw through below()")
+
+    def clone(self) -> ScriptedStream:
+        copy = ScriptedStream(self.script)
+        copy.taken = self.taken
+        copy.used = self.used
+        return copy
+
+
+class Position:
+    """A game state plus, in explicit mode, the action waiting for chance outcomes."""
+
+    __slots__ = ("game", "outcomes", "params", "pending", "script", "state")
+
+    def __init__(self, game: AnyGame, params: JSON, state: Any) -> None:
+        self.game = game
+        self.params = params
+        self.state = state  # None until an explicit set-up has all its outcomes
+        self.pending: Hashable | None = None
+        self.script: tuple[int, ...] = ()
+        self.outcomes = 0
+
+    # ------------------------------------------------------------------------ construction
+    @classmethod
+    def sampled(cls, game: AnyGame, params: JSON, seed: str) -> Position:
+        return cls(game, params, game.new(params, seed))
+
+    @classmethod
+    def explicit(cls, game: AnyGame, params: JSON) -> Position:
+        position = cls(game, params, None)
+        position._run(SETUP, ())
+        return position
+
+    @property
+    def explicit_chance(self) -> bool:
+        return self.state is None or isinstance(self.state.rng, ScriptedStream)
+
+    def clone(self) -> Self:
+        copy = object.__new__(type(self))
+        copy.game = self.game
+        copy.params = self.params
+        copy.state = None if self.state is None else self.state.clone()
+        copy.pending = self.pending
+        copy.script = self.script
+        copy.outcomes = self.outcomes
+        return copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self.clone()
+
+    # --------------------------------------------------------------------------- queries
+    @property
+    def chance(self) -> bool:
+        """Whether this is a chance node (explicit mode only)."""
+        return self.pending is not None
+
+    def to_move(self) -> int | None:
+        return None if self.chance else self.game.to_move(self.state)
+
+    def over(self) -> bool:
+        return not self.chance and self.game.is_over(self.state)
+
+    # --------------------------------------------------------------------------- changes
+    def apply(self, action: Hashable) -> None:
+        """Apply a legal player action (may leave a chance node in explicit mode)."""
+        if self.explicit_chance:
+            self._run(action, ())
+        else:
+            self.game.apply_unchecked(self.state, action)
+
+    def apply_chance(self, outcome: int) -> None:
+        if not self.chance:
+            raise ValueError("not a chance node")
+        if not 0 <= outcome < self.outcomes:
+            raise ValueError(f"chance outcome {outcome} is not below {self.outcomes}")
+        self._run(self.pending, (*self.script, outcome))
+
+    def _run(self, action: Hashable, script: tuple[int, ...]) -> None:
+        stream = ScriptedStream(script)
+        try:
+            if action == SETUP:
+                state, _ = self.game.setup(self.params, stream)
+            else:
+                state = self.state.clone()
+                state.rng = stream
+                self.game.apply_unchecked(state, action)
+        except NeedChance as need:
+            self.pending, self.script, self.outcomes = action, script, need.outcomes
+            return
+        state.rng = ScriptedStream()
+        self.state, self.pending, self.script, self.outcomes = state, None, (), 0
+
+    def resampled(self, seat: int, rng: random.Random) -> Position:
+        """A position ``seat`` cannot tell from this one (``Game.sample_world``)."""
+        if self.chance:
+            raise ValueError("cannot resample at a chance node")
+        world = self.game.sample_world(self.state, seat, rng)
+        if self.explicit_chance:
+            world.rng = ScriptedStream()
+        copy = self.clone()
+        copy.state = world
+        return copy
+
+    # ------------------------------------------------------------------------ persistence
+    def to_json(self) -> JSON:
+        explicit = self.explicit_chance
+        return {
+            "game": self.game.spec.id,
+            "params": self.params,
+            "explicit": explicit,
+            "state": None if self.state is None else self.game.to_json(self.state),
+            "pending": None if self.pending is None else self._pending_text(),
+            "script": list(self.script),
+        }
+
+    def _pending_text(self) -> str:
+        if self.pending == SETUP:
+            return SETUP
+        return self.game.action_to_text(self.state, self.pending)
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Position:
+        from ludoteca.games import get
+
+        game = get(str(data["game"]))
+        params = game.spec.params(data["params"])
+        state = None if data["state"] is None else game.from_json(data["state"])
+        if data["explicit"] and state is not None:
+            state.rng = ScriptedStream()
+        position = cls(game, params, state)
+        pending = data["pending"]
+        if pending is not None:
+            action = SETUP if pending == SETUP else game.parse_action(state, pending)
+            position._run(action, tuple(int(o) for o in data["script"]))
+        return position
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_load_position, (self.to_json(),))
+
+
+def _load_position(data: JSON) -> Position:
+    return Position.from_json(data)

@@ -1,0 +1,372 @@
+"""Our games as OpenSpiel games: importing this module registers them with ``pyspiel``.
+
+    import pyspiel
+    import ludoteca.interop.openspiel  # registers ludoteca_heroes, _dice_heroes, _dwarves
+
+    game = pyspiel.load_game("ludoteca_dwarves", {"players": 6})
+
+Per game (why in ``docs/research.md``):
+
+============================  ===========  ==================  ==========================
+short name                    players      chance              information
+============================  ===========  ==================  ==========================
+``ludoteca_heroes``           2            sampled             imperfect (private hands)
+``ludoteca_dice_heroes``      2-4          explicit (6 faces)  perfect
+``ludoteca_dwarves``          2-6          sampled             perfect (all chests open)
+============================  ===========  ==================  ==========================
+
+Sampled games take ``rng_seed``: the n-th new initial state of a loaded game is dealt from the
+seed ``openspiel:<rng_seed>:<n>``, and chance then happens inside actions from that stream.
+Returns are ``Outcome.payoff`` (1 for a win, shared on a shared win or a draw, else 0).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+
+from ludoteca.core import JSON
+from ludoteca.games import get
+
+from .chance import AnyGame, Position
+from .encoding import Encoding, Tensor, canonical, encoding, private_part
+
+
+@dataclass(frozen=True)
+class Entry:
+    """How one of our games is registered."""
+
+    short_name: str
+    game_id: str
+    explicit_chance: bool
+    perfect_information: bool
+    constant_sum: bool
+    max_chance_outcomes: int
+
+
+ENTRIES = (
+    Entry("ludoteca_heroes", "heroes", False, False, True, 0),
+    Entry("ludoteca_dice_heroes", "dice-heroes", True, True, True, 6),
+    Entry("ludoteca_dwarves", "dwarves", False, True, False, 0),
+)
+BY_NAME = {e.short_name: e for e in ENTRIES}
+
+DICE_HEROES_LENGTH = 1000
+"""Dice Heroes has no bound in its rules (a hunt can always be beaten back); OpenSpiel needs one.
+Random play's longest match in 200 was 107 decisions; OpenSpiel's backgammon makes the same call."""
+
+
+def max_game_length(entry: Entry, players: int) -> int:
+    """The most player decisions a match can take (see ``docs/research.md``)."""
+    if entry.game_id == "heroes":
+        # each seat: at most 20 draws, 20 placements and one strike-or-skip after each placement
+        return 2 * 60
+    if entry.game_id == "dwarves":
+        game = get(entry.game_id)
+        obs = game.observation(game.new({"players": players}, "bounds"), None)
+        dwarves = len(obs["dwarves"])
+        # each round: every player's dwarf moves once and meets at most every other dwarf
+        return int(obs["round_cap"]) * players * dwarves
+    return DICE_HEROES_LENGTH
+
+
+def _game_type(entry: Entry) -> Any:
+    spec = get(entry.game_id).spec
+    params: dict[str, Any] = {"players": spec.min_players}
+    if not entry.explicit_chance:
+        params["rng_seed"] = 0
+    info = pyspiel.GameType.Information
+    mode = pyspiel.GameType.ChanceMode
+    utility = pyspiel.GameType.Utility
+    return pyspiel.GameType(
+        short_name=entry.short_name,
+        long_name=f"Ludoteca: {spec.name('en')}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=mode.EXPLICIT_STOCHASTIC if entry.explicit_chance else mode.SAMPLED_STOCHASTIC,
+        information=(
+            info.PERFECT_INFORMATION if entry.perfect_information else info.IMPERFECT_INFORMATION
+        ),
+        utility=utility.CONSTANT_SUM if entry.constant_sum else utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=spec.max_players,
+        min_num_players=spec.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
+class Shared:
+    """What every state of one loaded game shares (copying a state never copies this)."""
+
+    def __init__(self, entry: Entry, players: int, rng_seed: int) -> None:
+        self.entry = entry
+        self.game: AnyGame = get(entry.game_id)
+        self.params: JSON = self.game.spec.params({"players": players})
+        self.players = players
+        self.encoding: Encoding = encoding(entry.game_id, players)
+        self.rng_seed = rng_seed
+        self.deals = itertools.count()
+
+    def next_deal(self) -> int:
+        return next(self.deals)
+
+    def new_position(self, deal: int) -> Position:
+        if self.entry.explicit_chance:
+            return Position.explicit(self.game, self.params)
+        return Position.sampled(self.game, self.params, f"openspiel:{self.rng_seed}:{deal}")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Shared:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_shared, (self.entry.short_name, self.players, self.rng_seed))
+
+
+@cache
+def _shared(short_name: str, players: int, rng_seed: int) -> Shared:
+    return Shared(BY_NAME[short_name], players, rng_seed)
+
+
+class LegalCache:
+    """The legal actions by id of one position, computed once; copies share it (it never
+    changes for a position, and a copy that moves on replaces it)."""
+
+    def __init__(self) -> None:
+        self.actions: dict[int, Hashable] | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LegalCache:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LegalCache, ())
+
+
+class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
+    """One of our games for OpenSpiel (``players`` and, for sampled chance, ``rng_seed``)."""
+
+    def __init__(self, entry: Entry, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        game = get(entry.game_id)
+        players = game.spec.params({"players": params.get("players", game.spec.min_players)})[
+            "players"
+        ]
+        self.shared = Shared(entry, players, int(params.get("rng_seed", 0)))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(self.shared.encoding.actions),
+            max_chance_outcomes=entry.max_chance_outcomes,
+            num_players=players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0 if entry.constant_sum else None,
+            max_game_length=max_game_length(entry, players),
+        )
+        super().__init__(_game_type(entry), info, params)
+
+    def new_initial_state(self) -> LudotecaState:
+        return LudotecaState(self, self.shared)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> Observer:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        return Observer(self.shared, iig_obs_type)
+
+
+class LudotecaState(pyspiel.State):  # type: ignore[misc]
+    """A position: a chance node (explicit chance), a seat to move, or the end."""
+
+    def __init__(self, game: LudotecaGame, shared: Shared) -> None:
+        super().__init__(game)
+        self.shared = shared
+        # OpenSpiel makes a new initial state for every copy, then overwrites its fields: the
+        # deal is only numbered here and dealt on first use, so a copy never pays for a set-up.
+        self.deal = shared.next_deal()
+        self.dealt: Position | None = None
+        self.legal_cache = LegalCache()
+
+    @property
+    def position(self) -> Position:
+        if self.dealt is None:
+            self.dealt = self.shared.new_position(self.deal)
+        return self.dealt
+
+    @position.setter
+    def position(self, value: Position) -> None:
+        self.dealt = value
+
+    # --------------------------------------------------------------------------- queries
+    def current_player(self) -> int:
+        position = self.position
+        if position.chance:
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = position.to_move()
+        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
+
+    def is_terminal(self) -> bool:
+        return self.position.over()
+
+    def legal_by_id(self) -> dict[int, Hashable]:
+        cache = self.legal_cache
+        if cache.actions is None:
+            cache.actions = self.shared.encoding.legal(self.shared.game, self.position.state)
+        return cache.actions
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.position.over() or self.position.to_move() != player:
+            return []
+        return list(self.legal_by_id())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        n = self.position.outcomes
+        return [(o, 1.0 / n) for o in range(n)]
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            return f"chance {action} of {self.position.outcomes}"
+        actions = self.shared.encoding.actions
+        if not 0 <= action < len(actions):
+            raise ValueError(f"no action {action} in {self.shared.entry.short_name}")
+        return actions[action]
+
+    def returns(self) -> list[float]:
+        players = self.shared.players
+        outcome = None if self.position.chance else self.shared.game.outcome(self.position.state)
+        if outcome is None:
+            return [0.0] * players
+        return [outcome.payoff(seat, players) for seat in range(players)]
+
+    def __str__(self) -> str:
+        return canonical(self.position.to_json())
+
+    # --------------------------------------------------------------------------- changes
+    def _apply_action(self, action: int) -> None:
+        if self.position.chance:
+            self.position.apply_chance(action)
+        else:
+            legal = self.legal_by_id()
+            if action not in legal:
+                raise ValueError(f"action {action} is not legal here")
+            self.position.apply(legal[action])
+        self.legal_cache = LegalCache()
+
+    def resample_from_infostate(
+        self, player: int, probability_sampler: Callable[[], float]
+    ) -> LudotecaState:
+        """A state ``player`` cannot tell from this one, drawn by our ``Game.sample_world``.
+
+        ``probability_sampler`` (OpenSpiel's convention: uniform numbers in [0, 1)) seeds it.
+        """
+        seed = int(float(probability_sampler()) * 2**53)
+        clone: LudotecaState = self.clone()
+        clone.position = self.position.resampled(player, random.Random(seed))
+        clone.legal_cache = LegalCache()
+        return clone
+
+
+class Observer:
+    """OpenSpiel's observer protocol: ``tensor``, ``dict``, ``set_from``, ``string_from``.
+
+    Strings are the canonical JSON of ``Game.observation(state, seat)`` prefixed with the seat;
+    the information state adds every action so far (player actions and explicit chance outcomes,
+    which are public in these games). Private-only views are the fields of the seat's
+    observation that a spectator's lacks; public-only views are the spectator's observation.
+    """
+
+    def __init__(self, shared: Shared, iig_obs_type: Any) -> None:
+        private = pyspiel.PrivateInfoType
+        self.shared = shared
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        self.public = bool(iig_obs_type.public_info)
+        self.private = iig_obs_type.private_info
+        self.recall = bool(iig_obs_type.perfect_recall)
+        self.tensor: Tensor | None = None
+        self.dict: dict[str, Tensor] = {}
+        if self.public and self.private in (private.SINGLE_PLAYER, private.NONE):
+            self.tensor = np.zeros(shared.encoding.size, dtype=np.float32)
+            self.dict = shared.encoding.views(self.tensor)
+
+    def _seat(self, player: int) -> int | None:
+        return player if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER else None
+
+    def set_from(self, state: LudotecaState, player: int) -> None:
+        if self.tensor is None:
+            return
+        seat = self._seat(player)
+        position = state.position
+        if position.state is None:  # explicit set-up still rolling: nothing to see yet
+            self.tensor.fill(0.0)
+            if seat is not None:
+                self.dict["observer"][seat] = 1.0
+            return
+        obs = self.shared.game.observation(position.state, seat)
+        self.shared.encoding.write(obs, seat, self.tensor, self.dict)
+
+    def string_from(self, state: LudotecaState, player: int) -> str:
+        position, game = state.position, self.shared.game
+        everyone = self.private == pyspiel.PrivateInfoType.ALL_PLAYERS
+        seats = range(self.shared.players) if everyone else (player,)
+        if not self.public:
+            if self.private == pyspiel.PrivateInfoType.NONE or position.state is None:
+                return ""
+            parts = {s: private_part(game, position.state, s) for s in seats}
+            shown = {s: part for s, part in parts.items() if part}
+            return canonical(shown) if shown else ""
+        seen: Any = None
+        if position.state is not None:
+            if everyone:
+                seen = [game.observation(position.state, s) for s in seats]
+            else:
+                seen = game.observation(position.state, self._seat(player))
+        text = f"seat {player}: " if self._seat(player) is not None else ""
+        text += canonical(seen)
+        if self.recall:
+            history = " ".join(f"{h.player}:{h.action}" for h in state.full_history())
+            text = f"{text}\nhistory: {history}"
+        return text
+
+
+def _game_class(entry: Entry) -> type[LudotecaGame]:
+    """A class per game: pyspiel keeps the creator until after Python has shut down, which a
+    class survives and a closure does not."""
+
+    def init(self: LudotecaGame, params: dict[str, Any] | None = None) -> None:
+        LudotecaGame.__init__(self, entry, params)
+
+    name = "".join(part.title() for part in entry.game_id.split("-")) + "OpenSpielGame"
+    return type(name, (LudotecaGame,), {"__init__": init})
+
+
+def load_typed_imperfect(short_name: str, params: dict[str, Any] | None = None) -> LudotecaGame:
+    """The game typed imperfect information whatever its registration, for algorithms that
+    accept only such games (OpenSpiel's ISMCTS): the hidden part is then the future chance
+    (the pool's order, the dice), which ``resample_from_infostate`` redraws. Not registered, so
+    not serialisable."""
+    try:
+        entry = BY_NAME[short_name]
+    except KeyError:
+        raise ValueError(f"no game {short_name!r} (games: {', '.join(BY_NAME)})") from None
+    return LudotecaGame(replace(entry, perfect_information=False), params)
+
+
+def registered() -> list[str]:
+    """The short names of our games known to ``pyspiel``."""
+    known = {g.short_name for g in pyspiel.registered_games()}
+    return [e.short_name for e in ENTRIES if e.short_name in known]
+
+
+GAME_CLASSES = {e.short_name: _game_class(e) for e in ENTRIES}
+for _entry in ENTRIES:
+    if _entry.short_name not in registered():
+        pyspiel.register_game(_game_type(_entry), GAME_CLASSES[_entry.short_name])

@@ -1,0 +1,223 @@
+"""Our games inside OpenSpiel, checked by OpenSpiel's own tests.
+
+``pyspiel.random_sim_test`` is OpenSpiel's C++ simulation test (clone, legal actions sorted and
+empty for others, masks, chance outcomes, utility bounds, the maximum game length, serialisation).
+The imperfect-information checks are the test methods of OpenSpiel's ``api_test`` run unchanged
+on sampled states of our games (that suite only enumerates small games itself).
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.integration_tests import api_test as openspiel_api
+from open_spiel.python.algorithms import ismcts, mcts
+
+from ludoteca.interop import openspiel
+from ludoteca.interop.chance import Position
+
+# (short name, players, simulations, sampled states): the smallest and largest table of each
+# game; the counts keep tests/interop within a minute on a busy 2-core machine (a 6-player
+# Dwarves match is the slowest).
+TABLES = [
+    ("ludoteca_heroes", 2, 6, 200),
+    ("ludoteca_dice_heroes", 2, 4, 200),
+    ("ludoteca_dice_heroes", 4, 3, 200),
+    ("ludoteca_dwarves", 2, 4, 200),
+    ("ludoteca_dwarves", 6, 1, 80),
+]
+IDS = [f"{name}-{players}" for name, players, _, _ in TABLES]
+
+# (suite class of openspiel_api, test method); not bound to module names, or pytest would collect
+# the suite classes themselves
+FULL, PARTIAL = "EnforceAPIOnFullTreeBase", "EnforceAPIOnPartialTreeBase"
+API_CHECKS = [
+    (FULL, "test_current_player_infosets_no_overlap_between_players"),
+    (PARTIAL, "test_private_information_contents"),
+    (PARTIAL, "test_legal_actions_returns_empty_list_on_opponent"),
+    (PARTIAL, "test_observations_raises_error_on_invalid_player"),
+    (PARTIAL, "test_sequence_lengths"),
+    (PARTIAL, "test_no_invalid_public_observations"),
+]
+
+
+def load(name: str, players: int) -> pyspiel.Game:
+    return pyspiel.load_game(name, {"players": players})
+
+
+def play_states(game: pyspiel.Game, count: int, seed: int = 0) -> list[pyspiel.State]:
+    """``count`` states met in uniformly random playouts (chance, decisions and ends).
+
+    OpenSpiel's ``sample_some_states`` walks breadth-first, which never gets past the opening
+    roll-off of Dice Heroes; playouts reach every phase of every game.
+    """
+    rng = random.Random(seed)
+    found: list[pyspiel.State] = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        while len(found) < count:
+            found.append(state.clone())
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(rng.randrange(len(state.chance_outcomes())))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    return found
+
+
+def test_registers_the_three_games() -> None:
+    assert openspiel.registered() == [
+        "ludoteca_heroes",
+        "ludoteca_dice_heroes",
+        "ludoteca_dwarves",
+    ]
+    game = pyspiel.load_game("ludoteca_dwarves", {"players": 6})
+    assert game.num_players() == 6
+    assert str(game) == "ludoteca_dwarves(players=6,rng_seed=0)"
+
+
+@pytest.mark.parametrize(("name", "players"), [("ludoteca_dwarves", 7), ("ludoteca_heroes", 3)])
+def test_a_wrong_player_count_is_refused(name: str, players: int) -> None:
+    with pytest.raises(Exception, match=f"not {players}"):
+        load(name, players)
+
+
+def test_declared_types() -> None:
+    kinds = pyspiel.GameType
+    heroes = load("ludoteca_heroes", 2).get_type()
+    dice = load("ludoteca_dice_heroes", 2).get_type()
+    dwarves = load("ludoteca_dwarves", 2).get_type()
+    assert heroes.information == kinds.Information.IMPERFECT_INFORMATION
+    assert heroes.chance_mode == kinds.ChanceMode.SAMPLED_STOCHASTIC
+    assert dice.information == kinds.Information.PERFECT_INFORMATION
+    assert dice.chance_mode == kinds.ChanceMode.EXPLICIT_STOCHASTIC
+    assert dwarves.information == kinds.Information.PERFECT_INFORMATION
+    assert dwarves.chance_mode == kinds.ChanceMode.SAMPLED_STOCHASTIC
+    assert dwarves.utility == kinds.Utility.GENERAL_SUM  # the dragon can beat everybody
+
+
+@pytest.mark.parametrize(("name", "players", "sims", "states"), TABLES, ids=IDS)
+def test_random_sim_test(name: str, players: int, sims: int, states: int) -> None:
+    game = load(name, players)
+    # OpenSpiel serialises a sampled-stochastic game through Game::GetRNGState, which a Python
+    # game cannot provide (pyspiel 2.0); explicit-chance games serialise by history and pickle.
+    explicit = game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=explicit, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "players", "sims", "states"), TABLES, ids=IDS)
+def test_openspiel_api_checks(name: str, players: int, sims: int, states: int) -> None:
+    game = load(name, players)
+    sampled = play_states(game, states)
+    decisions = [s for s in sampled if not s.is_chance_node() and not s.is_terminal()]
+    assert len(decisions) >= 20
+    assert len({s.current_player() for s in decisions}) == players
+    attrs = {
+        "game": game,
+        "game_name": name,
+        "game_type": game.get_type(),
+        "some_states": sampled,
+        "all_states": sampled,
+    }
+    for base, method in API_CHECKS:
+        type("Check", (getattr(openspiel_api, base),), attrs)(method).debug()
+
+
+def test_heroes_hands_are_private_information() -> None:
+    game = load("ludoteca_heroes", 2)
+    private = game.make_py_observer(
+        pyspiel.IIGObservationType(
+            public_info=False,
+            perfect_recall=False,
+            private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        )
+    )
+    state = game.new_initial_state()
+    mine, theirs = private.string_from(state, 0), private.string_from(state, 1)
+    assert '"hand":' in mine and '"hand":' in theirs and mine != theirs
+
+
+def test_dice_are_explicit_chance_nodes() -> None:
+    game = load("ludoteca_dice_heroes", 3)
+    state = game.new_initial_state()
+    assert state.is_chance_node()  # the opening roll-off
+    assert state.chance_outcomes() == [(face, pytest.approx(1 / 6)) for face in range(6)]
+    rng = random.Random(2)
+    rolls = 0
+    while state.is_chance_node():
+        state.apply_action(rng.randrange(6))
+        rolls += 1
+    # the roll-off (three white dice per seat, again on a tie), then the first turn's roll
+    assert rolls >= 3 * 3 + 1
+    assert state.current_player() in (0, 1, 2)
+    assert state.legal_actions()[0] == 0  # "stop" is id 0
+
+
+def test_the_same_rng_seed_deals_the_same_matches() -> None:
+    def first_deals(seed: int) -> list[str]:
+        game = pyspiel.load_game("ludoteca_heroes", {"rng_seed": seed})
+        return [str(game.new_initial_state()) for _ in range(3)]
+
+    assert first_deals(5) == first_deals(5)
+    assert len(set(first_deals(5))) == 3
+    assert first_deals(5) != first_deals(6)
+
+
+def test_resample_keeps_the_information_state_and_changes_the_hidden_hands() -> None:
+    game = load("ludoteca_heroes", 2)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.current_player() != 1:
+        state.apply_action(rng.choice(state.legal_actions()))
+    key = state.information_state_string(1)
+    worlds = [state.resample_from_infostate(1, rng.random) for _ in range(8)]
+    assert all(w.information_state_string(1) == key for w in worlds)
+    assert all(w.legal_actions() == state.legal_actions() for w in worlds)
+    assert len({w.information_state_string(0) for w in worlds}) > 1  # Gold's hand is redrawn
+
+
+def test_an_illegal_action_is_refused() -> None:
+    game = load("ludoteca_heroes", 2)
+    state = game.new_initial_state()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    before = str(state)
+    with pytest.raises(Exception, match="not legal"):
+        state.apply_action(illegal)
+    assert str(state) == before
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_positions_survive_pickle_mid_match(explicit: bool) -> None:
+    name = "ludoteca_dice_heroes" if explicit else "ludoteca_dwarves"
+    game = load(name, 3)
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(25):
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(len(state.chance_outcomes())))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    copy = pickle.loads(pickle.dumps(state.position))
+    assert isinstance(copy, Position)
+    assert copy.to_json() == state.position.to_json()
+    if explicit:
+        restored = pyspiel.deserialize_game_and_state(
+            pyspiel.serialize_game_and_state(game, state)
+        )[1]
+        assert str(restored) == str(state)
+
+
+def test_ismcts_runs_on_a_game_typed_imperfect_for_it() -> None:
+    game = openspiel.load_typed_imperfect("ludoteca_dwarves", {"players": 3, "rng_seed": 4})
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    rng = np.random.RandomState(4)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 1.4, 8, random_state=rng)
+    state = game.new_initial_state()
+    assert bot.step(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="no game 'ludoteca_chess'"):
+        openspiel.load_typed_imperfect("ludoteca_chess")
