@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 STEPS = ["record", "commitment", "browser", "redeal", "actions", "outcome"]
+STEPS_2 = ["record", "signature", "commitment", "browser", "seed", "redeal", "actions", "chain"]
+STEPS_2 += ["outcome"]
 
 
 def statuses(page: Page) -> dict[str, str]:
@@ -37,6 +39,25 @@ def check(page: Page, record: dict[str, Any]) -> str:
     return verdict
 
 
+def format_1(record: dict[str, Any]) -> dict[str, Any]:
+    """The same match as an older (format 1) record: the seed alone, its SHA-256 the commitment,
+    no signature and no chain, so a tampered field reaches the check that it breaks."""
+    seed = record["seed"]
+    commitment = hashlib.sha256(seed.encode()).hexdigest()
+    return {
+        "format": 1,
+        "game": record["game"],
+        "params": record["params"],
+        "commitment": commitment,
+        "seed": seed,
+        "players": record["players"],
+        "actions": [
+            {k: a[k] for k in ("seat", "action", "by") if k in a} for a in record["actions"]
+        ],
+        "outcome": record["outcome"],
+    }
+
+
 def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_path: Path) -> None:
     page = pages.open("/")
     set_name(page, "Ana")
@@ -46,14 +67,27 @@ def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_pat
     page.wait_for_url("**/verify?table=*")
     page.wait_for_selector(".verdict")
     assert page.locator(".verdict").get_attribute("data-verdict") == "ok"
-    assert statuses(page) == dict.fromkeys(STEPS, "ok")
+    assert statuses(page) == dict.fromkeys(STEPS_2, "ok")
+    assert page.locator("a[data-key='replay-link']").count() == 1
     record = json.loads(page.input_value("#record-text"))
-    assert record["seed"] == final["view"]["seed"]
+    assert record["secret"] == final["view"]["secret"]
     computed = page.locator("[data-computed]").inner_text()
-    assert computed == hashlib.sha256(record["seed"].encode()).hexdigest() == record["commitment"]
+    assert computed == hashlib.sha256(record["secret"].encode()).hexdigest() == record["commitment"]
 
-    # an action changed: the server stops at that step and says why
+    # any change to a signed record: the signature no longer holds, nothing after it is checked
     tampered = json.loads(json.dumps(record))
+    tampered["actions"][0]["action"] = "place paladin camp"
+    assert check(page, tampered) == "failed"
+    found = statuses(page)
+    assert (found["record"], found["signature"]) == ("ok", "failed")
+    assert {found[s] for s in STEPS_2[2:] if s != "browser"} == {"skipped"}
+
+    # the same match as a format-1 record checks out; then each tampering names its check
+    older = format_1(record)
+    assert check(page, older) == "ok"
+    assert statuses(page) == dict.fromkeys(STEPS, "ok")
+
+    tampered = json.loads(json.dumps(older))
     tampered["actions"][0]["action"] = "place paladin camp"
     assert check(page, tampered) == "failed"
     assert statuses(page) == {
@@ -67,13 +101,13 @@ def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_pat
     assert "step 1" in page.locator("[data-problem]").inner_text().lower()
 
     # another seed: the browser's own SHA-256 no longer matches the commitment
-    tampered = dict(record, seed="0" * 64)
+    tampered = dict(older, seed="0" * 64)
     assert check(page, tampered) == "failed"
     assert statuses(page)["browser"] == "failed"
     assert statuses(page)["commitment"] == "failed"
 
     # the outcome changed: every action replays, the outcome differs
-    tampered = json.loads(json.dumps(record))
+    tampered = json.loads(json.dumps(older))
     outcome = tampered["outcome"]
     outcome["winners"] = [] if outcome["winners"] else [0]
     outcome["draw"] = not outcome["winners"]
@@ -86,7 +120,7 @@ def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_pat
     upload.write_text(json.dumps(record))
     page.set_input_files("#record-file", str(upload))
     page.wait_for_selector(".verdict[data-verdict='ok']")
-    assert statuses(page) == dict.fromkeys(STEPS, "ok")
+    assert statuses(page) == dict.fromkeys(STEPS_2, "ok")
 
 
 def test_not_json_is_refused_in_the_browser(pages: Pages) -> None:

@@ -8,7 +8,7 @@ class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, token) {
+async function call(method, path, body, token, asText = false) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -17,11 +17,14 @@ async function call(method, path, body, token) {
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      // a string goes as it is: a signed record must reach the server byte for byte (JavaScript
+      // would turn a score of 6.0 into 6 and so change what was signed)
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
   } catch {
     throw new ApiError(0, "offline", "");
   }
+  if (asText && response.ok) return response.text();
   let data = null;
   try {
     data = await response.json();
@@ -45,6 +48,8 @@ export const api = {
   leave: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}, token),
   start: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/start`, {}, token),
   record: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/record`),
+  /** The record exactly as the server wrote it (to verify or replay it unchanged). */
+  recordText: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/record`, undefined, null, true),
   verify: (record) => call("POST", "/api/verify", record),
   replay: (id, seat) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`),
   replayRecord: (record, seat) => call("POST", `/api/replay${seat === null ? "" : `?seat=${seat}`}`, record),

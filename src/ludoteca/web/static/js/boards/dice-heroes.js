@@ -175,11 +175,29 @@ export function createBoard(ctx) {
     );
   }
 
+  /** What each face does, at the table (the same as the rules page says). */
+  function legend() {
+    const faces = [
+      ["white", "sword2", "swords"],
+      ["white", "coin", "coin"],
+      ["white", "yellow-die", "yellow"],
+      ["yellow", "red-die", "red"],
+      ["red", "x", "x"],
+    ];
+    return h(
+      "details",
+      { class: "dh-legend", dataset: { key: "legend" } },
+      h("summary", {}, t("dice.legend.title")),
+      h("ul", {}, faces.map(([colour, face, key]) => h("li", {}, dieFace(colour, face, initial(colour)), h("span", {}, t(`dice.legend.${key}`))))),
+    );
+  }
+
   function build() {
     return h(
       "div",
       { class: "dh-board" },
       h("div", { class: "dh-top" }, posters()),
+      legend(),
       h("ul", { class: "dh-seats" }, pos().seats.map(seatCard)),
     );
   }

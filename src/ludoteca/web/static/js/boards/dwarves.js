@@ -253,12 +253,12 @@ export function createBoard(ctx) {
     );
   }
 
-  function chests() {
+  function chests(where = "board") {
     const p = pos();
     return h(
       "section",
-      { class: "dw-chests", "aria-labelledby": "dw-chests-title" },
-      h("h3", { id: "dw-chests-title" }, t("dwarves.chests")),
+      { class: "dw-chests", "aria-labelledby": `dw-chests-title-${where}` },
+      h("h3", { id: `dw-chests-title-${where}` }, t("dwarves.chests")),
       h(
         "ul",
         {},
@@ -374,7 +374,8 @@ export function createBoard(ctx) {
     seatLabel,
     seatFacts,
     outcome: (v) => outcome(v, ctx.seatName),
-    revealed: () => null,
+    // the end panel lists every chest: extra dwarves and the dragon's hoard too, not only the seats
+    revealed: () => (msg && msg.view.over ? chests("end") : null),
     keys: () => [
       ["G", t("dwarves.keys.grey")],
       ["W", t("dwarves.keys.white")],

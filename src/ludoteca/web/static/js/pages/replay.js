@@ -151,7 +151,7 @@ export function mount(root, [tableId], query) {
     state.error = null;
     drawHead();
     try {
-      const data = tableId ? await api.replay(tableId, seat) : await api.replayRecord(state.record, seat);
+      const data = tableId ? await api.replay(tableId, seat) : await api.replayRecord(state.recordText, seat);
       const keep = state.data ? state.k : data.steps.length - 1;
       state.data = data;
       state.seat = data.seat;
@@ -170,7 +170,8 @@ export function mount(root, [tableId], query) {
     const reader = new FileReader();
     reader.onload = () => {
       try {
-        state.record = JSON.parse(String(reader.result || ""));
+        state.recordText = String(reader.result || "");
+        state.record = JSON.parse(state.recordText);
       } catch {
         state.error = t("verify.parse_failed");
         drawHead();

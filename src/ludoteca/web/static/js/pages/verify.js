@@ -11,7 +11,10 @@ import { errorText } from "../announce.js";
 import { icon } from "../icons.js";
 import { commitmentOf, fingerprintOf } from "../fairness.js";
 
-const STEPS = ["record", "commitment", "browser", "redeal", "actions", "outcome"];
+// the server's checks in its order (core/verify.py CHECKS), with the browser's own one after the
+// commitment; a format-1 record has no signature, no players' seeds and no chain
+const STEPS = ["record", "signature", "commitment", "browser", "seed", "redeal", "actions", "chain", "outcome", "receipt"];
+const FORMAT_2_ONLY = new Set(["signature", "seed", "chain"]);
 
 export function mount(root, _params, query) {
   const state = { games: [], text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null };
@@ -34,12 +37,14 @@ export function mount(root, _params, query) {
     state.busy = true;
     render();
     const record = state.record;
-    if (typeof record.seed === "string" && typeof record.commitment === "string") {
-      const { hex, how } = await commitmentOf(record.seed);
+    // the commitment is the SHA-256 of the server's secret (format 2), or of the seed (format 1)
+    const secret = record.format === 1 ? record.seed : record.secret;
+    if (typeof secret === "string" && typeof record.commitment === "string") {
+      const { hex, how } = await commitmentOf(secret);
       state.browser = { hex, how, fingerprint: fingerprintOf(hex, record.fingerprint), matches: hex === record.commitment.toLowerCase() };
     }
     try {
-      state.verdict = await api.verify(record);
+      state.verdict = await api.verify(state.text);
     } catch (error) {
       state.failed = errorText(error);
     }
@@ -50,6 +55,8 @@ export function mount(root, _params, query) {
   }
 
   function statusOf(step) {
+    if (state.record && state.record.format === 1 && FORMAT_2_ONLY.has(step)) return null;
+    if (step === "receipt" && !(state.verdict && !state.verdict.ok && state.verdict.problems[0].check === "receipt")) return null;
     if (step === "browser") {
       if (!state.browser) return state.record ? "skipped" : null;
       return state.browser.matches ? "ok" : "failed";
@@ -97,6 +104,8 @@ export function mount(root, _params, query) {
       }
     } else if (step === "redeal") {
       parts.push(h("p", {}, t("verify.redeal_detail")));
+    } else if (step === "signature" || step === "seed" || step === "chain") {
+      if (status === "ok") parts.push(h("p", {}, t(`verify.${step}_detail`)));
     } else if (step === "actions") {
       if (status === "failed") parts.push(h("p", {}, t("verify.actions_failed", { step: problem && problem.step !== null ? problem.step : "?" })));
       else if (status === "skipped") parts.push(h("p", {}, t("verify.actions_skipped")));
@@ -219,9 +228,9 @@ export function mount(root, _params, query) {
   );
   const tableId = query.get("table");
   if (tableId) {
-    api.record(tableId).then(
-      (record) => {
-        state.text = JSON.stringify(record, null, 1);
+    api.recordText(tableId).then(
+      (text) => {
+        state.text = text;
         render();
         check();
       },

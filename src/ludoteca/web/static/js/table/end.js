@@ -19,7 +19,8 @@ export function endPanel(msg, me, board) {
   const view = msg.view;
   const table = msg.table;
   const scores = (view.outcome && view.outcome.scores) || [];
-  const seed = view.seed || table.seed;
+  // the commitment is the SHA-256 of the server's secret (of the seed itself in older matches)
+  const seed = view.secret || view.seed || table.secret || table.seed;
   return h(
     "section",
     { class: "panel end-panel", "aria-labelledby": "end-title", tabindex: "-1" },
