@@ -25,6 +25,7 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+from typing import IO
 
 import httpx
 import websockets
@@ -47,6 +48,28 @@ def wait_up(url: str, seconds: float = 30) -> None:
                 return
         time.sleep(0.1)
     raise RuntimeError(f"{url} did not come up")
+
+
+# one load client stands for many people: the per-address limits are lifted
+LIFTED_LIMITS = {
+    "LUDOTECA_LIMIT_CREATE": "100000/minute",
+    "LUDOTECA_LIMIT_WEBSOCKET": "100000/minute",
+    "LUDOTECA_MAX_OPEN_TABLES_PER_CLIENT": "100000",
+    "LUDOTECA_MAX_CONNECTIONS_PER_CLIENT": "100000",
+}
+
+
+def start_server(
+    port: int, db: str, cwd: Path, env: dict[str, str], log: IO[str]
+) -> subprocess.Popen[bytes]:
+    """``ludoteca serve`` on ``port`` and ``db``, with the per-address limits lifted."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "ludoteca.cli", "serve", "--port", str(port), "--db", db],
+        cwd=cwd,
+        env={**os.environ, **LIFTED_LIMITS, **env},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -193,8 +216,14 @@ class Load:
         """Every action stored so far (sum of versions of all tables)."""
         total = 0
         for status in ("playing", "over"):
-            listing = (await http.get("/api/tables", params={"status": status})).json()
-            total += sum(t["version"] for t in listing)
+            offset = 0
+            while True:  # the listing is paged
+                params = {"status": status, "offset": offset, "limit": 200}
+                listing = (await http.get("/api/tables", params=params)).json()
+                total += sum(t["version"] for t in listing)
+                offset += len(listing)
+                if len(listing) < 200:
+                    break
         return total
 
 
@@ -219,29 +248,9 @@ def main() -> None:
         )
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        env = {
-            **os.environ,
-            "LUDOTECA_BOT_DELAY": "0",
-            "LUDOTECA_RATE": "1000",
-            "LUDOTECA_RATE_BURST": "1000",
-        }
+        env = {"LUDOTECA_BOT_DELAY": "0", "LUDOTECA_RATE": "1000", "LUDOTECA_RATE_BURST": "1000"}
         log = (Path(tmp) / "server.log").open("w")
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "ludoteca.cli",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                f"sqlite:///{tmp}/load.sqlite3",
-            ],
-            cwd=tmp,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        server = start_server(port, f"sqlite:///{tmp}/load.sqlite3", Path(tmp), env, log)
         try:
             wait_up(f"http://127.0.0.1:{port}/healthz")
             load = Load(f"http://127.0.0.1:{port}", args.game, args.seconds, server.pid)

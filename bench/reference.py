@@ -13,7 +13,7 @@ def liars_dice(seconds: float, seed: str = "bench") -> Speed | None:
     """Player actions per second of random ``liars_dice`` matches (chance outcomes are drawn by
     the loop and not counted); None when ``pyspiel`` is not installed."""
     try:
-        import pyspiel
+        import pyspiel  # noqa: PLC0415 (optional: OpenSpiel may be absent)
     except ImportError:
         return None
     game = pyspiel.load_game("liars_dice")

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from ludoteca.bots.arena import play_match
-from ludoteca.core import Deal, Match, MatchRecord, SigningKey
+from ludoteca.core import Deal, Match, MatchRecord, SigningKey, verify
 from ludoteca.core.signing import key_fingerprint
 from ludoteca.games import all_games, get
+from ludoteca.terminal import Heroes, Messages, Terminal, clock, plain_sentence
 
 
 def ludoteca(
@@ -61,8 +62,6 @@ def test_simulate_heroes_1000_is_reproducible_and_every_record_verifies(tmp_path
     records = sorted(tmp_path.glob("heroes-*.json"))
     assert len(records) == 1000
     # the records are the matches counted: same wins, replayed by the verifier
-    from ludoteca.core import verify
-
     for path in records:
         verdict = verify(json.loads(path.read_text()), get)
         assert verdict.ok, (path.name, verdict.problems)
@@ -286,8 +285,6 @@ def test_play_tells_the_match_in_sentences_with_the_map_and_the_clock() -> None:
 
 
 def test_terminal_words_come_from_the_web_catalogues() -> None:
-    from ludoteca.terminal import Heroes, Messages, Terminal, clock, plain_sentence
-
     pt = Messages("pt")
     assert pt.t("heroes.group.0") == "Dourado"
     assert Messages("xx").t("heroes.group.1") == "Blue"  # English when there is no catalogue

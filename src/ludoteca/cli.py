@@ -79,6 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.environ.get("LUDOTECA_DB"),
         help="database URL (default: an SQLite file under ./var); postgresql://... for PostgreSQL",
     )
+    serve.add_argument(
+        "--redis",
+        default=os.environ.get("LUDOTECA_REDIS"),
+        help="redis://host:port to share rate limits between server processes (default: memory)",
+    )
     serve.set_defaults(run=cmd_serve)
 
     sim = commands.add_parser("simulate", help="play bot matches and print the results")
@@ -483,12 +488,10 @@ def show_events(events: list[Event], seat: int, term: Terminal, out: TextIO) -> 
 
 # ------------------------------------------------------------------------------------ serve
 def cmd_serve(args: argparse.Namespace) -> int:
-    try:
-        from ludoteca.server.main import serve
-    except ImportError:
-        print("ludoteca: the table server is not built yet", file=sys.stderr)
-        return 1
-    serve(host=args.host, port=args.port, db=args.db)
+    # the web stack (FastAPI, SQLAlchemy, uvicorn) loads only for this command
+    from ludoteca.server.main import serve  # noqa: PLC0415
+
+    serve(host=args.host, port=args.port, db=args.db, redis=args.redis)
     return 0
 
 

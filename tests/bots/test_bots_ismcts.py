@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from itertools import groupby
 from typing import Any
 
@@ -158,12 +159,30 @@ def test_search_keeps_to_its_iteration_budget(game_id: str) -> None:
     assert found.iterations >= arms
 
 
+class TickingClock:
+    """A clock that moves ``step`` seconds each time it is read: time passes with the work."""
+
+    def __init__(self, step: float) -> None:
+        self.t, self.step, self.reads = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.t += self.step
+        self.reads += 1
+        return self.t
+
+
 def test_search_keeps_to_its_time_budget() -> None:
     state = next(positions(HEROES, 2, "clock"))
     seat = HEROES.to_move(state)
-    found = search(HEROES, state, seat, random.Random(0), Options(10**9, seconds=0.05))
-    assert found.iterations > 0
-    assert found.seconds < 0.05 + 0.1  # one iteration may finish after the deadline
+    runs = {}
+    for seconds in (0.05, 0.2):
+        clock = TickingClock(0.001)
+        options = Options(10**9, seconds=seconds, clock=clock)
+        found = search(HEROES, state, seat, random.Random(0), options)
+        assert found.iterations > 0
+        assert seconds <= found.seconds <= seconds + 0.01  # stops at the first read past it
+        runs[seconds] = found.iterations
+    assert runs[0.2] > runs[0.05], "more time, more iterations"
 
 
 @pytest.mark.parametrize("game_id", list(all_games()))
@@ -171,10 +190,14 @@ def test_hard_answers_within_the_table_budget(game_id: str) -> None:
     game = get(game_id)
     state = next(positions(game, 2, "table"))
     seat = game.to_move(state)
-    start = time.perf_counter()
-    action = decide(make_bot("hard", game), game, state, seat, random.Random(0))
-    assert time.perf_counter() - start < 1.0
+    bot = make_bot("hard", game)
+    assert isinstance(bot, IsmctsBot) and bot.options.seconds is not None
+    assert bot.options.seconds < 1.0, "the table allows one second a decision"
+    clock = TickingClock(0.002)
+    bot.options = replace(bot.options, clock=clock)
+    action = decide(bot, game, state, seat, random.Random(0))
     assert action in game.legal_actions(state)
+    assert clock.t <= 1.0
 
 
 def check_legal(game: Game[Any, Any], players: int, bot: IsmctsBot) -> None:

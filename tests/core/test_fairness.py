@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
-from ludoteca.core import commitment, derive_seed
+from ludoteca.bots.arena import play_match
+from ludoteca.core import MatchRecord, SigningKey, commitment, derive_seed, verify
 from ludoteca.core.fairness import checks_out, new_secret
+from ludoteca.games import get
 
 
 def test_commitment_is_sha256_of_the_seed_text() -> None:
@@ -28,12 +31,6 @@ def test_checks_out_compares_the_commitment() -> None:
 
 
 def test_a_record_problem_names_its_check_and_step() -> None:
-    import json
-
-    from ludoteca.bots.arena import play_match
-    from ludoteca.core import MatchRecord, SigningKey, verify
-    from ludoteca.games import get
-
     key = SigningKey.generate()
 
     def signed(data: dict[str, object]) -> dict[str, object]:

@@ -1,4 +1,9 @@
-"""The conformance suite: every registered game, at every player count, keeps the rules contract."""
+"""The conformance suite: every game (the toy game of ``tests/toygame`` included), at every player
+count, keeps the rules contract, played through the match authority (``Match``) as the server plays
+it; the rules primitives on bare positions (``apply``, JSON, ``sample_world``) are checked too.
+
+Random matches are long for some games (six dwarves); the costlier checks run on a sample of the
+steps, drawn from the same seeded ``random.Random`` as the match, so every run checks the same."""
 
 from __future__ import annotations
 
@@ -9,26 +14,58 @@ from typing import Any
 
 import pytest
 
+from ludoteca.bots import RandomBot
 from ludoteca.core import (
     Event,
     Game,
     IllegalActionError,
     InvalidActionError,
     Match,
+    MatchOverError,
+    NotYourTurnError,
+    ReplayError,
+    StaleVersionError,
+    Step,
+    UnknownGameError,
     decide,
     verify,
 )
-from ludoteca.games import all_games, get
+from ludoteca.games import all_games
+from toygame import GAME as TOY
 
+GAMES: dict[str, Game[Any, Any]] = {**all_games(), TOY.spec.id: TOY}
 CASES = [
     pytest.param(game_id, n, id=f"{game_id}-{n}p")
-    for game_id, game in all_games().items()
+    for game_id, game in GAMES.items()
     for n in range(game.spec.min_players, game.spec.max_players + 1)
 ]
 
 
+def lookup(game_id: str) -> Game[Any, Any]:
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise UnknownGameError(game_id) from None
+
+
 def dump(game: Game[Any, Any], state: Any) -> str:
     return json.dumps(game.to_json(state), sort_keys=True)
+
+
+def snapshot(match: Match) -> str:
+    """Everything a match is and shows: position, version, steps, every seat's view and legal
+    texts, the record."""
+    seats = [*range(len(match.players)), None]
+    return json.dumps(
+        {
+            "position": match.game.to_json(match.state),
+            "version": match.version,
+            "views": [match.view(s) for s in seats],
+            "legal": [match.legal(s) for s in seats],
+            "record": match.record().to_json(),
+        },
+        sort_keys=True,
+    )
 
 
 def playthrough(
@@ -49,7 +86,7 @@ def playthrough(
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_same_seed_same_match(game_id: str, players: int) -> None:
-    game = get(game_id)
+    game = GAMES[game_id]
     runs = []
     for _ in range(2):
         runs.append(
@@ -61,65 +98,124 @@ def test_same_seed_same_match(game_id: str, players: int) -> None:
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
-def test_actions_exist_exactly_while_someone_can_act(game_id: str, players: int) -> None:
-    game = get(game_id)
-    for k in range(20):
+def test_exactly_the_seat_to_move_has_actions_until_the_end(game_id: str, players: int) -> None:
+    game = GAMES[game_id]
+    for k in range(12):
         for match in playthrough(game, players, f"alive-{k}", random.Random(k)):
-            state = match.state
-            actions = game.legal_actions(state)
-            over = game.is_over(state)
-            assert bool(actions) == (not over)
-            assert (game.to_move(state) is None) == over
+            to_move = match.to_move
+            assert match.over == (to_move is None) == game.is_over(match.state)
+            assert (match.outcome is None) != match.over
+            for seat in range(players):
+                texts = match.legal(seat)
+                assert bool(texts) == (seat == to_move), (seat, to_move)
+            assert match.legal(None) == []
+            actions = game.legal_actions(match.state)
+            assert bool(actions) == (not match.over)
             assert len(set(actions)) == len(actions), "legal actions must be distinct"
-        assert game.outcome(state) is not None
+        assert match.outcome is not None
+        assert all(0 <= s < players for s in match.outcome.winners)
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_every_legal_action_applies_and_round_trips_as_text(game_id: str, players: int) -> None:
-    game = get(game_id)
-    for k in range(6):
-        for match in playthrough(game, players, f"apply-{k}", random.Random(k)):
+    """The rules primitives on bare positions: each legal action's text parses back to it and
+    ``apply`` gives JSON-able events; ``check`` accepts each canonical text and changes nothing."""
+    game = GAMES[game_id]
+    for k in range(4):
+        pick = random.Random(k)
+        for match in playthrough(game, players, f"apply-{k}", pick):
             state = match.state
+            before = dump(game, state)
             for action in game.legal_actions(state):
                 text = game.action_to_text(state, action)
                 assert game.parse_action(state, text) == action, text
+                assert game.check(state, text) == action, text
                 trial = state.clone()
                 events = game.apply(trial, action)
                 assert all(isinstance(e, Event) for e in events)
-                json.dumps([e.for_seat(None) for e in events])
+                json.dumps([e.for_seat(s) for e in events for s in [*range(players), None]])
+            assert dump(game, state) == before
 
 
 MALFORMED = ["", "   ", "xyzzy", "\x00", "🎲", "place", "reroll x y", "9" * 500, "move -1"]
 
 
+def assert_refused(
+    match: Match, error: type[Exception], seat: int, text: str, version: int | None = None
+) -> None:
+    """``prepare`` and ``act`` refuse with exactly ``error`` (not a subclass of it), and the
+    position, version and steps are unchanged (the caller compares the full snapshot)."""
+    before = (match.game.to_json(match.state), list(match.steps))
+    with pytest.raises(error) as raised:
+        match.prepare(seat, text, version)
+    assert type(raised.value) is error, (type(raised.value), text)
+    assert str(raised.value)
+    if version is None:  # act takes no version: it acts on the current one
+        with pytest.raises(error):
+            match.act(seat, text)
+    assert (match.game.to_json(match.state), list(match.steps)) == before
+
+
 @pytest.mark.parametrize(("game_id", "players"), CASES)
-def test_bad_actions_raise_and_change_nothing(game_id: str, players: int) -> None:
-    game = get(game_id)
-    seen_texts: set[str] = set()
-    for k in range(8):
-        for match in playthrough(game, players, f"bad-{k}", random.Random(k)):
-            state = match.state
-            before = dump(game, state)
-            legal = set(game.legal_texts(state))
-            seen_texts |= legal
+def test_each_kind_of_bad_input_has_its_error_and_changes_nothing(
+    game_id: str, players: int
+) -> None:
+    """Not your turn, malformed, illegal here, stale version, over: each its own error class, and
+    the match (position, version, views, record) is the same afterwards."""
+    game = GAMES[game_id]
+    kinds: set[str] = set()
+    for k in range(5):
+        pick = random.Random(k)
+        seen: set[str] = set()
+        prepared = None
+        for match in playthrough(game, players, f"bad-{k}", pick):
+            if prepared is not None:  # prepared one version ago: the match has moved on
+                before_commit = (dump(game, match.state), list(match.steps))
+                with pytest.raises(StaleVersionError):
+                    match.commit(prepared)
+                assert (dump(game, match.state), list(match.steps)) == before_commit
+                kinds.add("stale commit")
+                prepared = None
+            seat = match.to_move
+            if seat is None:
+                break
+            legal = match.legal(seat)
+            seen |= set(legal)
+            if pick.random() > 0.15:
+                continue
+            before = snapshot(match)
+            prepared = match.prepare(seat, legal[0], match.version)
+            for other in range(players):
+                if other != seat:
+                    assert_refused(match, NotYourTurnError, other, legal[0])
+                    kinds.add("not your turn")
             for text in MALFORMED:
-                with pytest.raises((InvalidActionError, IllegalActionError)):
-                    game.apply_text(state, text)
-                assert dump(game, state) == before
-            # well-formed texts that are legal elsewhere but not here
-            for text in sorted(seen_texts - legal)[:25]:
-                with pytest.raises((InvalidActionError, IllegalActionError)):
-                    game.apply_text(state, text)
-                assert dump(game, state) == before
-        with pytest.raises(IllegalActionError):
-            game.apply_text(state, sorted(seen_texts)[0])
-        assert dump(game, state) == before
+                assert_refused(match, InvalidActionError, seat, text)
+                with pytest.raises(InvalidActionError):
+                    game.check(match.state, text)
+            for text in sorted(seen - set(legal))[:10]:
+                assert_refused(match, IllegalActionError, seat, text)
+                kinds.add("illegal")
+            for version in (match.version - 1, match.version + 1):
+                if version >= 0:
+                    assert_refused(match, StaleVersionError, seat, legal[0], version)
+                    kinds.add("stale version")
+            assert snapshot(match) == before, "prepare and refused actions must change nothing"
+        assert match.over
+        before = snapshot(match)
+        for seat in range(players):
+            for text in sorted(seen)[:3]:
+                assert_refused(match, MatchOverError, seat, text)
+        assert snapshot(match) == before
+        with pytest.raises(IllegalActionError):  # the bare-position primitive refuses too
+            game.apply_text(match.state, sorted(seen)[0])
+    assert kinds >= {"not your turn", "illegal", "stale version", "stale commit"}
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_json_round_trip_continues_the_same_match(game_id: str, players: int) -> None:
-    game = get(game_id)
-    for k in range(5):
+    game = GAMES[game_id]
+    for k in range(4):
         pick = random.Random(k)
         for n, match in enumerate(playthrough(game, players, f"json-{k}", pick)):
             state = match.state
@@ -137,34 +233,43 @@ def test_json_round_trip_continues_the_same_match(game_id: str, players: int) ->
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_views_show_each_seat_only_what_it_may_see(game_id: str, players: int) -> None:
-    """Over many random matches, on the serialised view: a seat's view is a function of what that
-    seat knows (a world resampled for it looks the same), and the seed shows only at the end."""
-    game = get(game_id)
-    for k in range(40):
+    """On the serialised view: the seed shows only once the match is over (the record alike),
+    and a seat's view is a function of what that seat knows (a world resampled for it looks the
+    same)."""
+    game = GAMES[game_id]
+    for k in range(12):
         seed = f"secret-seed-{game_id}-{k}"
         pick = random.Random(k)
         for match in playthrough(game, players, seed, pick):
-            state = match.state
-            over = game.is_over(state)
+            over = match.over
+            if not over and pick.random() > 0.2:
+                continue
+            assert match.revealed_seed == (seed if over else None)
+            assert (seed in match.record().dumps()) == over
             for seat in [*range(players), None]:
-                text = json.dumps(match.view(seat))
-                assert (seed in text) == over
-                if seat is None or pick.random() > 0.3:
+                view = match.view(seat)
+                assert (seed in json.dumps(view)) == over
+                assert view["seed"] == match.revealed_seed
+                assert view["seat"] == seat
+                assert view["to_move"] == match.to_move
+                assert view["commitment"] == match.commitment
+                assert view["position"] == game.observation(match.state, seat)
+                if seat is None:
                     continue
-                world = game.sample_world(state, seat, random.Random(pick.random()))
-                assert world.rng.seed != state.rng.seed
-                assert game.observation(world, seat) == game.observation(state, seat)
-                assert game.info_key(world, seat) == game.info_key(state, seat)
-                if game.to_move(state) == seat:
-                    assert game.legal_actions(world) == game.legal_actions(state)
+                world = game.sample_world(match.state, seat, random.Random(pick.random()))
+                assert world.rng.seed != match.state.rng.seed
+                assert game.observation(world, seat) == view["position"]
+                assert game.info_key(world, seat) == game.info_key(match.state, seat)
+                if match.to_move == seat:
+                    assert game.legal_actions(world) == game.legal_actions(match.state)
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_sampled_worlds_depend_only_on_the_seat_information(game_id: str, players: int) -> None:
     """Sampling from the true state or from any world the seat cannot tell apart from it gives the
     same world for the same bot randomness: nothing hidden leaks into a bot's search."""
-    game = get(game_id)
-    for k in range(10):
+    game = GAMES[game_id]
+    for k in range(8):
         pick = random.Random(k)
         for match in playthrough(game, players, f"worlds-{k}", pick):
             state = match.state
@@ -178,42 +283,62 @@ def test_sampled_worlds_depend_only_on_the_seat_information(game_id: str, player
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
-def test_random_bots_finish_matches_that_verify(game_id: str, players: int) -> None:
-    from ludoteca.bots import RandomBot
+def test_replay_rebuilds_each_version_and_names_the_step_that_fails(
+    game_id: str, players: int
+) -> None:
+    game = GAMES[game_id]
+    params = {"players": players}
+    for k in range(2):
+        seed = f"replay-{k}"
+        dumps = [dump(game, m.state) for m in playthrough(game, players, seed, random.Random(k))]
+        match = Match(game, params, seed)
+        for match in playthrough(game, players, seed, random.Random(k)):  # noqa: B007
+            pass
+        steps = list(match.steps)
+        assert len(steps) == len(dumps) - 1
+        for version in sorted({0, 1, len(steps) // 2, len(steps)}):
+            again = Match.replay(game, params, seed, None, steps[:version])
+            assert again.version == version
+            assert dump(game, again.state) == dumps[version]
+        assert snapshot(Match.replay(game, params, seed, None, steps)) == snapshot(match)
 
-    game = get(game_id)
-    bot = RandomBot()
-    for k in range(3):
-        match = Match(game, {"players": players}, f"bots-{k}")
-        rng = random.Random(k)
-        while not game.is_over(match.state):
-            seat = game.to_move(match.state)
-            assert seat is not None
-            action = decide(bot, game, match.state, seat, rng)
-            match.act(seat, game.action_to_text(match.state, action), by="bot")
-        verdict = verify(json.loads(match.record().dumps()), get)
-        assert verdict.ok, verdict.problems
-        assert verdict.outcome == match.outcome
+        bad = random.Random(k).randrange(len(steps))
+        seat, text = steps[bad].seat, steps[bad].action
+        there = Match.replay(game, params, seed, None, steps[:bad]).legal(seat)
+        broken = [Step(seat, "xyzzy"), Step((seat + 1) % players, text)]
+        broken += [Step(seat, s.action) for s in steps if s.action not in there][:1]
+        for step in broken:
+            replayed = Match(game, params, seed)
+            with pytest.raises(ReplayError) as raised:
+                replayed.replay_steps([*steps[:bad], step, *steps[bad + 1 :]])
+            assert raised.value.step == bad + 1
+            assert str(raised.value).startswith(f"step {bad + 1}: ")
+            assert replayed.version == bad
+            assert dump(game, replayed.state) == dumps[bad]
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
-def test_heuristic_bot_plays_legal_actions(game_id: str, players: int) -> None:
-    game = get(game_id)
-    bot = game.heuristic_bot()
-    for k in range(3):
+def test_bots_finish_matches_whose_records_verify(game_id: str, players: int) -> None:
+    game = GAMES[game_id]
+    bots = [RandomBot(), game.heuristic_bot()]
+    for k in range(4):
+        match = Match(game, {"players": players}, f"bots-{k}")
         rng = random.Random(k)
-        state = game.new({"players": players}, f"heuristic-{k}")
-        while not game.is_over(state):
-            seat = game.to_move(state)
-            assert seat is not None
-            action = decide(bot, game, state, seat, rng)
-            assert action in game.legal_actions(state)
-            game.apply(state, action)
+        while (seat := match.to_move) is not None:
+            action = decide(bots[(seat + k) % 2], game, match.state, seat, rng)
+            assert action in game.legal_actions(match.state)
+            match.act(seat, game.action_to_text(match.state, action), by="bot")
+        record = json.loads(match.record().dumps())
+        verdict = verify(record, lookup)
+        assert verdict.ok, verdict.problems
+        assert verdict.outcome == match.outcome
+        assert not verify({**record, "seed": "another seed"}, lookup).ok
 
 
 def test_every_game_has_a_catalogue_entry_in_three_languages() -> None:
-    for game in all_games().values():
+    for game in GAMES.values():
         entry = game.catalogue()
         for lang in ("en", "pt", "de"):
             assert entry[lang]["name"], (game.spec.id, lang)
             assert game.spec.name(lang)
+        assert game.rules_page("en")

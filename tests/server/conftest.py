@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 from serverkit import IN_CI, POSTGRES_URL, ProcessServer, ThreadServer, close_api, fast_settings
 
@@ -26,8 +27,6 @@ def server(sqlite_url: str) -> Iterator[ThreadServer]:
 def postgres_base() -> str:
     """The local PostgreSQL server; skip visibly if none answers (never under CI=true)."""
     try:
-        import psycopg
-
         with psycopg.connect(POSTGRES_URL, connect_timeout=3) as conn:
             conn.execute("SELECT 1")
     except Exception as exc:
@@ -40,8 +39,6 @@ def postgres_base() -> str:
 @pytest.fixture
 def postgres_url(postgres_base: str) -> Iterator[str]:
     """A fresh schema in the test database for one test; dropped afterwards."""
-    import psycopg
-
     schema = f"ludoteca_test_{secrets.token_hex(4)}"
     with psycopg.connect(postgres_base, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")

@@ -25,6 +25,7 @@ from ludoteca.core import Match, MatchRecord
 from ludoteca.games import get
 from ludoteca.server.app import create_app
 from ludoteca.server.config import Settings
+from ludoteca.server.main import uvicorn_options
 
 POSTGRES_URL = os.environ.get("LUDOTECA_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -70,9 +71,8 @@ class ThreadServer:
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
-            ws_max_size=64 * 1024,
-            ws_per_message_deflate=False,
             lifespan="on",
+            **uvicorn_options(self.settings),  # type: ignore[arg-type]
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import pytest
+import websockets
 from serverkit import Client, ThreadServer, api
 
 from ludoteca.core import commitment, fingerprint
@@ -196,19 +198,17 @@ def test_health_reports_the_database(server: ThreadServer) -> None:
     assert health["status"] == "ok" and health["db"] == "sqlite"
 
 
-def test_the_lobby_feed_follows_the_open_tables(server: ThreadServer) -> None:
+def test_the_lobby_feed_sends_a_page_then_what_changes(server: ThreadServer) -> None:
     async def scenario() -> None:
-        import websockets
-
         async with websockets.connect(f"{server.ws_base}/ws/lobby") as ws:
 
-            async def listing() -> list[dict[str, object]]:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                assert message["type"] == "tables" and message["status"] == "open"
-                tables: list[dict[str, object]] = message["tables"]
-                return tables
+            async def next_message() -> dict[str, Any]:
+                message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                return message
 
-            assert await listing() == []
+            page = await next_message()
+            assert page["type"] == "tables" and page["status"] == "open"
+            assert page["tables"] == [] and page["total"] == 0
             http = api(server.base)
             created = await asyncio.to_thread(
                 http.post,
@@ -216,21 +216,22 @@ def test_the_lobby_feed_follows_the_open_tables(server: ThreadServer) -> None:
                 json={"game": "heroes", "seats": [{"bot": False}] * 2, "name": "Ana"},
             )
             table_id = created.json()["table"]["id"]
-            (table,) = await listing()
-            assert table["id"] == table_id
+            added = await next_message()
+            assert added["type"] == "table_added" and added["table"]["id"] == table_id
             await asyncio.to_thread(http.post, f"/api/tables/{table_id}/join", json={"name": "Bo"})
-            (table,) = await listing()
-            assert [s["kind"] for s in table["seats"]] == ["human", "human"]  # type: ignore[index]
+            changed = await next_message()
+            assert changed["type"] == "table_changed"
+            assert [s["kind"] for s in changed["table"]["seats"]] == ["human", "human"]
             await asyncio.to_thread(
                 http.post,
                 f"/api/tables/{table_id}/start",
                 headers={"Authorization": f"Bearer {created.json()['token']}"},
             )
-            assert await listing() == []
+            assert await next_message() == {"type": "table_removed", "id": table_id}
             await ws.send(json.dumps({"type": "ping"}))
-            assert json.loads(await ws.recv()) == {"type": "pong"}
+            assert await next_message() == {"type": "pong"}
             await ws.send("hello?")
-            error = json.loads(await ws.recv())
+            error = await next_message()
             assert error["type"] == "error" and error["code"] == "unknown_type"
 
     asyncio.run(scenario())

@@ -31,7 +31,7 @@ def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         _missing(f"Chromium is not installed at {CHROMIUM}: run `make browser`")
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import sync_playwright  # noqa: PLC0415 (optional: a clear skip without it)
     except ImportError:
         _missing("the playwright package is not installed (pip install -e '.[dev]')")
     with sync_playwright() as playwright:

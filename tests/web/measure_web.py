@@ -24,6 +24,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import sync_playwright
+
 sys.path.insert(0, str(Path(__file__).parent))
 from browserkit import CHROMIUM, CHROMIUM_ARGS, free_port
 
@@ -113,8 +116,6 @@ def load_table(browser: Any, base: str, throttle: bool) -> tuple[float, int, int
 
 
 def axe_counts(browser: Any, base: str) -> dict[str, int]:
-    from axe_playwright_python.sync_playwright import Axe
-
     options = {
         "resultTypes": ["violations"],
         "rules": {"label-content-name-mismatch": {"enabled": True}},
@@ -151,8 +152,6 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--src", type=Path, default=Path(__file__).resolve().parents[2] / "src")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
     with tempfile.TemporaryDirectory() as workdir:
         process, base = serve(args.src.resolve(), Path(workdir))
         try:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from browserkit import PHONE, Pages, ServerProcess, bots_only_match, decision, start_from_home
 
 if TYPE_CHECKING:
@@ -24,8 +25,6 @@ def finished(server: ServerProcess) -> str:
 
 
 def serious(page: Page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
     # the default rules, and WCAG 2.5.3 (visible text inside the accessible name), which axe
     # ships as experimental
     options = {

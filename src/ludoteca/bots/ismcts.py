@@ -169,6 +169,8 @@ class Options:
     exploration: float = EXPLORATION
     prior: Bot | None = None
     widening: float | None = None
+    clock: Callable[[], float] = time.perf_counter
+    """Where ``seconds`` are read from (tests give a clock they move by hand)."""
 
 
 def search(
@@ -189,7 +191,7 @@ def search(
     iterations, seconds, prior = options.iterations, options.seconds, options.prior
     players = game.players(world)
     play_out = (options.rollout or RandomRollout()).play_out
-    clock = time.perf_counter
+    clock = options.clock
     start = clock()
     hint: Hashable = None
     if prior is not None:
@@ -360,7 +362,8 @@ class IsmctsBot:
         self.last: Search | None = None
 
     def choose(self, game: Game[Any, Any], world: Any, seat: int, rng: random.Random) -> Any:
-        start = time.perf_counter()
+        clock = self.options.clock
+        start = clock()
         self.last = None
         actions = game.legal_actions(world)
         if len(actions) == 1:
@@ -370,6 +373,6 @@ class IsmctsBot:
             return win
         options = self.options
         if options.seconds is not None:
-            options = replace(options, seconds=options.seconds - (time.perf_counter() - start))
+            options = replace(options, seconds=options.seconds - (clock() - start))
         self.last = search(game, world, seat, rng, options)
         return self.last.choice

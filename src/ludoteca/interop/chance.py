@@ -19,6 +19,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any, Final, Self
 
 from ludoteca.core import JSON, Game, Stream
+from ludoteca.games import get
 
 AnyGame = Game[Any, Any]
 SETUP: Final = "<setup>"
@@ -176,8 +177,6 @@ class Position:
 
     @classmethod
     def from_json(cls, data: JSON) -> Position:
-        from ludoteca.games import get
-
         game = get(str(data["game"]))
         params = game.spec.params(data["params"])
         state = None if data["state"] is None else game.from_json(data["state"])

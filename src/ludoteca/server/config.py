@@ -33,14 +33,42 @@ class Settings:
     max_message_bytes: int = 4096  # one websocket message from a client
     rate_per_second: float = 10.0  # websocket messages per connection, sustained
     rate_burst: int = 20
-    hello_timeout: float = 10.0
+    hello_timeout: float = 10.0  # counted from the moment the connection opened
     bot_processes: int = 1  # worker processes for searching bots
+    # what one client (address) and the whole process may hold
+    max_body_bytes: int = 64 * 1024  # an HTTP request body (413 beyond)
+    max_record_bytes: int = 1024 * 1024  # a match record sent to /api/verify
+    max_connections: int = 2000  # websockets open in this process
+    max_connections_per_client: int = 64
+    max_pending_replies: int = 64  # replies queued for a client that does not read: then 1013
+    max_pending_tables: int = 1000  # lobby-feed changes queued for a slow reader: then 1013
+    max_dropped_messages: int = 200  # messages over the rate dropped in a row: then 1008
+    max_open_tables_per_client: int = 20
+    max_live_tables: int = 10_000  # open and playing tables in memory (503 beyond)
+    max_finished_tables: int = 200  # finished tables kept in memory (the oldest leave first)
+    finished_grace: float = 60.0  # seconds a finished table stays in memory after its last move
+    open_table_ttl: float = 30 * 60.0  # seconds an open table waits for someone to join
+    sweep_seconds: float = 15.0  # how often expired and finished tables are swept
+    page_size: int = 50  # tables per page of the lobby listing and the lobby feed
+    # rate limits per client address ("N/second|minute|hour"), memory or Redis
+    limit_create: str = "60/minute"
+    limit_join: str = "60/minute"
+    limit_start: str = "60/minute"
+    limit_websocket: str = "240/minute"
+    redis_url: str | None = None  # share the limits across processes (LUDOTECA_REDIS)
+    limits_prefix: str = "ludoteca"
+    # uvicorn
+    ws_max_frame_bytes: int = 64 * 1024
+    ws_ping_interval: float = 20.0
+    ws_ping_timeout: float = 20.0
+    limit_concurrency: int = 4000
     contribution_seconds: float = 10.0  # how long a start waits for the players' own seeds
     keys_dir: str | None = None  # the record-signing keys (None: one key for this process only)
 
     @classmethod
-    def from_env(cls, db_url: str | None = None) -> Settings:
+    def from_env(cls, db_url: str | None = None, redis_url: str | None = None) -> Settings:
         base = cls()
+        env = os.environ.get
         return cls(
             db_url=db_url or os.environ.get("LUDOTECA_DB") or DEFAULT_DB,
             bot_delay=_float("LUDOTECA_BOT_DELAY", base.bot_delay),
@@ -50,6 +78,20 @@ class Settings:
             rate_per_second=_float("LUDOTECA_RATE", base.rate_per_second),
             rate_burst=_int("LUDOTECA_RATE_BURST", base.rate_burst),
             bot_processes=_int("LUDOTECA_BOT_PROCESSES", base.bot_processes),
+            redis_url=redis_url or env("LUDOTECA_REDIS") or None,
+            open_table_ttl=_float("LUDOTECA_OPEN_TABLE_TTL", base.open_table_ttl),
+            max_connections=_int("LUDOTECA_MAX_CONNECTIONS", base.max_connections),
+            max_connections_per_client=_int(
+                "LUDOTECA_MAX_CONNECTIONS_PER_CLIENT", base.max_connections_per_client
+            ),
+            max_open_tables_per_client=_int(
+                "LUDOTECA_MAX_OPEN_TABLES_PER_CLIENT", base.max_open_tables_per_client
+            ),
+            limit_create=env("LUDOTECA_LIMIT_CREATE") or base.limit_create,
+            limit_join=env("LUDOTECA_LIMIT_JOIN") or base.limit_join,
+            limit_start=env("LUDOTECA_LIMIT_START") or base.limit_start,
+            limit_websocket=env("LUDOTECA_LIMIT_WEBSOCKET") or base.limit_websocket,
+            limit_concurrency=_int("LUDOTECA_LIMIT_CONCURRENCY", base.limit_concurrency),
             contribution_seconds=_float("LUDOTECA_CONTRIBUTION_SECONDS", base.contribution_seconds),
             keys_dir=os.environ.get("LUDOTECA_KEYS", DEFAULT_KEYS),
         )

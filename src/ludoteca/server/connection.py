@@ -1,26 +1,45 @@
-"""One websocket client at a table: the reader that checks every message, and the writer.
+"""Websocket clients: a seat or a spectator at a table, and a lobby page following open tables.
 
-The writer sends the *current* state when woken, with the log entries the client has not seen:
-a slow client gets fewer, newer snapshots instead of a growing queue, and a change made by any path
-(a person, a bot, the clock, a reload) reaches every client the same way.
+Both write through one :class:`Outbox`: a bounded queue of replies plus *latest* slots, where a
+newer message replaces the one not yet sent (a table's state, a lobby table's summary). The state
+is rendered when it leaves, so a slow client gets fewer, newer snapshots; a client that falls too
+far behind (its replies pile up) or floods (keeps sending past the rate) is closed, logged once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
+from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .config import Settings
 from .lobby import Lobby
 from .logs import log
+from .protocol import (
+    CLIENT_MESSAGES,
+    MESSAGE_TYPES,
+    Act,
+    Back,
+    ClientMessage,
+    CloseCode,
+    Contribute,
+    ErrorCode,
+    Hello,
+    Ping,
+    Sync,
+)
 from .table import Rejected, Table
 
-MESSAGE_TYPES = ("hello", "act", "contribute", "back", "sync", "ping")
+NO_HELLO = 'send {"type": "hello"} first (with your seat token)'
+Render = Callable[[], dict[str, Any] | None]
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -44,6 +63,159 @@ class TokenBucket:
         return False
 
 
+class Outbox:
+    """The one writer of a websocket: replies in order, then the newest of each latest slot."""
+
+    def __init__(self, websocket: WebSocket, max_replies: int, max_latest: int, who: str) -> None:
+        self.websocket = websocket
+        self.max_replies, self.max_latest = max_replies, max_latest
+        self.who = who
+        self.replies: deque[dict[str, Any]] = deque()
+        self.latest: dict[str, Render] = {}
+        self.closing: tuple[int, str] | None = None
+        self.sent = 0
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    def reply(self, message: dict[str, Any]) -> None:
+        if self.closing:
+            return
+        if len(self.replies) >= self.max_replies:
+            self.close(CloseCode.TRY_LATER, "too far behind: read what the server sends")
+            return
+        self.replies.append(message)
+        self._wake.set()
+
+    def put_latest(self, key: str, render: Render) -> None:
+        """Send ``render()`` when the writer next runs, replacing what ``key`` held unsent."""
+        if self.closing:
+            return
+        if key not in self.latest and len(self.latest) >= self.max_latest:
+            self.close(CloseCode.TRY_LATER, "too far behind: read what the server sends")
+            return
+        self.latest[key] = render
+        self._wake.set()
+
+    def close(self, code: int, reason: str) -> None:
+        """Close once what is queued is sent (logged once, at warning level)."""
+        if self.closing:
+            return
+        self.closing = (code, reason)
+        log("connection_closed", logging.WARNING, who=self.who, code=code, reason=reason)
+        self._wake.set()
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self.replies:
+                    await self._send(self.replies.popleft())
+                while self.latest:
+                    key = next(iter(self.latest))
+                    message = self.latest.pop(key)()
+                    if message is not None:
+                        await self._send(message)
+                if self.closing:
+                    if self.websocket.application_state == WebSocketState.CONNECTED:
+                        await self.websocket.close(*self.closing)
+                    return
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        await self.websocket.send_text(encode(message))
+        self.sent += 1
+
+    async def finish(self) -> None:
+        """Stop writing: flush and close when closing (briefly), else stop at once."""
+        task = self._task
+        if task is None:
+            return
+        if self.closing and not task.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(task), 1.0)
+        task.cancel()
+        if self.closing and self.websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(TimeoutError, RuntimeError, OSError, WebSocketDisconnect):
+                await asyncio.wait_for(self.websocket.close(*self.closing), 1.0)
+
+
+class Reader:
+    """Receives text messages under a rate: messages over it are dropped with one notice, and a
+    client that keeps flooding is closed."""
+
+    def __init__(
+        self,
+        websocket: WebSocket,
+        outbox: Outbox,
+        settings: Settings,
+        version: Callable[[], int | None] = lambda: None,
+    ) -> None:
+        self.websocket, self.outbox, self.settings = websocket, outbox, settings
+        self.version = version
+        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
+        self.dropped = 0
+
+    def error(self, code: ErrorCode, message: str) -> None:
+        self.outbox.reply(
+            {"type": "error", "code": code, "message": message, "version": self.version()}
+        )
+
+    async def next(self, timeout: float | None) -> str | None:
+        """The next text message within the rate (None for one refused here); raises
+        TimeoutError, or WebSocketDisconnect when the client is gone."""
+        message = await asyncio.wait_for(self.websocket.receive(), timeout)
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        if not self.bucket.take(time.monotonic()):
+            self.dropped += 1
+            if self.dropped == 1:
+                self.error(ErrorCode.RATE_LIMITED, "too many messages: slow down")
+            elif self.dropped > self.settings.max_dropped_messages:
+                self.outbox.close(CloseCode.POLICY, "kept sending after being told to slow down")
+            return None
+        self.dropped = 0
+        text: str | None = message.get("text")
+        if text is None:
+            self.error(ErrorCode.BINARY, "messages are JSON text, not binary frames")
+            return None
+        if len(text) > self.settings.max_message_bytes or (
+            len(text.encode()) > self.settings.max_message_bytes
+        ):
+            self.error(
+                ErrorCode.TOO_LARGE,
+                f"a message may be at most {self.settings.max_message_bytes} bytes",
+            )
+            return None
+        return text
+
+
+def parse(text: str) -> ClientMessage | tuple[ErrorCode, str]:
+    """A client message, or the error code and message saying why it is not one."""
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        return ErrorCode.BAD_JSON, f"not valid JSON: {exc.msg} at position {exc.pos}"
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        return ErrorCode.BAD_MESSAGE, "a message is a JSON object with a string 'type'"
+    kind = data["type"]
+    if kind not in MESSAGE_TYPES:
+        return (
+            ErrorCode.UNKNOWN_TYPE,
+            f"unknown message type '{kind[:40]}' ({', '.join(MESSAGE_TYPES)})",
+        )
+    try:
+        return CLIENT_MESSAGES.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"][1:]) or "message"
+        return ErrorCode.BAD_MESSAGE, f"'{field}': {first['msg']}"
+
+
 class Connection:
     """A client of one table, as a seat (with its token) or as a spectator."""
 
@@ -53,260 +225,201 @@ class Connection:
         self.settings = settings
         self.table: Table | None = None
         self.seat: int | None = None
+        self.greeted = False
         self.log_from = 0
-        self.outbox: deque[dict[str, Any]] = deque()
-        self.dirty = False
-        self._wake = asyncio.Event()
-        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
+        self.outbox = Outbox(
+            websocket, settings.max_pending_replies, 1, f"table:{websocket.url.path}"
+        )
+        self.reader = Reader(
+            websocket, self.outbox, settings, lambda: self.table.version if self.table else None
+        )
+        self.handlers: dict[type, Callable[[Any], Awaitable[None]]] = {
+            Hello: self.on_hello,
+            Act: self.on_act,
+            Contribute: self.on_contribute,
+            Back: self.on_back,
+            Sync: self.on_sync,
+            Ping: self.on_ping,
+        }
 
     def wake(self) -> None:
         """The table changed: send the new state when the writer next runs."""
-        self.dirty = True
-        self._wake.set()
+        if self.greeted:
+            self.outbox.put_latest("state", self._state)
 
-    def send(self, message: dict[str, Any]) -> None:
-        self.outbox.append(message)
-        self._wake.set()
+    def _state(self) -> dict[str, Any] | None:
+        table = self.table
+        if table is None or self not in table.listeners:
+            return None
+        state = table.message_for(self.seat, self.log_from)
+        self.log_from = len(table.log)
+        return state
 
-    def error(self, code: str, message: str) -> None:
+    def error(self, code: ErrorCode | str, message: str) -> None:
         """A clear error to this client only; nothing at the table changes."""
-        version = self.table.version if self.table else None
-        self.send({"type": "error", "code": code, "message": message, "version": version})
+        self.reader.error(ErrorCode(code), message)
 
     async def serve(self, table_id: str) -> None:
-        writer = asyncio.create_task(self._writer())
+        opened = time.monotonic()
+        self.outbox.start()
         try:
             try:
                 self.table = await self.lobby.get(table_id)
             except Rejected as exc:
                 self.error(exc.code, exc.message)
-                await asyncio.sleep(0)
-                await self.websocket.close(code=4404, reason=exc.message[:120])
+                broken = exc.code == ErrorCode.TABLE_BROKEN
+                self.outbox.close(
+                    CloseCode.BROKEN if broken else CloseCode.NO_TABLE, exc.message[:120]
+                )
                 return
-            await self._reader()
+            await self._read(opened)
         except WebSocketDisconnect:
             pass
         finally:
-            writer.cancel()
+            await self.outbox.finish()
             if self.table is not None and self in self.table.listeners:
                 self.table.listeners.discard(self)
                 self.table.changed()  # the seat's "connected" flag changed
 
-    # ----------------------------------------------------------------------------- reading
-    async def _reader(self) -> None:
-        greeted = False
-        while True:
-            timeout = None if greeted else self.settings.hello_timeout
+    async def _read(self, opened: float) -> None:
+        while not self.outbox.closing:
+            timeout = None
+            if not self.greeted:  # the deadline counts from the connection, not the last message
+                timeout = max(0.0, opened + self.settings.hello_timeout - time.monotonic())
             try:
-                message = await asyncio.wait_for(self.websocket.receive(), timeout)
+                text = await self.reader.next(timeout)
             except TimeoutError:
-                self.error("no_hello", 'send {"type": "hello"} first (with your seat token)')
-                await self._flush_and_close(4408, "no hello")
+                self.error(
+                    ErrorCode.NO_HELLO, 'send {"type": "hello"} first (with your seat token)'
+                )
+                self.outbox.close(CloseCode.NO_HELLO, "no hello")
                 return
-            if message["type"] == "websocket.disconnect":
-                raise WebSocketDisconnect(message.get("code", 1000))
-            text = message.get("text")
             if text is None:
-                self.error("binary", "messages are JSON text, not binary frames")
                 continue
-            if len(text.encode()) > self.settings.max_message_bytes:
+            message = parse(text)
+            if isinstance(message, tuple):
+                self.error(*message)
+            elif not self.greeted and not isinstance(message, Hello):
                 self.error(
-                    "too_large", f"a message may be at most {self.settings.max_message_bytes} bytes"
+                    ErrorCode.NO_HELLO, 'send {"type": "hello"} first (with your seat token)'
                 )
-                continue
-            if not self.bucket.take(time.monotonic()):
-                self.error("rate_limited", "too many messages: slow down")
-                continue
-            try:
-                data = orjson.loads(text)
-            except orjson.JSONDecodeError as exc:
-                self.error("bad_json", f"not valid JSON: {exc.msg} at position {exc.pos}")
-                continue
-            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-                self.error("bad_message", "a message is a JSON object with a string 'type'")
-                continue
-            kind = data["type"]
-            if kind not in MESSAGE_TYPES:
-                self.error(
-                    "unknown_type", f"unknown message type '{kind}' ({', '.join(MESSAGE_TYPES)})"
-                )
-                continue
-            if kind == "hello":
-                greeted = self._hello(data, greeted)
-            elif not greeted:
-                self.error("no_hello", 'send {"type": "hello"} first (with your seat token)')
             else:
-                await self._handle(kind, data)
+                await self.handlers[type(message)](message)
 
-    def _hello(self, data: dict[str, Any], greeted: bool) -> bool:
+    # ---------------------------------------------------------------------------- handlers
+    async def on_hello(self, message: Hello) -> None:
         table = self.table
         assert table is not None
-        if greeted:
-            self.error("already_greeted", "this connection already said hello")
-            return True
-        token = data.get("token")
-        if token is not None and not isinstance(token, str):
-            self.error("bad_message", "'token' must be a string")
-            token = None
-        seat = table.seat_for_token(token)
-        if token and seat is None:
-            self.error("bad_token", "this token holds no seat at this table: you are watching")
-        self.seat = seat
-        self.send(
-            {
-                "type": "welcome",
-                "table": table.id,
-                "seat": seat,
-                "role": "spectator" if seat is None else "player",
-            }
-        )
+        if self.greeted:
+            self.error(ErrorCode.ALREADY_GREETED, "this connection already said hello")
+            return
+        seat = table.seat_for_token(message.token)
+        if message.token and seat is None:
+            self.error(
+                ErrorCode.BAD_TOKEN, "this token holds no seat at this table: you are watching"
+            )
+        self.seat, self.greeted = seat, True
+        role = "spectator" if seat is None else "player"
+        self.outbox.reply({"type": "welcome", "table": table.id, "seat": seat, "role": role})
         table.listeners.add(self)
         table.changed()
         log("connected", table=table.id, seat=seat)
-        return True
 
-    async def _handle(self, kind: str, data: dict[str, Any]) -> None:
+    async def on_ping(self, _message: Ping) -> None:
+        self.outbox.reply({"type": "pong"})
+
+    async def on_sync(self, _message: Sync) -> None:
+        self.log_from = 0
+        self.wake()
+
+    async def on_back(self, _message: Back) -> None:
+        if self.seat is None:
+            self.error(ErrorCode.SPECTATOR, "spectators hold no seat")
+            return
+        assert self.table is not None
+        await self.table.back(self.seat)
+
+    async def on_contribute(self, message: Contribute) -> None:
+        if self.seat is None:
+            self.error(ErrorCode.SPECTATOR, "only a seated person adds a seed to the deal")
+            return
+        assert self.table is not None
+        try:
+            await self.table.contribute(self.seat, message.seed)
+        except Rejected as exc:
+            self.error(exc.code, exc.message)
+
+    async def on_act(self, message: Act) -> None:
         table = self.table
         assert table is not None
-        if kind == "ping":
-            self.send({"type": "pong"})
-        elif kind == "sync":
-            self.log_from = 0
-            self.wake()
-        elif kind == "back":
-            if self.seat is None:
-                self.error("spectator", "spectators hold no seat")
-            else:
-                await table.back(self.seat)
-        elif kind == "act":
-            await self._act(table, data)
-        elif kind == "contribute":
-            await self._contribute(table, data)
-
-    async def _contribute(self, table: Table, data: dict[str, Any]) -> None:
         if self.seat is None:
-            self.error("spectator", "only a seated person adds a seed to the deal")
+            self.error(
+                ErrorCode.SPECTATOR,
+                "you are watching: only a seated player with its token can act",
+            )
             return
         try:
-            await table.contribute(self.seat, data.get("seed"))
+            await table.submit(self.seat, message.action, message.version, by="player")
         except Rejected as exc:
             self.error(exc.code, exc.message)
-
-    async def _act(self, table: Table, data: dict[str, Any]) -> None:
-        action, version = data.get("action"), data.get("version")
-        if self.seat is None:
-            self.error("spectator", "you are watching: only a seated player with its token can act")
-            return
-        if not isinstance(action, str) or not action.strip():
-            self.error("bad_message", "'action' must be the text of an action")
-            return
-        if not isinstance(version, int) or isinstance(version, bool):
-            self.error("bad_message", "'version' must be the version of the state you acted on")
-            return
-        try:
-            await table.submit(self.seat, action, version, by="player")
-        except Rejected as exc:
-            self.error(exc.code, exc.message)
-            if exc.code == "stale_version":
+            if exc.code == ErrorCode.STALE_VERSION:
                 self.wake()
-
-    # ----------------------------------------------------------------------------- writing
-    async def _writer(self) -> None:
-        try:
-            while True:
-                await self._wake.wait()
-                self._wake.clear()
-                while self.outbox:
-                    await self.websocket.send_text(encode(self.outbox.popleft()))
-                if self.dirty and self.table is not None and self in self.table.listeners:
-                    self.dirty = False
-                    state = self.table.message_for(self.seat, self.log_from)
-                    self.log_from = len(self.table.log)
-                    await self.websocket.send_text(encode(state))
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            return
-
-    async def _flush_and_close(self, code: int, reason: str) -> None:
-        for _ in range(50):
-            if not self.outbox:
-                break
-            await asyncio.sleep(0.01)
-        if self.websocket.application_state == WebSocketState.CONNECTED:
-            await self.websocket.close(code=code, reason=reason)
 
 
 class LobbyFeed:
-    """A lobby page following the open tables: the whole list when it changes (coalesced like a
-    table's state), answers to ``ping``; everything else it sends is refused with a clear error."""
+    """A lobby page following the open tables: one page at once, then only what changes
+    (``table_added``, ``table_changed``, ``table_removed``), each coalesced per table; it answers
+    ``ping`` and refuses everything else with a clear error."""
 
-    def __init__(self, websocket: WebSocket, lobby: Lobby, settings: Settings) -> None:
+    def __init__(
+        self, websocket: WebSocket, lobby: Lobby, settings: Settings, game: str | None = None
+    ) -> None:
         self.websocket = websocket
         self.lobby = lobby
         self.settings = settings
-        self.outbox: deque[dict[str, Any]] = deque()
-        self.dirty = True
-        self._wake = asyncio.Event()
-        self._wake.set()
-        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
+        self.game = game
+        self.known: set[str] = set()
+        self.outbox = Outbox(
+            websocket, settings.max_pending_replies, settings.max_pending_tables, "lobby"
+        )
+        self.reader = Reader(websocket, self.outbox, settings)
 
-    def wake(self) -> None:
-        self.dirty = True
-        self._wake.set()
+    def table_changed(self, table_id: str) -> None:
+        self.outbox.put_latest(table_id, lambda: self._delta(table_id))
+
+    def _delta(self, table_id: str) -> dict[str, Any] | None:
+        table = self.lobby.open_table(table_id)
+        if table is not None and self.game in (None, table.game.spec.id):
+            kind = "table_changed" if table_id in self.known else "table_added"
+            self.known.add(table_id)
+            return {"type": kind, "table": table.summary()}
+        if table_id in self.known:
+            self.known.discard(table_id)
+            return {"type": "table_removed", "id": table_id}
+        return None
 
     async def serve(self) -> None:
+        page, total = self.lobby.listing("open", game=self.game, limit=self.settings.page_size)
+        self.known = {t["id"] for t in page}
+        self.outbox.reply(
+            {"type": "tables", "status": "open", "game": self.game, "tables": page, "total": total}
+        )
         self.lobby.watchers.add(self)
-        writer = asyncio.create_task(self._writer())
+        self.outbox.start()
         try:
-            while True:
-                message = await self.websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                if not self.bucket.take(time.monotonic()):
-                    self._send({"type": "error", "code": "rate_limited", "message": "slow down"})
-                elif _is_ping(message.get("text")):
-                    self._send({"type": "pong"})
+            while not self.outbox.closing:
+                text = await self.reader.next(None)
+                if text is None:
+                    continue
+                message = parse(text)
+                if isinstance(message, Ping):
+                    self.outbox.reply({"type": "pong"})
                 else:
-                    self._send(
-                        {
-                            "type": "error",
-                            "code": "unknown_type",
-                            "message": 'the lobby feed only answers {"type": "ping"}',
-                        }
+                    self.reader.error(
+                        ErrorCode.UNKNOWN_TYPE, 'the lobby feed only answers {"type": "ping"}'
                     )
         except WebSocketDisconnect:
             return
         finally:
             self.lobby.watchers.discard(self)
-            writer.cancel()
-
-    def _send(self, message: dict[str, Any]) -> None:
-        self.outbox.append(message)
-        self._wake.set()
-
-    async def _writer(self) -> None:
-        try:
-            while True:
-                await self._wake.wait()
-                self._wake.clear()
-                while self.outbox:
-                    await self.websocket.send_text(encode(self.outbox.popleft()))
-                if self.dirty:
-                    self.dirty = False
-                    listing = {
-                        "type": "tables",
-                        "status": "open",
-                        "tables": self.lobby.listing("open"),
-                    }
-                    await self.websocket.send_text(encode(listing))
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            return
-
-
-def _is_ping(text: str | None) -> bool:
-    if text is None or len(text) > 64:
-        return False
-    try:
-        data = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return False
-    return isinstance(data, dict) and data.get("type") == "ping"
+            await self.outbox.finish()

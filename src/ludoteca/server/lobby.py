@@ -1,23 +1,37 @@
-"""The lobby: creating, joining, leaving and starting tables; reloading them after a restart."""
+"""The lobby: creating, joining, leaving and starting tables; reloading them after a restart;
+expiring open tables nobody joins and letting finished ones leave memory."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
+
+from sqlalchemy import and_, update
 
 from ludoteca.bots import LEVELS
 from ludoteca.core import InvalidParamsError, MatchRecord, commitment
 from ludoteca.core.fairness import new_secret
 from ludoteca.games import all_games
 
+from .config import Settings
 from .logs import log
-from .storage import SeatRow, TableRow
-from .table import Listener, Rejected, Services, Table, token_hash
+from .protocol import ErrorCode, SeatKind, Status
+from .storage import SeatRow, Storage, TableRow
+from .storage import tables as tables_table
+from .table import Rejected, Services, Table, token_hash
 
 MAX_NAME = 24
+MAX_TABLE_ID = 32  # ids are 8 characters; a longer one is refused without asking storage
+
+
+class Watcher(Protocol):
+    """A lobby page following the open tables."""
+
+    def table_changed(self, table_id: str) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,61 +54,138 @@ def bot_name(level: str, seat: int) -> str:
 
 
 class Lobby:
-    """All tables this process serves, by id."""
+    """The tables this process holds in memory, by id: every open and playing one, and finished
+    ones for a short grace (or while someone watches); older ones are read from storage."""
 
     def __init__(self, services: Services) -> None:
         self.services = services
         self.tables: dict[str, Table] = {}
-        self.watchers: set[Listener] = set()  # lobby pages following the list of open tables
+        self.watchers: set[Watcher] = set()  # lobby pages following the list of open tables
+        self.broken: dict[str, str] = {}  # tables whose stored match does not replay: why
+        self.owners: dict[str, str] = {}  # open table id -> the client address that made it
+        self.waiting_since: dict[str, float] = {}  # open table id -> created or last joined
+        self.over_since: dict[str, float] = {}  # finished table id -> when the sweep saw it over
         self._lock = asyncio.Lock()
 
-    def changed(self) -> None:
-        """The list of open tables may have changed: wake whoever follows it."""
+    @property
+    def settings(self) -> Settings:
+        return self.services.settings
+
+    @property
+    def storage(self) -> Storage:
+        return self.services.storage
+
+    def changed(self, table_id: str) -> None:
+        """The table may have entered, changed in or left the open list: tell whoever follows."""
         for watcher in list(self.watchers):
-            watcher.wake()
+            watcher.table_changed(table_id)
+
+    def open_table(self, table_id: str) -> Table | None:
+        table = self.tables.get(table_id)
+        return table if table is not None and table.row.status == Status.OPEN else None
 
     # ------------------------------------------------------------------------- start-up
     async def load(self) -> int:
-        """Reload every open and unfinished table; replay matches and restart clocks and bots."""
-        storage = self.services.storage
-        statuses = ("open", "starting", "playing")
-        rows = await storage.run(storage.tables_with_status, statuses, 100_000)
+        """Reload every open and unfinished table; replay matches and restart clocks and bots.
+
+        A table whose stored match does not replay is marked broken (logged, counted by the
+        health check, its clients told so) and the others are served as usual; open tables
+        that waited longer than the expiry leave at once."""
+        storage = self.storage
+        statuses = (Status.OPEN, Status.STARTING, Status.PLAYING)
+        rows = await storage.run(
+            storage.tables_with_status, statuses, self.settings.max_live_tables
+        )
+        now = self.services.now()
+        stale = [r.id for r in rows if r.status == Status.OPEN and self._expired(r.created_at, now)]
+        if stale:
+            await storage.run(_expire_rows, storage, stale)
         for row in rows:
+            if row.id in stale or row.game not in all_games():
+                continue
             table = self._table(row)
-            if row.status == "playing":
+            if row.status == Status.PLAYING:
                 steps = await storage.run(storage.load_actions, row.id)
-                table.begin(steps)
+                try:
+                    table.begin(steps)
+                except Exception as exc:
+                    self.broken[row.id] = str(exc)
+                    log("table_broken", logging.ERROR, table=row.id, error=str(exc))
+                    continue
+            elif row.status == Status.OPEN:
+                self.waiting_since[row.id] = row.created_at
             table.schedule()
             self.tables[row.id] = table
-        log("tables_loaded", count=len(rows))
-        return len(rows)
+        log("tables_loaded", count=len(self.tables), broken=len(self.broken), expired=len(stale))
+        return len(self.tables)
+
+    def _expired(self, since: float, now: float) -> bool:
+        return now - since >= self.settings.open_table_ttl
 
     def _table(self, row: TableRow) -> Table:
         game = all_games()[row.game]
         return Table(row=row, game=game, services=self.services)
 
-    async def get(self, table_id: str) -> Table:
-        """The table, loading a finished one from the database on demand; 404 if none."""
+    async def peek(self, table_id: str) -> Table:
+        """The table as held in memory, or read from storage (its stored steps replayed) *without*
+        keeping it: enough for its summary and record; 404 if none."""
+        if table_id in self.broken:
+            raise _broken(table_id)
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        storage = self.services.storage
-        row = await storage.run(storage.load_table, table_id)
-        if row is None or row.game not in all_games():
-            raise Rejected("no_table", f"there is no table '{table_id}'")
+        if len(table_id) > MAX_TABLE_ID:
+            raise Rejected(ErrorCode.NO_TABLE, f"there is no table '{table_id[:40]}…'")
+        row = await self.storage.run(self.storage.load_table, table_id)
+        if row is None or row.game not in all_games() or row.status == Status.EXPIRED:
+            raise Rejected(ErrorCode.NO_TABLE, f"there is no table '{table_id}'")
+        table = self._table(row)
+        if row.status in (Status.PLAYING, Status.OVER):
+            steps = await self.storage.run(self.storage.load_actions, table_id)
+            try:
+                table.begin(steps)
+            except Exception as exc:
+                self.broken[table_id] = str(exc)
+                log("table_broken", logging.ERROR, table=table_id, error=str(exc))
+                raise _broken(table_id) from None
+        return table
+
+    async def get(self, table_id: str) -> Table:
+        """The table in memory, loading a finished one from storage for whoever watches it (it
+        leaves memory again once nobody does); 404 if none."""
+        table = self.tables.get(table_id)
+        if table is not None and table_id not in self.broken:
+            return table
+        found = await self.peek(table_id)
         async with self._lock:
             if table_id in self.tables:
                 return self.tables[table_id]
-            table = self._table(row)
-            if row.status in ("playing", "over"):
-                table.begin(await storage.run(storage.load_actions, table_id))
-            table.schedule()
-            self.tables[table_id] = table
-            return table
+            found.schedule()
+            self.tables[table_id] = found
+            return found
 
-    def listing(self, status: str) -> list[dict[str, Any]]:
-        found = [t.summary() for t in self.tables.values() if t.row.status == status]
-        return sorted(found, key=lambda t: -float(t["created_at"]))
+    def listing(
+        self, status: str, game: str | None = None, offset: int = 0, limit: int = 50
+    ) -> tuple[list[dict[str, Any]], int]:
+        """One page of the tables in memory with ``status`` (open or playing), newest first, and
+        how many there are in all."""
+        found = [
+            t
+            for t in self.tables.values()
+            if t.row.status == status and game in (None, t.game.spec.id)
+        ]
+        found.sort(key=lambda t: -t.row.created_at)
+        return [t.summary() for t in found[offset : offset + limit]], len(found)
+
+    async def finished(
+        self, game: str | None = None, offset: int = 0, limit: int = 50
+    ) -> tuple[list[dict[str, Any]], int]:
+        """One page of finished tables, newest first, read from storage without keeping them."""
+        storage = self.storage
+        rows = await storage.run(storage.tables_with_status, (Status.OVER,), 10_000)
+        rows = [r for r in rows if game in (None, r.game) and r.game in all_games()]
+        page = [self._table(r).summary() for r in rows[offset : offset + limit]]
+        return page, len(rows)
 
     # ----------------------------------------------------------------------- operations
     async def create(
@@ -106,11 +197,24 @@ class Lobby:
         turn_seconds: int | None,
         name: str | None,
         start: bool,
+        client: str = "",
     ) -> tuple[Table, int | None, str | None]:
         """Create a table; the creator sits at the first seat for a person when ``name`` is given.
 
         Returns the table and, when the creator sits, their seat and token.
         """
+        settings = self.settings
+        if sum(t.row.status != Status.OVER for t in self.tables.values()) >= (
+            settings.max_live_tables
+        ):
+            raise Rejected(ErrorCode.SERVER_BUSY, "the server holds all the tables it can")
+        if not start and client:
+            mine = sum(owner == client for owner in self.owners.values())
+            if mine >= settings.max_open_tables_per_client:
+                raise Rejected(
+                    ErrorCode.TOO_MANY_TABLES,
+                    f"you already have {mine} open tables: start or leave one first",
+                )
         game = all_games().get(game_id)
         if game is None:
             raise Rejected(
@@ -124,7 +228,6 @@ class Lobby:
         requests = seats or [SeatRequest()] + [SeatRequest(bot=True) for _ in range(count - 1)]
         if len(requests) != count:
             raise Rejected("bad_request", f"{count} players but {len(requests)} seats described")
-        settings = self.services.settings
         turn = settings.default_turn_seconds if turn_seconds is None else turn_seconds
         if not settings.min_turn_seconds <= turn <= settings.max_turn_seconds:
             raise Rejected(
@@ -140,9 +243,9 @@ class Lobby:
                     raise Rejected(
                         "bad_request", f"unknown bot level '{level}' ({', '.join(LEVELS)})"
                     )
-                seat_rows.append(SeatRow(i, "bot", bot_name(level, i), level))
+                seat_rows.append(SeatRow(i, SeatKind.BOT, bot_name(level, i), level))
             else:
-                seat_rows.append(SeatRow(i, "open", f"Seat {i + 1}"))
+                seat_rows.append(SeatRow(i, SeatKind.OPEN, f"Seat {i + 1}"))
         creator_seat: int | None = None
         token: str | None = None
         if name is not None:
@@ -173,8 +276,32 @@ class Lobby:
         if start:
             await self._start(table)
         else:
-            self.changed()
+            self.owners[row.id] = client
+            self.waiting_since[row.id] = row.created_at
+            self.changed(row.id)
         return table, creator_seat, token
+
+    async def play_now(
+        self,
+        game_id: str,
+        *,
+        players: int | None,
+        level: str,
+        name: str,
+        turn_seconds: int | None,
+    ) -> tuple[Table, int | None, str | None]:
+        """You at the first seat, bots of ``level`` at the others, started at once."""
+        game = all_games().get(game_id)
+        count = players or (game.spec.min_players if game else 2)
+        seats = [SeatRequest()] + [SeatRequest(True, level) for _ in range(count - 1)]
+        return await self.create(
+            game_id,
+            players=count,
+            seats=seats,
+            turn_seconds=turn_seconds,
+            name=name,
+            start=True,
+        )
 
     async def join(self, table_id: str, name: str | None, seat: int | None) -> tuple[int, str]:
         table = await self.get(table_id)
@@ -182,6 +309,11 @@ class Lobby:
             if table.row.status != "open":
                 raise Rejected("not_open", "this table has already started")
             free = [s for s in table.seats if s.kind == "open"]
+            if seat is not None and not 0 <= seat < len(table.seats):
+                raise Rejected(
+                    ErrorCode.BAD_REQUEST,
+                    f"seat: this table has seats 0 to {len(table.seats) - 1}, not {seat}",
+                )
             if seat is not None:
                 free = [s for s in free if s.seat == seat]
                 if not free:
@@ -197,9 +329,10 @@ class Lobby:
             )
             storage = self.services.storage
             await storage.run(storage.update_seat, table_id, row)
+        self.waiting_since[table_id] = self.services.now()
         log("seat_joined", table=table_id, seat=row.seat)
         table.changed()
-        self.changed()
+        self.changed(table_id)
         return row.seat, token
 
     async def leave(self, table_id: str, token: str | None) -> None:
@@ -225,7 +358,7 @@ class Lobby:
             await storage.run(storage.update_seat, table_id, row)
         log("seat_left", table=table_id, seat=seat)
         table.changed()
-        self.changed()
+        self.changed(table_id)
         table.schedule()
 
     async def start(self, table_id: str, token: str | None) -> Table:
@@ -245,15 +378,79 @@ class Lobby:
                     row.kind, row.level = "bot", settings.fill_level
                     row.name = bot_name(settings.fill_level, row.seat)
             await table.start()
+        self.owners.pop(table.id, None)
+        self.waiting_since.pop(table.id, None)
         log("match_started", table=table.id, game=table.game.spec.id, fingerprint=table.fingerprint)
         table.changed()
-        self.changed()
+        self.changed(table.id)
         table.schedule()
 
     async def record(self, table_id: str) -> MatchRecord:
-        """The match record: revealed and signed once the match is over."""
-        return (await self.get(table_id)).record()
+        """The match record, read without keeping the table: revealed and signed once over."""
+        return (await self.peek(table_id)).record()
+
+    # -------------------------------------------------------------------------- sweeping
+    async def sweep(self) -> tuple[int, int]:
+        """Expire open tables nobody joined for ``open_table_ttl``; let finished tables nobody
+        watches leave memory after ``finished_grace`` (the oldest at once beyond
+        ``max_finished_tables``). Returns (expired, evicted)."""
+        now = self.services.now()
+        stale = [
+            tid
+            for tid, since in self.waiting_since.items()
+            if self._expired(since, now) and self.open_table(tid) is not None
+        ]
+        if stale:
+            await self.storage.run(_expire_rows, self.storage, stale)
+        for tid in stale:
+            table = self.tables.pop(tid)
+            table.row.status = Status.EXPIRED
+            self.owners.pop(tid, None)
+            self.waiting_since.pop(tid, None)
+            table.changed()
+            self.changed(tid)
+            log("table_expired", table=tid)
+        over = [t for t in self.tables.values() if t.row.status == Status.OVER]
+        for table in over:
+            self.over_since.setdefault(table.id, now)
+        over.sort(key=lambda t: self.over_since[t.id])
+        extra = len(over) - self.settings.max_finished_tables
+        evicted = 0
+        for table in over:
+            if table.listeners:
+                continue
+            if evicted < extra or now - self.over_since[table.id] >= self.settings.finished_grace:
+                table.stop()
+                del self.tables[table.id]
+                del self.over_since[table.id]
+                evicted += 1
+        return len(stale), evicted
+
+    async def run_sweeper(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception as exc:  # a failing sweep must not stop the next one
+                log("sweep_failed", logging.ERROR, error=repr(exc))
 
     def shutdown(self) -> None:
         for table in self.tables.values():
             table.stop()
+
+
+def _broken(table_id: str) -> Rejected:
+    return Rejected(
+        ErrorCode.TABLE_BROKEN,
+        f"table '{table_id}' cannot be served: its stored match does not replay",
+    )
+
+
+def _expire_rows(storage: Storage, table_ids: list[str]) -> None:
+    """Mark open tables expired in storage (only those still open)."""
+    with storage.engine.begin() as conn:
+        conn.execute(
+            update(tables_table)
+            .where(and_(tables_table.c.id.in_(table_ids), tables_table.c.status == Status.OPEN))
+            .values(status=Status.EXPIRED)
+        )

@@ -28,6 +28,31 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, default=str)
 
 
+PROTOCOL_ERRORS = ("Invalid UTF-8", "Invalid HTTP request", "Unsupported upgrade request")
+
+
+class ProtocolErrorsAsWarnings(logging.Filter):
+    """A client speaking broken HTTP or websocket (invalid UTF-8 in a text frame, say) is the
+    client's problem: one warning line naming the error, not an error with a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = str(record.msg)
+        if record.exc_info and message.startswith(PROTOCOL_ERRORS):
+            exc = record.exc_info[1]
+            record.msg = f"{message.strip()} ({type(exc).__name__}: {str(exc)[:120]})"
+            record.args = None
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def quiet_protocol_errors() -> None:
+    """Install the filter above on uvicorn's error log (once)."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, ProtocolErrorsAsWarnings) for f in logger.filters):
+        logger.addFilter(ProtocolErrorsAsWarnings())
+
+
 def configure(level: str = "info") -> None:
     """Send ludoteca's (and uvicorn's) logs to stderr as JSON lines."""
     handler = logging.StreamHandler(sys.stderr)

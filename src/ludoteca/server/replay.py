@@ -9,7 +9,6 @@ The browser never re-implements a rule: a record file opened on the replay page 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Body, Query
@@ -20,10 +19,11 @@ from ludoteca.core.match import Match
 from ludoteca.core.record import MatchRecord, RecordError
 from ludoteca.games import get
 
-from .lobby import Lobby
+from .api.deps import LobbyDep
 from .table import Rejected
 
 JSON = dict[str, Any]
+RECORD = Body(description="a match record, as from /api/tables/{table_id}/record")
 
 
 class ReplayRejected(Exception):
@@ -105,40 +105,32 @@ def checked_replay(data: Any, seat: int | None) -> JSON:
     return replay_json(MatchRecord.from_json(data), seat)
 
 
-def replay_router(lobby: Callable[[], Lobby]) -> APIRouter:
-    """``GET /api/tables/{id}/replay`` for a finished table, ``POST /api/replay`` for a record."""
-    router = APIRouter(tags=["records"])
-    seat_query = Query(
-        None, ge=0, description="the seat whose view to replay (0-based); none: a spectator's view"
-    )
+router = APIRouter(tags=["records"])
+SEAT = Query(None, ge=0, description="the seat whose view to replay (0-based); none: a spectator's")
 
-    @router.get(
-        "/api/tables/{table_id}/replay",
-        summary="A finished match, version by version, as one seat (or a spectator) saw it",
-    )
-    async def table_replay(table_id: str, seat: int | None = seat_query) -> Any:
-        try:
-            record = await lobby().record(table_id)
-        except Rejected as exc:
-            status = 404 if exc.code == "no_table" else 409
-            return JSONResponse({"error": exc.code, "message": exc.message}, status_code=status)
-        try:
-            return await asyncio.to_thread(replay_json, record, seat)
-        except ReplayRejected as exc:
-            return exc.response()
 
-    @router.post(
-        "/api/replay",
-        summary="A record file, checked, then version by version as one seat (or a spectator) "
-        "saw it",
-    )
-    async def record_replay(
-        record: dict[str, Any] = Body(description="a match record, as from /record"),  # noqa: B008
-        seat: int | None = seat_query,
-    ) -> Any:
-        try:
-            return await asyncio.to_thread(checked_replay, record, seat)
-        except ReplayRejected as exc:
-            return exc.response()
+@router.get(
+    "/api/tables/{table_id}/replay",
+    summary="A finished match, version by version, as one seat (or a spectator) saw it",
+)
+async def table_replay(table_id: str, lobby: LobbyDep, seat: int | None = SEAT) -> Any:
+    try:
+        record = await lobby.record(table_id)
+    except Rejected as exc:
+        status = 404 if exc.code == "no_table" else 409
+        return JSONResponse({"error": exc.code, "message": exc.message}, status_code=status)
+    try:
+        return await asyncio.to_thread(replay_json, record, seat)
+    except ReplayRejected as exc:
+        return exc.response()
 
-    return router
+
+@router.post(
+    "/api/replay",
+    summary="A record file, checked, then version by version as one seat (or a spectator) saw it",
+)
+async def record_replay(record: dict[str, Any] = RECORD, seat: int | None = SEAT) -> Any:
+    try:
+        return await asyncio.to_thread(checked_replay, record, seat)
+    except ReplayRejected as exc:
+        return exc.response()

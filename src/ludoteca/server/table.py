@@ -134,7 +134,7 @@ class Table:
 
     @property
     def version(self) -> int:
-        return self.match.version if self.match else 0
+        return self.match.version if self.match else self.row.version
 
     @property
     def clock(self) -> TurnClock:

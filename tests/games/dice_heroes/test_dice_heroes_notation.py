@@ -81,10 +81,7 @@ def test_legal_actions_are_stop_then_every_set_of_unlocked_dice_by_size() -> Non
     assert rest == sorted(rest, key=lambda a: (len(a), a))
     assert len(rest) == 2**4 - 1 and len(set(rest)) == len(rest)
     assert set().union(*map(set, rest)) == {1, 2, 3, 5}
-    assert all(GAME.is_legal(state, a) for a in actions)
-    assert not GAME.is_legal(state, (4,))
-    assert not GAME.is_legal(state, [1])
-    assert not GAME.is_legal(state, (True,))
+    assert (4,) not in actions  # die 4 is locked
 
 
 def test_no_actions_once_the_match_is_over() -> None:

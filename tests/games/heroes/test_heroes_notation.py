@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -85,8 +86,6 @@ def test_a_position_round_trips_and_rng_is_optional() -> None:
 
 
 def test_the_documented_example_loads() -> None:
-    from pathlib import Path
-
     doc = Path(__file__).parents[3] / "docs" / "notation" / "heroes.md"
     text = doc.read_text(encoding="utf-8")
     block = text.split("```json\n", 1)[1].split("```", 1)[0]

@@ -1,7 +1,7 @@
 """Dice Heroes (Würfelhelden): roll, hunt villains, gather coins; 2-4 players."""
 
-from .rules import DiceHeroes
+from .game import DiceHeroesGame
 
-GAME = DiceHeroes()
+GAME = DiceHeroesGame()
 
-__all__ = ["GAME"]
+__all__ = ["GAME", "DiceHeroesGame"]

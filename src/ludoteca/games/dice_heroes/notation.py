@@ -1,4 +1,4 @@
-"""Dice Heroes notation: action text, the JSON position, and the public observation.
+"""Dice Heroes notation: action text and the JSON position (the observation is in ``view``).
 
 Documented in ``docs/notation/dice-heroes.md``. Dice are numbered 1, 2, ... in the order of the
 roll: white dice first, then yellow, then red; the numbers hold for the whole turn.
@@ -27,11 +27,8 @@ from .rules import (
     STOP,
     Action,
     DiceState,
-    lying_swords,
     poster_stack,
     rerollable,
-    scores,
-    to_beat,
 )
 
 GAME_ID = "dice-heroes"
@@ -39,14 +36,14 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 
 
 # ----------------------------------------------------------------------------- actions
-def action_text(action: Action) -> str:
+def action_to_text(action: Action) -> str:
     """``stop`` or ``reroll`` with the die numbers ascending, e.g. ``reroll 1 3 4``."""
     if not action:
         return "stop"
     return "reroll " + " ".join(str(n) for n in action)
 
 
-def parse(state: DiceState, text: str) -> Action:
+def parse_action(state: DiceState, text: str) -> Action:
     """The action for a text; forgiving about case, order, spaces and commas."""
     if not isinstance(text, str):
         raise InvalidActionError("an action is a text such as 'reroll 1 3' or 'stop'")
@@ -96,67 +93,17 @@ def _check_live(state: DiceState) -> None:
         raise IllegalActionError("the match is over")
 
 
-# ------------------------------------------------------------------------- observation
-def _counts(values: list[int]) -> dict[str, int]:
+# ----------------------------------------------------------------------------- shared
+def colour_counts(values: list[int]) -> dict[str, int]:
     return dict(zip(COLOURS, values, strict=True))
 
 
-def _die(colour: int, face: int) -> JSON:
+def die_json(colour: int, face: int) -> JSON:
     return {"colour": COLOURS[colour], "face": FACE_NAMES[face]}
 
 
-def observe(state: DiceState) -> JSON:
-    """Everything on the table (nothing is hidden in this game but future dice)."""
-    final = scores(state)
-    seats = []
-    for seat in range(state.players):
-        base = seat * HUES
-        at_posters = [0] * HUES
-        if seat == state.holder:
-            for colour, _ in state.laid:
-                at_posters[colour] += 1
-        seats.append(
-            {
-                "seat": seat,
-                "hero": HEROES[seat],
-                "troop": _counts(state.troop[base : base + HUES]),
-                "tableau": _counts(state.tableau[base : base + HUES]),
-                "at_posters": _counts(at_posters),
-                "coins": state.coins[seat],
-                "posters": list(state.taken[seat]),
-                "score": final[seat],
-                "marker": state.marker and seat == state.holder,
-            }
-        )
-    turn = None
-    if state.seat >= 0:
-        live = [f for f in state.faces if f != X]
-        swords = sum(SWORDS[f] for f in live)
-        turn = {
-            "seat": state.seat,
-            "roll": state.roll,
-            "rolls_left": ROLLS - state.roll,
-            "dice": [
-                {"die": n, **_die(c, f), "swords": SWORDS[f], "locked": f == X}
-                for n, (c, f) in enumerate(zip(state.colours, state.faces, strict=True), 1)
-            ],
-            "swords": swords,
-            "to_beat": to_beat(state),
-            "would_lay": swords > 0 and (state.holder == state.seat or swords > to_beat(state)),
-        }
-    return {
-        "duel": state.players == 2,
-        "seats": seats,
-        "posters_left": list(state.posters),
-        "holder": state.holder if state.holder >= 0 else None,
-        "laid": [{**_die(c, f), "swords": SWORDS[f]} for c, f in state.laid],
-        "laid_swords": lying_swords(state),
-        "turn": turn,
-    }
-
-
 # ---------------------------------------------------------------------------- position
-def position(state: DiceState) -> JSON:
+def position_to_json(state: DiceState) -> JSON:
     """The full position as JSON (the stream included)."""
     return {
         "game": GAME_ID,
@@ -165,19 +112,19 @@ def position(state: DiceState) -> JSON:
         "posters": list(state.posters),
         "seats": [
             {
-                "troop": _counts(state.troop[s * HUES : (s + 1) * HUES]),
-                "tableau": _counts(state.tableau[s * HUES : (s + 1) * HUES]),
+                "troop": colour_counts(state.troop[s * HUES : (s + 1) * HUES]),
+                "tableau": colour_counts(state.tableau[s * HUES : (s + 1) * HUES]),
                 "coins": state.coins[s],
                 "posters": list(state.taken[s]),
             }
             for s in range(state.players)
         ],
         "holder": state.holder if state.holder >= 0 else None,
-        "laid": [_die(c, f) for c, f in state.laid],
+        "laid": [die_json(c, f) for c, f in state.laid],
         "marker": state.marker,
         "to_move": state.seat if state.seat >= 0 else None,
         "roll": state.roll,
-        "dice": [_die(c, f) for c, f in zip(state.colours, state.faces, strict=True)],
+        "dice": [die_json(c, f) for c, f in zip(state.colours, state.faces, strict=True)],
     }
 
 
@@ -244,7 +191,7 @@ def _read_die(value: Any, field: str) -> tuple[int, int]:
     return COLOURS.index(colour), FACE_NAMES.index(face)
 
 
-def load(data: Any) -> DiceState:
+def position_from_json(data: Any) -> DiceState:
     """A position from JSON; InvalidPositionError naming the field when it is not one."""
     top = _object(data, "", _FIELDS)
     if top.get("game", GAME_ID) != GAME_ID:

@@ -1,4 +1,4 @@
-"""Dice Heroes rules: the position, the turn and the Game.
+"""Dice Heroes rules: the position and the turn.
 
 Everything automatic happens inside ``setup`` and ``apply_unchecked``: the opening roll-off, the
 capture check, the first roll of a turn, and the actions after the last roll. The only choices are
@@ -12,9 +12,8 @@ import random
 from collections.abc import Iterable
 from functools import cache
 from itertools import combinations
-from typing import Any
 
-from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, State, Stream
+from ludoteca.core import Event, Outcome, State, Stream
 
 from .dice import COIN, COLOURS, FACE_NAMES, GROWS, ROLL, SIDES, SWORDS, WHITE, X
 
@@ -125,13 +124,13 @@ def leaders(final: list[int]) -> list[int]:
 
 
 @cache
-def _choices(mask: int) -> tuple[tuple[Action, ...], frozenset[Action]]:
+def _choices(mask: int) -> tuple[Action, ...]:
     """``stop``, then every non-empty subset of the dice in ``mask`` by size, then by numbers."""
     numbers = [i + 1 for i in range(mask.bit_length()) if mask >> i & 1]
     actions = [STOP]
     for size in range(1, len(numbers) + 1):
         actions.extend(combinations(numbers, size))
-    return tuple(actions), frozenset(actions)
+    return tuple(actions)
 
 
 # ----------------------------------------------------------------------------- the turn
@@ -291,96 +290,45 @@ def _rolloff(state: DiceState, events: list[Event]) -> None:
     events.append(Event("opening", {"seat": seat, "swords": swords}))
 
 
-# ----------------------------------------------------------------------------- the game
-class DiceHeroes(Game[DiceState, Action]):
-    """Dice Heroes (Würfelhelden) for 2-4 players.
+# ----------------------------------------------------------------------------- the rules
+def setup(players: int, rng: Stream) -> tuple[DiceState, list[Event]]:
+    """The roll-off for the posters, then the first roll of the seat after the holder."""
+    state = DiceState(players, rng)
+    events: list[Event] = []
+    _rolloff(state, events)
+    _start_turn(state, (state.holder + 1) % state.players, events)
+    _settle(state, events)
+    return state, events
 
-    Text, JSON and the bot live in ``notation`` and ``bot``, which import this module; they are
-    imported where they are used.
-    """
 
-    spec = GameSpec(
-        id="dice-heroes",
-        names={"en": "Dice Heroes", "pt": "Dice Heroes", "de": "Würfelhelden"},
-        min_players=2,
-        max_players=4,
-    )
+def legal_actions(state: DiceState) -> list[Action]:
+    if state.seat < 0:
+        return []
+    return list(_choices(rerollable(state)))
 
-    def setup(self, params: JSON, rng: Stream) -> tuple[DiceState, list[Event]]:
-        state = DiceState(params["players"], rng)
-        events: list[Event] = []
-        _rolloff(state, events)
-        _start_turn(state, (state.holder + 1) % state.players, events)
-        _settle(state, events)
-        return state, events
 
-    def players(self, state: DiceState) -> int:
-        return state.players
+def apply(state: DiceState, action: Action) -> list[Event]:
+    """Apply a legal action in place: re-roll the named dice, or stop and end the turn."""
+    events: list[Event] = []
+    if action:
+        state.roll += 1
+        _roll_dice(state, action, events)
+    else:
+        _resolve(state, events)
+        _start_turn(state, (state.seat + 1) % state.players, events)
+    _settle(state, events)
+    return events
 
-    def to_move(self, state: DiceState) -> int | None:
-        return state.seat if state.seat >= 0 else None
 
-    def legal_actions(self, state: DiceState) -> list[Action]:
-        if state.seat < 0:
-            return []
-        return list(_choices(rerollable(state))[0])
+def outcome(state: DiceState) -> Outcome | None:
+    if state.posters:
+        return None
+    final = scores(state)
+    return Outcome(tuple(leaders(final)), "score", scores=tuple(final))
 
-    def is_legal(self, state: DiceState, action: Action) -> bool:
-        return (
-            state.seat >= 0
-            and type(action) is tuple
-            and all(type(n) is int for n in action)
-            and action in _choices(rerollable(state))[1]
-        )
 
-    def apply_unchecked(self, state: DiceState, action: Action) -> list[Event]:
-        events: list[Event] = []
-        if action:
-            state.roll += 1
-            _roll_dice(state, action, events)
-        else:
-            _resolve(state, events)
-            _start_turn(state, (state.seat + 1) % state.players, events)
-        _settle(state, events)
-        return events
-
-    def outcome(self, state: DiceState) -> Outcome | None:
-        if state.posters:
-            return None
-        final = scores(state)
-        return Outcome(tuple(leaders(final)), "score", scores=tuple(final))
-
-    def observation(self, state: DiceState, seat: int | None) -> JSON:
-        from .notation import observe
-
-        return observe(state)
-
-    def sample_world(self, state: DiceState, seat: int, rng: random.Random) -> DiceState:
-        world = state.clone()
-        world.rng = Stream(f"{rng.getrandbits(128):032x}")
-        return world
-
-    def action_to_text(self, state: DiceState, action: Action) -> str:
-        from .notation import action_text
-
-        return action_text(action)
-
-    def parse_action(self, state: DiceState, text: str) -> Action:
-        from .notation import parse
-
-        return parse(state, text)
-
-    def to_json(self, state: DiceState) -> JSON:
-        from .notation import position
-
-        return position(state)
-
-    def from_json(self, data: Any) -> DiceState:
-        from .notation import load
-
-        return load(data)
-
-    def heuristic_bot(self) -> Bot:
-        from .bot import HeuristicBot
-
-        return HeuristicBot()
+def sample_world(state: DiceState, seat: int, rng: random.Random) -> DiceState:
+    """Nothing is hidden but the future: the same position with a fresh stream from ``rng``."""
+    world = state.clone()
+    world.rng = Stream(f"{rng.getrandbits(128):032x}")
+    return world

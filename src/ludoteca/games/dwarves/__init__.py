@@ -1,7 +1,7 @@
 """Return of the Dwarves – The Great Hall (``dwarves``): dwarves race round a fortress ring to the
 hobbit, trade and steal treasure stones, and dodge the dragon."""
 
-from .rules import DwarvesGame
+from .game import DwarvesGame
 
 GAME = DwarvesGame()
 

@@ -12,8 +12,7 @@ from .actions import MOVES, Action, Steal, Trade
 from .board import FACES
 from .choices import legal, routes
 from .lineup import EXTRA
-from .notation import action_text
-from .position import dump_result
+from .notation import action_to_text, dump_result
 from .scoring import figure_scores
 from .state import MEET, MOVE, OVER, PHASES, ROUND_CAP, DwarvesState
 from .stones import KINDS, stones
@@ -21,8 +20,9 @@ from .stones import KINDS, stones
 COLOURS = (*FACES, "grey")
 
 
-def observe(state: DwarvesState) -> JSON:
-    """The public position (see ``docs/notation/dwarves.md``, "Observation")."""
+def observation(state: DwarvesState, seat: int | None) -> JSON:
+    """The public position, the same for every ``seat`` (``docs/notation/dwarves.md``,
+    "Observation")."""
     board, cast = state.board, state.lineup
     scores = figure_scores(state)
     return {
@@ -71,7 +71,7 @@ def _pending(state: DwarvesState) -> JSON | None:
             "choice": "move",
             "dwarf": colours[state.turn],
             "moves": [
-                {"tile": t, "text": action_text(MOVES[t]), "ways": ways}
+                {"tile": t, "text": action_to_text(MOVES[t]), "ways": ways}
                 for t, ways in routes(state).items()
             ],
         }
@@ -87,7 +87,7 @@ def _pending(state: DwarvesState) -> JSON | None:
 
 
 def _option(action: Action) -> JSON:
-    text = action_text(action)
+    text = action_to_text(action)
     if isinstance(action, Trade):
         return {
             "text": text,

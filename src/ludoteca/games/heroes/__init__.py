@@ -1,6 +1,6 @@
 """Heroes & Relics: two groups of heroes race through a keep for its relics or the rival camp."""
 
-from .rules import HeroesGame
+from .game import HeroesGame
 
 GAME = HeroesGame()
 

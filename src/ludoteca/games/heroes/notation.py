@@ -1,6 +1,6 @@
-"""Heroes & Relics notation: action text, the JSON position and the per-seat observation.
+"""Heroes & Relics notation: action text and the JSON position.
 
-All three are documented in ``docs/notation/heroes.md``.
+Both are documented in ``docs/notation/heroes.md``; the per-seat observation is in ``view``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from ludoteca.core import (
 from .rules import (
     ALLOWED,
     CAMP,
-    CAMPS,
     COPIES,
     DRAW,
     FIGHTER,
@@ -34,8 +33,6 @@ from .rules import (
     RELICS_TO_WIN,
     ROLES,
     ROOMS,
-    SANCTUARIES,
-    SEATS,
     SET_ASIDE,
     SKIP,
     STRIKE,
@@ -43,16 +40,14 @@ from .rules import (
     WARD_MASKS,
     WARD_RELICS,
     WARDS,
-    WARDS_OF_ROOM,
     Action,
     HeroesState,
     can_place,
     draw_amount,
     empty_state,
-    hero_json,
+    hand_roles,
     legal_actions,
     set_top,
-    strike_targets,
     why_illegal,
 )
 
@@ -129,120 +124,6 @@ def parse_action(state: HeroesState, text: object) -> Action:
     return action
 
 
-# ---------------------------------------------------------------------------- observation
-
-
-def observation(state: HeroesState, seat: int | None) -> JSON:
-    """What ``seat`` sees (None = a spectator); documented in docs/notation/heroes.md."""
-    over = state.result is not None
-    hands = state.hands
-    rooms = [
-        {
-            "room": ROOMS[r],
-            "stack": [hero_json(h) for h in state.stacks[r]],
-            "sanctuary": bool(SANCTUARIES >> r & 1),
-            "wards": [WARDS[w] for w in WARDS_OF_ROOM[r]],
-        }
-        for r in range(15)
-    ]
-    wards = [
-        {
-            "ward": WARDS[w],
-            "rooms": [ROOMS[r] for r in range(15) if WARD_MASKS[w] >> r & 1],
-            "relics": WARD_RELICS[w],
-            "sealed_by": None if state.sealed[w] < 0 else state.sealed[w],
-        }
-        for w in range(8)
-    ]
-    return {
-        "seats": [{"seat": s, "name": SEATS[s], "camp": CAMPS[s]} for s in (0, 1)],
-        "rooms": rooms,
-        "wards": wards,
-        "relics": state.relics[:],
-        "hand": None if seat is None else _roles_of(hands[seat]),
-        "hand_counts": [sum(hands[0]), sum(hands[1])],
-        "reserve_counts": [len(state.reserves[0]), len(state.reserves[1])],
-        "discards": [[ROLES[r] for r in state.discards[s]] for s in (0, 1)],
-        "set_aside_counts": [len(state.aside[0]), len(state.aside[1])],
-        "set_aside": [[ROLES[r] for r in state.aside[s]] for s in (0, 1)] if over else None,
-        "to_move": None if over else state.mover,
-        "pending": _pending_view(state, seat),
-        "camp_hero": None if state.camp_hero < 0 else hero_json(state.camp_hero),
-    }
-
-
-def _roles_of(hand: list[int]) -> list[str]:
-    return [ROLES[role] for role in range(8) for _ in range(hand[role])]
-
-
-def _pending_view(state: HeroesState, seat: int | None) -> JSON | None:
-    if state.pending == NO_CHOICE or state.result is not None:
-        return None
-    shown: JSON = {"seat": state.mover, "room": ROOMS[state.pending_room]}
-    if state.pending == STRIKE_CHOICE:
-        targets = strike_targets(state)
-        shown.update(kind="strike", rooms=[ROOMS[r] for r in range(15) if targets >> r & 1])
-    else:
-        shown["kind"] = "ranger"
-        if seat == state.mover:
-            shown["options"] = [action_to_text(a) for a in legal_actions(state)]
-    return shown
-
-
-# --------------------------------------------------------------------------- terminal picture
-
-
-def describe(view: JSON, seat: int | None) -> str:
-    """The board as text for the terminal, drawn from an observation only.
-
-    Each room shows its top hero (``G``/``B`` + role) and, after ``+``, how many lie beneath;
-    ``*`` marks a sanctuary.
-    """
-    names = [s["name"] for s in view["seats"]]
-    lines = [f"{'north camp: ' + names[0]:^50}"]
-    for row in range(5):
-        cells = []
-        for room in view["rooms"][row * 3 : row * 3 + 3]:
-            stack = room["stack"]
-            mark = "*" if room["sanctuary"] else " "
-            text = "."
-            if stack:
-                text = f"{names[stack[-1]['owner']][0]} {stack[-1]['role']}"
-                text += f" +{len(stack) - 1}" if len(stack) > 1 else ""
-            cells.append(f"{mark}{text:<15}")
-        lines.append(f"{row + 1} " + "".join(cells))
-    lines += [f"{'south camp: ' + names[1]:^50}", "   a" + " " * 15 + "b" + " " * 15 + "c"]
-    sealed = [
-        f"{w['ward']} {names[w['sealed_by']]} ({w['relics']})"
-        for w in view["wards"]
-        if w["sealed_by"] is not None
-    ]
-    lines.append("sealed wards: " + (", ".join(sealed) or "none"))
-    for s, name in enumerate(names):
-        discards = ", ".join(view["discards"][s]) or "none"
-        lines.append(
-            f"{name}: {view['relics'][s]} relics, {view['hand_counts'][s]} in hand, "
-            f"{view['reserve_counts'][s]} in reserve; discards: {discards}"
-        )
-    if seat is not None:
-        lines.append("your hand: " + (", ".join(view["hand"]) or "empty"))
-    if view["set_aside"] is not None:
-        aside = (f"{name} {', '.join(view['set_aside'][s])}" for s, name in enumerate(names))
-        lines.append("set aside: " + "; ".join(aside))
-    invader = view["camp_hero"]
-    if invader is not None:
-        owner = invader["owner"]
-        lines.append(f"{names[owner]}'s {invader['role']} entered the {CAMPS[1 - owner]} camp")
-    pending = view["pending"]
-    if pending is not None:
-        if pending["kind"] == "strike":
-            rooms = ", ".join(pending["rooms"])
-            lines.append(f"the Fighter in {pending['room']} may strike {rooms}, or skip")
-        else:
-            lines.append(f"the Ranger in {pending['room']} grants one more placement, or skip")
-    return "\n".join(line.rstrip() for line in lines)
-
-
 # ------------------------------------------------------------------------- position, write
 
 
@@ -250,7 +131,7 @@ def _hero_text(hero: int) -> str:
     return f"{SEAT_KEYS[hero >> 3]} {ROLES[hero & 7]}"
 
 
-def to_json(state: HeroesState) -> JSON:
+def position_to_json(state: HeroesState) -> JSON:
     """The full position (every hidden part included)."""
     over = state.result is not None
     pending: JSON | None = None
@@ -268,7 +149,7 @@ def to_json(state: HeroesState) -> JSON:
             for r, stack in enumerate(state.stacks)
             if stack
         },
-        "hands": {SEAT_KEYS[s]: _roles_of(state.hands[s]) for s in (0, 1)},
+        "hands": {SEAT_KEYS[s]: hand_roles(state.hands[s]) for s in (0, 1)},
         "reserves": per_seat(state.reserves),
         "discards": per_seat(state.discards),
         "set_aside": per_seat(state.aside),
@@ -347,7 +228,7 @@ def _per_seat_roles(data: Mapping[str, Any], key: str) -> list[tuple[int, ...]]:
     return out
 
 
-def from_json(data: Any) -> HeroesState:
+def position_from_json(data: Any) -> HeroesState:
     """Load and validate a position; InvalidPositionError names the field that is wrong."""
     if not isinstance(data, dict):
         raise _bad("a position is a JSON object")

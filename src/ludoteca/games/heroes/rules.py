@@ -9,9 +9,9 @@ c5 (row by row from the north); target 15 is the rival camp.
 from __future__ import annotations
 
 import random
-from typing import Any, Self
+from typing import Self
 
-from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, State, Stream
+from ludoteca.core import Event, Outcome, State, Stream
 
 ROLES = ("halfling", "bard", "ranger", "fighter", "rogue", "wizard", "cleric", "paladin")
 HALFLING, BARD, RANGER, FIGHTER, ROGUE, WIZARD, CLERIC, PALADIN = range(8)
@@ -107,6 +107,11 @@ CHOICES = (None, "strike", "ranger")
 
 def hero_json(hero: int) -> dict[str, int | str]:
     return {"owner": hero >> 3, "role": ROLES[hero & 7]}
+
+
+def hand_roles(hand: list[int]) -> list[str]:
+    """A hand (count per role) as role names, halfling first."""
+    return [ROLES[role] for role in range(8) for _ in range(hand[role])]
 
 
 class HeroesState(State):
@@ -609,73 +614,3 @@ def sample_world(state: HeroesState, seat: int, rng: random.Random) -> HeroesSta
             world.aside[group] = tuple(unseen[taken + left :])
     world.rng = Stream(f"{rng.getrandbits(128):032x}")
     return world
-
-
-# ---------------------------------------------------------------------------------- the game
-
-
-class HeroesGame(Game[HeroesState, Action]):
-    """The rules of Heroes & Relics behind the common game interface."""
-
-    spec = GameSpec(
-        id="heroes",
-        names={"en": "Heroes & Relics", "pt": "Heróis e Relíquias", "de": "Helden & Reliquien"},
-        min_players=2,
-        max_players=2,
-    )
-
-    def setup(self, params: JSON, rng: Stream) -> tuple[HeroesState, list[Event]]:
-        return setup(rng)
-
-    def players(self, state: HeroesState) -> int:
-        return 2
-
-    def to_move(self, state: HeroesState) -> int | None:
-        return None if state.result is not None else state.mover
-
-    def legal_actions(self, state: HeroesState) -> list[Action]:
-        return legal_actions(state)
-
-    def apply_unchecked(self, state: HeroesState, action: Action) -> list[Event]:
-        return apply(state, action)
-
-    def outcome(self, state: HeroesState) -> Outcome | None:
-        return state.result
-
-    def observation(self, state: HeroesState, seat: int | None) -> JSON:
-        from .notation import observation
-
-        return observation(state, seat)
-
-    def sample_world(self, state: HeroesState, seat: int, rng: random.Random) -> HeroesState:
-        return sample_world(state, seat, rng)
-
-    def describe(self, state: HeroesState, seat: int | None) -> str:
-        from .notation import describe
-
-        return describe(self.observation(state, seat), seat)
-
-    def action_to_text(self, state: HeroesState, action: Action) -> str:
-        from .notation import action_to_text
-
-        return action_to_text(action)
-
-    def parse_action(self, state: HeroesState, text: str) -> Action:
-        from .notation import parse_action
-
-        return parse_action(state, text)
-
-    def to_json(self, state: HeroesState) -> JSON:
-        from .notation import to_json
-
-        return to_json(state)
-
-    def from_json(self, data: Any) -> HeroesState:
-        from .notation import from_json
-
-        return from_json(data)
-
-    def heuristic_bot(self) -> Bot:
-        from .bot import HeuristicBot
-
-        return HeuristicBot()

@@ -1,0 +1,62 @@
+"""Dice Heroes behind the common game interface: wiring only, the rules live in ``rules``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
+
+from . import notation, rules, view
+from .bot import HeuristicBot
+from .rules import Action, DiceState
+
+
+class DiceHeroesGame(Game[DiceState, Action]):
+    """Dice Heroes (Würfelhelden) for 2-4 players."""
+
+    spec = GameSpec(
+        id="dice-heroes",
+        names={"en": "Dice Heroes", "pt": "Dice Heroes", "de": "Würfelhelden"},
+        min_players=2,
+        max_players=4,
+    )
+
+    def setup(self, params: JSON, rng: Stream) -> tuple[DiceState, list[Event]]:
+        return rules.setup(params["players"], rng)
+
+    def players(self, state: DiceState) -> int:
+        return state.players
+
+    def to_move(self, state: DiceState) -> int | None:
+        return state.seat if state.seat >= 0 else None
+
+    def legal_actions(self, state: DiceState) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def apply_unchecked(self, state: DiceState, action: Action) -> list[Event]:
+        return rules.apply(state, action)
+
+    def outcome(self, state: DiceState) -> Outcome | None:
+        return rules.outcome(state)
+
+    def sample_world(self, state: DiceState, seat: int, rng: random.Random) -> DiceState:
+        return rules.sample_world(state, seat, rng)
+
+    def observation(self, state: DiceState, seat: int | None) -> JSON:
+        return view.observation(state, seat)
+
+    def action_to_text(self, state: DiceState, action: Action) -> str:
+        return notation.action_to_text(action)
+
+    def parse_action(self, state: DiceState, text: str) -> Action:
+        return notation.parse_action(state, text)
+
+    def to_json(self, state: DiceState) -> JSON:
+        return notation.position_to_json(state)
+
+    def from_json(self, data: Any) -> DiceState:
+        return notation.position_from_json(data)
+
+    def heuristic_bot(self) -> Bot:
+        return HeuristicBot()

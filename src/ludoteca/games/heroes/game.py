@@ -1,0 +1,65 @@
+"""Heroes & Relics behind the common game interface: wiring only, the rules live in ``rules``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
+
+from . import notation, rules, view
+from .bot import HeuristicBot
+from .rules import Action, HeroesState
+
+
+class HeroesGame(Game[HeroesState, Action]):
+    """The rules of Heroes & Relics for two players."""
+
+    spec = GameSpec(
+        id="heroes",
+        names={"en": "Heroes & Relics", "pt": "Heróis e Relíquias", "de": "Helden & Reliquien"},
+        min_players=2,
+        max_players=2,
+    )
+
+    def setup(self, params: JSON, rng: Stream) -> tuple[HeroesState, list[Event]]:
+        return rules.setup(rng)
+
+    def players(self, state: HeroesState) -> int:
+        return 2
+
+    def to_move(self, state: HeroesState) -> int | None:
+        return None if state.result is not None else state.mover
+
+    def legal_actions(self, state: HeroesState) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def apply_unchecked(self, state: HeroesState, action: Action) -> list[Event]:
+        return rules.apply(state, action)
+
+    def outcome(self, state: HeroesState) -> Outcome | None:
+        return state.result
+
+    def sample_world(self, state: HeroesState, seat: int, rng: random.Random) -> HeroesState:
+        return rules.sample_world(state, seat, rng)
+
+    def observation(self, state: HeroesState, seat: int | None) -> JSON:
+        return view.observation(state, seat)
+
+    def describe(self, state: HeroesState, seat: int | None) -> str:
+        return view.describe(self.observation(state, seat), seat)
+
+    def action_to_text(self, state: HeroesState, action: Action) -> str:
+        return notation.action_to_text(action)
+
+    def parse_action(self, state: HeroesState, text: str) -> Action:
+        return notation.parse_action(state, text)
+
+    def to_json(self, state: HeroesState) -> JSON:
+        return notation.position_to_json(state)
+
+    def from_json(self, data: Any) -> HeroesState:
+        return notation.position_from_json(data)
+
+    def heuristic_bot(self) -> Bot:
+        return HeuristicBot()

@@ -1,0 +1,100 @@
+"""What every route may ask for: the app's state (a typed object on ``app.state``), the lobby,
+the settings, storage, the caller's address, and its rate limit."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
+from starlette.websockets import WebSocket
+
+from ludoteca.server.bots import BotRunner
+from ludoteca.server.config import Settings
+from ludoteca.server.limiting import ConnectionCaps, RateLimits
+from ludoteca.server.lobby import Lobby
+from ludoteca.server.protocol import ErrorCode
+from ludoteca.server.storage import Storage
+from ludoteca.server.table import Rejected
+
+
+@dataclass
+class AppState:
+    """Everything one server process holds, built at start-up and stored on ``app.state``."""
+
+    settings: Settings
+    storage: Storage
+    bots: BotRunner
+    lobby: Lobby
+    limits: RateLimits
+    caps: ConnectionCaps
+    connections: set[WebSocket] = field(default_factory=set)
+
+
+class TooMany(Rejected):
+    """Refused for now: ask again after ``retry_after`` seconds (429 with ``Retry-After``)."""
+
+    def __init__(self, code: str, message: str, retry_after: float) -> None:
+        super().__init__(code, message)
+        self.retry_after = retry_after
+
+
+def app_state(connection: HTTPConnection) -> AppState:
+    state: AppState = connection.app.state.ludoteca
+    return state
+
+
+def client_address(connection: HTTPConnection) -> str:
+    return connection.client.host if connection.client else "unknown"
+
+
+State = Annotated[AppState, Depends(app_state)]
+Client = Annotated[str, Depends(client_address)]
+
+
+def get_lobby(state: State) -> Lobby:
+    return state.lobby
+
+
+def get_settings(state: State) -> Settings:
+    return state.settings
+
+
+def get_storage(state: State) -> Storage:
+    return state.storage
+
+
+LobbyDep = Annotated[Lobby, Depends(get_lobby)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+StorageDep = Annotated[Storage, Depends(get_storage)]
+
+
+def rate_limit(action: str) -> Callable[[State, Client], Awaitable[None]]:
+    """A dependency counting one ``action`` for the caller's address (429 over the limit)."""
+
+    async def check(state: State, client: Client) -> None:
+        wait = await state.limits.hit(action, client)
+        if wait is not None:
+            raise TooMany(
+                ErrorCode.RATE_LIMITED,
+                f"too many requests to {action} from your address: try again in {wait:.0f} s",
+                wait,
+            )
+
+    return check
+
+
+def bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+def links(request: Request, table_id: str) -> dict[str, Any]:
+    base = str(request.base_url).rstrip("/")
+    return {
+        "invite": f"{base}/table/{table_id}",
+        "websocket": f"{base.replace('http', 'ws', 1)}/ws/tables/{table_id}",
+    }

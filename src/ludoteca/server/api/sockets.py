@@ -1,0 +1,73 @@
+"""The websockets: play at a table (``/ws/tables/{id}``) and follow the lobby (``/ws/lobby``).
+
+A websocket is admitted only within the caller's rate and the connection caps; otherwise the
+handshake is answered with HTTP 429 (``Retry-After``) and no connection opens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated
+
+from fastapi import APIRouter, Query, WebSocket
+from fastapi.responses import JSONResponse
+
+from ludoteca.server.connection import Connection, LobbyFeed
+from ludoteca.server.protocol import CloseCode, ErrorCode
+
+from .deps import AppState, Client, State
+
+router = APIRouter()
+
+
+async def _deny(websocket: WebSocket, code: ErrorCode, message: str, retry_after: float) -> None:
+    headers = {"Retry-After": str(int(retry_after))}
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        await websocket.send_denial_response(
+            JSONResponse({"error": code, "message": message}, status_code=429, headers=headers)
+        )
+        return
+    await websocket.accept()  # a server without denial responses: say it, then close
+    await websocket.send_json({"type": "error", "code": code, "message": message, "version": None})
+    await websocket.close(CloseCode.TRY_LATER, message[:120])
+
+
+@asynccontextmanager
+async def admitted(websocket: WebSocket, state: AppState, client: str) -> AsyncIterator[bool]:
+    wait = await state.limits.hit("websocket", client)
+    if wait is not None:
+        await _deny(websocket, ErrorCode.RATE_LIMITED, "too many connections opened", wait)
+        yield False
+        return
+    refused = state.caps.admit(client)
+    if refused is not None:
+        await _deny(websocket, ErrorCode.TOO_MANY_CONNECTIONS, refused, 5)
+        yield False
+        return
+    try:
+        await websocket.accept()
+        state.connections.add(websocket)
+        yield True
+    finally:
+        state.connections.discard(websocket)
+        state.caps.release(client)
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def play(websocket: WebSocket, table_id: str, state: State, client: Client) -> None:
+    async with admitted(websocket, state, client) as ok:
+        if ok:
+            await Connection(websocket, state.lobby, state.settings).serve(table_id)
+
+
+@router.websocket("/ws/lobby")
+async def follow_lobby(
+    websocket: WebSocket,
+    state: State,
+    client: Client,
+    game: Annotated[str | None, Query(max_length=64)] = None,
+) -> None:
+    async with admitted(websocket, state, client) as ok:
+        if ok:
+            await LobbyFeed(websocket, state.lobby, state.settings, game).serve()

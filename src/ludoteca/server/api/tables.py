@@ -1,0 +1,192 @@
+"""``/api/tables`` and ``/api/play-now``: creating, listing, joining, leaving, starting tables.
+
+Every body is checked before any work: strict whole numbers and booleans, players, seats, seat
+numbers and levels in range, names no longer than 64 characters (they are then cleaned to 24).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from ludoteca.bots import LEVELS
+from ludoteca.server.lobby import SeatRequest
+from ludoteca.server.protocol import MAX_NAME_INPUT, MAX_SEATS, ErrorCode
+from ludoteca.server.table import Rejected
+
+from .deps import Client, LobbyDep, bearer, links, rate_limit
+
+router = APIRouter(tags=["tables"])
+
+
+def _known_level(level: str) -> str:
+    if level not in LEVELS:
+        raise ValueError(f"a bot level is one of {', '.join(LEVELS)}")
+    return level
+
+
+Level = Annotated[
+    str, AfterValidator(_known_level), Field(json_schema_extra={"enum": list(LEVELS)})
+]
+Name = Annotated[str, Field(max_length=MAX_NAME_INPUT)]
+TurnSeconds = Annotated[StrictInt, Field(ge=1, le=24 * 3600)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(_Body):
+    bot: StrictBool = Field(
+        False, description="true: a bot takes this seat; false: a seat for a person"
+    )
+    level: Level | None = Field(None, description="the bot's level (default: medium)")
+
+
+class CreateTable(_Body):
+    game: Annotated[str, Field(max_length=64, description="game id, e.g. 'heroes'")]
+    players: Annotated[StrictInt, Field(ge=1, le=MAX_SEATS)] | None = Field(
+        None, description="number of seats (default: the game's minimum)"
+    )
+    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS)] | None = Field(
+        None, description="each seat: a bot or a person (default: you, then bots)"
+    )
+    turn_seconds: TurnSeconds | None = Field(None, description="seconds per turn (default 60)")
+    name: Name | None = Field(None, description="your name: you sit at the first seat for a person")
+    start: StrictBool = Field(False, description="start at once; empty seats are taken by bots")
+
+
+class PlayNow(_Body):
+    game: Annotated[str, Field(max_length=64)]
+    players: Annotated[StrictInt, Field(ge=1, le=MAX_SEATS)] | None = None
+    level: Level = "medium"
+    name: Name = "Player"
+    turn_seconds: TurnSeconds | None = None
+
+
+class Contribution(_Body):
+    seed: str = Field(
+        min_length=1,
+        max_length=64,
+        description="your own seed for the deal: 1 to 64 printable ASCII characters, no spaces",
+    )
+
+
+class JoinTable(_Body):
+    name: Name | None = Field(None, description="your name at the table")
+    seat: Annotated[StrictInt, Field(ge=0, le=MAX_SEATS - 1)] | None = Field(
+        None, description="a particular seat (0-based); default: the first free"
+    )
+
+
+Authorization = Annotated[str | None, Header(max_length=256)]
+
+
+@router.get("/api/tables", summary="A page of tables by status (default: open ones), newest first")
+async def list_tables(  # noqa: PLR0917
+    lobby: LobbyDep,
+    response: Response,
+    status: Literal["open", "starting", "playing", "over"] = Query("open"),
+    game: Annotated[str | None, Query(max_length=64)] = None,
+    offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> list[dict[str, Any]]:
+    if status == "over":
+        page, total = await lobby.finished(game, offset, limit)
+    else:
+        page, total = lobby.listing(status, game, offset, limit)
+    response.headers["X-Total-Count"] = str(total)
+    return page
+
+
+@router.post(
+    "/api/tables",
+    status_code=201,
+    summary="Create a table",
+    dependencies=[Depends(rate_limit("create"))],
+)
+async def create_table(
+    body: CreateTable, request: Request, lobby: LobbyDep, client: Client
+) -> dict[str, Any]:
+    seats = [SeatRequest(s.bot, s.level) for s in body.seats] if body.seats else None
+    table, seat, token = await lobby.create(
+        body.game,
+        players=body.players,
+        seats=seats,
+        turn_seconds=body.turn_seconds,
+        name=body.name,
+        start=body.start,
+        client=client,
+    )
+    return {"table": table.summary(), "seat": seat, "token": token, **links(request, table.id)}
+
+
+@router.post(
+    "/api/play-now",
+    status_code=201,
+    summary="Play against bots now",
+    dependencies=[Depends(rate_limit("create"))],
+)
+async def play_now(body: PlayNow, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    table, seat, token = await lobby.play_now(
+        body.game,
+        players=body.players,
+        level=body.level,
+        name=body.name,
+        turn_seconds=body.turn_seconds,
+    )
+    return {"table": table.summary(), "seat": seat, "token": token, **links(request, table.id)}
+
+
+@router.get("/api/tables/{table_id}", summary="A table's public summary")
+async def one_table(table_id: str, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    table = await lobby.peek(table_id)
+    return {"table": table.summary(), **links(request, table.id)}
+
+
+@router.post(
+    "/api/tables/{table_id}/join",
+    summary="Take a free seat",
+    dependencies=[Depends(rate_limit("join"))],
+)
+async def join(table_id: str, body: JoinTable, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    seat, token = await lobby.join(table_id, body.name, body.seat)
+    table = await lobby.peek(table_id)
+    return {"table": table.summary(), "seat": seat, "token": token, **links(request, table.id)}
+
+
+@router.post("/api/tables/{table_id}/leave", summary="Leave your seat")
+async def leave(
+    table_id: str, lobby: LobbyDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    await lobby.leave(table_id, bearer(authorization))
+    return {"table": (await lobby.peek(table_id)).summary()}
+
+
+@router.post(
+    "/api/tables/{table_id}/contribute",
+    summary="Add your own seed to the deal (after the commitment is out, before the deal)",
+)
+async def contribute(
+    table_id: str, body: Contribution, lobby: LobbyDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    table = await lobby.get(table_id)
+    seat = table.seat_for_token(bearer(authorization))
+    if seat is None:
+        raise Rejected(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
+    await table.contribute(seat, body.seed)
+    return {"table": table.summary()}
+
+
+@router.post(
+    "/api/tables/{table_id}/start",
+    summary="Start (bots fill seats)",
+    dependencies=[Depends(rate_limit("start"))],
+)
+async def start(
+    table_id: str, lobby: LobbyDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    table = await lobby.start(table_id, bearer(authorization))
+    return {"table": table.summary()}

@@ -1,0 +1,163 @@
+"""What one client may ask of the server: rate limits per client address (the ``limits`` package,
+in memory for one process or in Redis shared by several), websocket caps per address and in
+total, and the size of an HTTP body (refused before it is read)."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import orjson
+import redis.asyncio as aioredis
+from limits import RateLimitItem, parse
+from limits.aio.storage import MemoryStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .config import Settings
+from .protocol import ErrorCode
+
+ACTIONS = ("create", "join", "start", "websocket")
+
+
+class RateLimits:
+    """One moving window per action and client address; ``hit`` answers how long to wait."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.items: dict[str, RateLimitItem] = {
+            "create": parse(settings.limit_create),
+            "join": parse(settings.limit_join),
+            "start": parse(settings.limit_start),
+            "websocket": parse(settings.limit_websocket),
+        }
+        self.prefix = settings.limits_prefix
+        self.storage: Storage
+        self._pool: aioredis.ConnectionPool | None = None
+        if settings.redis_url:
+            self._pool = aioredis.ConnectionPool.from_url(settings.redis_url)
+            url = settings.redis_url.replace("redis://", "async+redis://", 1)
+            found = storage_from_string(
+                url,
+                implementation="redispy",
+                key_prefix=self.prefix,
+                connection_pool=self._pool,  # type: ignore[arg-type]  # passed on to redis-py
+            )
+            assert isinstance(found, Storage)  # an async+ URL gives an async storage
+            self.storage = found
+        else:
+            self.storage = MemoryStorage()
+        self.limiter = MovingWindowRateLimiter(self.storage)
+
+    @property
+    def backend(self) -> str:
+        return "redis" if not isinstance(self.storage, MemoryStorage) else "memory"
+
+    async def hit(self, action: str, client: str) -> float | None:
+        """Count one ``action`` by ``client``: None if allowed, else the seconds to wait."""
+        item = self.items[action]
+        if await self.limiter.hit(item, self.prefix, action, client):
+            return None
+        stats = await self.limiter.get_window_stats(item, self.prefix, action, client)
+        return max(1.0, math.ceil(stats.reset_time - time.time()))
+
+    async def ping(self) -> bool:
+        return bool(await self.storage.check())
+
+    async def reset(self) -> None:
+        await self.storage.reset()
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.aclose()
+
+
+@dataclass
+class ConnectionCaps:
+    """Websockets open now, per client address and in total."""
+
+    per_client: int
+    total: int
+    open: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def count(self) -> int:
+        return sum(self.open.values())
+
+    def admit(self, client: str) -> str | None:
+        """Take a place for ``client``; None if admitted, else why not."""
+        if self.count >= self.total:
+            return "the server holds as many connections as it can: try again later"
+        if self.open[client] >= self.per_client:
+            return f"at most {self.per_client} connections per client"
+        self.open[client] += 1
+        return None
+
+    def release(self, client: str) -> None:
+        self.open[client] -= 1
+        if self.open[client] <= 0:
+            del self.open[client]
+
+
+class BodySizeLimit:
+    """ASGI middleware: a request body over the limit is answered 413 before it is read — at once
+    when ``Content-Length`` says so, else as soon as the bytes received pass the limit."""
+
+    def __init__(self, app: ASGIApp, default: int, larger: dict[str, int] | None = None) -> None:
+        self.app = app
+        self.default = default
+        self.larger = larger or {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in {"GET", "HEAD", "OPTIONS"}:
+            await self.app(scope, receive, send)
+            return
+        limit = self.larger.get(scope["path"], self.default)
+        for name, value in scope["headers"]:
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = -1
+                if declared > limit or declared < 0:
+                    await _too_large(send, limit)
+                    return
+        seen = 0
+        refused = False
+
+        async def counted() -> Message:
+            nonlocal seen, refused
+            message = await receive()
+            if message["type"] == "http.request" and not refused:
+                seen += len(message.get("body", b""))
+                if seen > limit:  # answer now; the app hears that the client went away
+                    refused = True
+                    await _too_large(send, limit)
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def watched(message: Message) -> None:
+            if not refused:
+                await send(message)
+
+        await self.app(scope, counted, watched)
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = orjson.dumps(
+        {"error": ErrorCode.TOO_LARGE, "message": f"a request body may be at most {limit} bytes"}
+    )
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

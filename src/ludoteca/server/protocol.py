@@ -1,0 +1,155 @@
+"""The words of the table protocol shared by the server and docs/protocol.md: table status, seat
+kinds, error codes, close codes, and the messages a client may send over a table's websocket.
+
+A test checks that every error and close code here is documented in docs/protocol.md and that the
+document names no code missing here.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, field_validator
+
+MAX_SEATS = 8  # the most seats any table may have (every game's maximum is at most this)
+MAX_NAME_INPUT = 64  # a name longer than this is refused before it is cleaned to 24 characters
+MAX_TOKEN = 128
+MAX_ACTION = 512
+
+
+class Status(StrEnum):
+    OPEN = "open"
+    STARTING = "starting"  # waiting a few seconds for the players' own seeds before the deal
+    PLAYING = "playing"
+    OVER = "over"
+    EXPIRED = "expired"  # nobody joined for too long: gone from the lobby, not playable
+
+
+class SeatKind(StrEnum):
+    OPEN = "open"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class ErrorCode(StrEnum):
+    """Every ``code`` (websocket) or ``error`` (HTTP) the server answers with."""
+
+    # the lobby (HTTP)
+    NO_TABLE = "no_table"
+    NO_GAME = "no_game"
+    BAD_REQUEST = "bad_request"
+    BAD_TOKEN = "bad_token"
+    NOT_OPEN = "not_open"
+    SEAT_TAKEN = "seat_taken"
+    TABLE_FULL = "table_full"
+    NOT_STARTED = "not_started"
+    TOO_LARGE = "too_large"
+    RATE_LIMITED = "rate_limited"
+    TOO_MANY_TABLES = "too_many_tables"
+    SERVER_BUSY = "server_busy"
+    TABLE_BROKEN = "table_broken"
+    BAD_CONTRIBUTION = "bad_contribution"
+    ALREADY_DEALT = "already_dealt"
+    # play (websocket)
+    MATCH_OVER = "match_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    INVALID_ACTION = "invalid_action"
+    ILLEGAL_ACTION = "illegal_action"
+    STALE_VERSION = "stale_version"
+    SPECTATOR = "spectator"
+    NO_HELLO = "no_hello"
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    UNKNOWN_TYPE = "unknown_type"
+    BINARY = "binary"
+    ALREADY_GREETED = "already_greeted"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+
+
+HTTP_STATUS: dict[ErrorCode, int] = {
+    ErrorCode.NO_TABLE: 404,
+    ErrorCode.NO_GAME: 404,
+    ErrorCode.BAD_REQUEST: 422,
+    ErrorCode.BAD_TOKEN: 403,
+    ErrorCode.NOT_OPEN: 409,
+    ErrorCode.SEAT_TAKEN: 409,
+    ErrorCode.TABLE_FULL: 409,
+    ErrorCode.NOT_STARTED: 409,
+    ErrorCode.MATCH_OVER: 409,
+    ErrorCode.ALREADY_DEALT: 409,
+    ErrorCode.BAD_CONTRIBUTION: 422,
+    ErrorCode.TOO_LARGE: 413,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.TOO_MANY_TABLES: 429,
+    ErrorCode.TOO_MANY_CONNECTIONS: 429,
+    ErrorCode.SERVER_BUSY: 503,
+    ErrorCode.TABLE_BROKEN: 503,
+}
+
+
+def http_status(code: str) -> int:
+    try:
+        return HTTP_STATUS.get(ErrorCode(code), 400)
+    except ValueError:
+        return 400
+
+
+class CloseCode(IntEnum):
+    """Why the server closed a websocket."""
+
+    GOING_AWAY = 1001  # the server is restarting
+    INVALID_DATA = 1007  # a text frame that is not UTF-8 (closed by uvicorn)
+    POLICY = 1008  # the client kept sending after being told to slow down
+    TOO_BIG = 1009  # a frame larger than the limit (closed by uvicorn)
+    BROKEN = 1011  # the table's stored match does not replay
+    TRY_LATER = 1013  # the client reads too slowly, or the server is full
+    NO_TABLE = 4404  # there is no such table
+    NO_HELLO = 4408  # no hello in time
+
+
+# ------------------------------------------------------------------ client messages (websocket)
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: Annotated[str | None, Field(max_length=MAX_TOKEN)] = None
+
+
+class Act(_Message):
+    type: Literal["act"]
+    action: Annotated[str, Field(max_length=MAX_ACTION)]
+    version: StrictInt
+
+    @field_validator("action")
+    @classmethod
+    def _not_blank(cls, action: str) -> str:
+        if not action.strip():
+            raise ValueError("the text of an action, not blank")
+        return action
+
+
+class Contribute(_Message):
+    type: Literal["contribute"]
+    seed: object = None  # the table checks it (bad_contribution names what is wrong)
+
+
+class Back(_Message):
+    type: Literal["back"]
+
+
+class Sync(_Message):
+    type: Literal["sync"]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Hello | Act | Contribute | Back | Sync | Ping
+CLIENT_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(
+    Annotated[ClientMessage, Field(discriminator="type")]
+)
+MESSAGE_TYPES = ("hello", "act", "contribute", "back", "sync", "ping")

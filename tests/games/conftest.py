@@ -1,0 +1,10 @@
+"""The game tests also run the toy game kept in ``tests/toygame`` (importable as ``toygame``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+TESTS = str(Path(__file__).resolve().parents[1])
+if TESTS not in sys.path:
+    sys.path.insert(0, TESTS)

@@ -1,0 +1,60 @@
+"""High Card behind the common game interface: wiring only."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
+
+from . import notation, rules, view
+from .bot import HeuristicBot
+from .rules import Action, HighCardState
+
+
+class HighCardGame(Game[HighCardState, Action]):
+    spec = GameSpec(
+        id="high-card",
+        names={"en": "High Card", "pt": "Carta Alta", "de": "Hohe Karte"},
+        min_players=2,
+        max_players=2,
+    )
+
+    def setup(self, params: JSON, rng: Stream) -> tuple[HighCardState, list[Event]]:
+        return rules.setup(rng)
+
+    def players(self, state: HighCardState) -> int:
+        return 2
+
+    def to_move(self, state: HighCardState) -> int | None:
+        return rules.mover(state)
+
+    def legal_actions(self, state: HighCardState) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def apply_unchecked(self, state: HighCardState, action: Action) -> list[Event]:
+        return rules.apply(state, action)
+
+    def outcome(self, state: HighCardState) -> Outcome | None:
+        return rules.outcome(state)
+
+    def sample_world(self, state: HighCardState, seat: int, rng: random.Random) -> HighCardState:
+        return rules.sample_world(state, seat, rng)
+
+    def observation(self, state: HighCardState, seat: int | None) -> JSON:
+        return view.observation(state, seat)
+
+    def action_to_text(self, state: HighCardState, action: Action) -> str:
+        return notation.action_to_text(action)
+
+    def parse_action(self, state: HighCardState, text: str) -> Action:
+        return notation.parse_action(state, text)
+
+    def to_json(self, state: HighCardState) -> JSON:
+        return notation.position_to_json(state)
+
+    def from_json(self, data: Any) -> HighCardState:
+        return notation.position_from_json(data)
+
+    def heuristic_bot(self) -> Bot:
+        return HeuristicBot()
