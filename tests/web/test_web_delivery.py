@@ -110,7 +110,7 @@ def test_replays_refuse_what_they_cannot_replay(server: ServerProcess) -> None:
     tampered = dict(record, seed="0" * 64)
     status, _, body = raw(server, "/api/replay", body=tampered)
     answer = json.loads(body)
-    assert (status, answer["error"]) == (422, "not_verified")
+    assert (status, answer["error"]) == (422, "bad_request")
     assert answer["problems"][0]["check"] in {"signature", "commitment"}
     status, _, body = raw(server, "/api/replay", body=[1, 2])
     assert status == 422

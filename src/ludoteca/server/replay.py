@@ -20,6 +20,7 @@ from ludoteca.core.record import MatchRecord, RecordError
 from ludoteca.games import get
 
 from .api.deps import LobbyDep
+from .protocol import ErrorCode, http_status
 from .table import Rejected
 
 JSON = dict[str, Any]
@@ -27,15 +28,14 @@ RECORD = Body(description="a match record, as from /api/tables/{table_id}/record
 
 
 class ReplayRejected(Exception):
-    """A replay that cannot be made: ``code`` for the client, ``problems`` from the verifier."""
+    """A replay that cannot be made: an ``ErrorCode`` for the client (its HTTP status from the
+    protocol's table), and the verifier's ``problems`` when a record does not check out."""
 
-    def __init__(
-        self, code: str, message: str, status: int, problems: list[JSON] | None = None
-    ) -> None:
+    def __init__(self, code: ErrorCode, message: str, problems: list[JSON] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        self.status = status
+        self.status = http_status(code)
         self.problems = problems or []
 
     def response(self) -> JSONResponse:
@@ -52,13 +52,12 @@ def replay_json(record: MatchRecord, seat: int | None) -> JSON:
         deal = record.deal()
     except RecordError:
         raise ReplayRejected(
-            "not_over", "the match is not over: its replay opens at the end", 409
+            ErrorCode.BAD_REQUEST, "the match is not over: its replay opens at the end"
         ) from None
     if seat is not None and not 0 <= seat < len(record.players):
         raise ReplayRejected(
-            "bad_request",
+            ErrorCode.BAD_REQUEST,
             f"seat {seat} is not a seat of this match (0–{len(record.players) - 1})",
-            422,
         )
     match = Match(get(record.game), record.params, deal, record.players)
 
@@ -97,9 +96,8 @@ def checked_replay(data: Any, seat: int | None) -> JSON:
     if not verdict.ok:
         first = verdict.problems[0]
         raise ReplayRejected(
-            "not_verified",
+            ErrorCode.BAD_REQUEST,
             f"the record does not check out ({first.check}): {first.message}",
-            422,
             [p.to_json() for p in verdict.problems],
         )
     return replay_json(MatchRecord.from_json(data), seat)
@@ -117,8 +115,8 @@ async def table_replay(table_id: str, lobby: LobbyDep, seat: int | None = SEAT) 
     try:
         record = await lobby.record(table_id)
     except Rejected as exc:
-        status = 404 if exc.code == "no_table" else 409
-        return JSONResponse({"error": exc.code, "message": exc.message}, status_code=status)
+        body = {"error": exc.code, "message": exc.message}
+        return JSONResponse(body, status_code=http_status(exc.code))
     try:
         return await asyncio.to_thread(replay_json, record, seat)
     except ReplayRejected as exc:
