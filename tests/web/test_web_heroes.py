@@ -3,6 +3,7 @@ against the legal actions the page received, a refresh that resumes the seat, an
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -53,7 +54,11 @@ def test_whole_match_by_clicks_lights_exactly_the_legal_rooms(pages: Pages) -> N
     assert final["view"]["over"]
     end = page.locator(".end-panel")
     end.wait_for()
-    assert page.locator("[data-seed]").inner_text() == final["view"]["seed"]
+    # the revealed secret, whose SHA-256 is the commitment shown beside it
+    secret = page.locator("[data-seed]").inner_text()
+    assert secret == final["view"]["secret"]
+    commitment = page.locator(".end-panel [data-commitment]").inner_text()
+    assert hashlib.sha256(secret.encode()).hexdigest() == commitment == final["view"]["commitment"]
     revealed = page.locator(".revealed li")
     assert revealed.count() == 2  # both groups' set-aside heroes
     link = end.locator("a[href^='/verify?table=']")
