@@ -1,0 +1,125 @@
+"""The clean-room verifier (written from docs/ alone) agrees with `ludoteca verify`.
+
+A small sample: 5 records of every game and player count, and a few changed copies of one record
+of each. bench/cleanroom.py runs the same comparison on 1,000 records of each.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import cleanroom_harness as harness
+import pytest
+from cleanroom_harness import Case, verifier
+
+# The changed copies checked here, with the verdict the docs promise for each.
+EXPECTED = {
+    "swap two actions": "FAILED (signature)",
+    "another legal action": "FAILED (signature)",
+    "a name": "FAILED (signature)",
+    "a bot flag": "FAILED (signature)",
+    "by": "FAILED (signature)",
+    "winners": "FAILED (signature)",
+    "fingerprint wrong": "FAILED (commitment)",
+    "fingerprint absent": "ok",
+    "commitment upper": "FAILED (record)",
+    "f1 valid": "ok",
+    "f1 random history": "ok",
+    "f1 old shared shape": "ok",
+    "f1 winners out of range": "FAILED (record)",
+    "f1 another legal action": None,  # an `actions` step or the outcome, whichever comes first
+    "f1 noncanonical": None,
+    "f1 wrong seat": None,
+}
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory: pytest.TempPathFactory) -> list[Case]:
+    root = tmp_path_factory.mktemp("cleanroom")
+
+    def make(config: tuple[str, int]) -> list[tuple[str, Path]]:
+        game, players = config
+        paths = harness.simulate(
+            game, players, 5, seed=11, level="random", out=root / f"{game}-{players}"
+        )
+        return [(f"{game}/{players}", p) for p in paths]
+
+    with ThreadPoolExecutor(2) as pool:
+        records = [r for batch in pool.map(make, harness.CONFIGS) for r in batch]
+    assert len(records) == 5 * len(harness.CONFIGS)
+    out = [Case("valid", path, config=config) for config, path in records]
+    rng = random.Random(3)
+    for n, (config, path) in enumerate(records[::5]):
+        rec = json.loads(path.read_text())
+        for kind, variant in harness.tampered(rec, rng):
+            if kind in EXPECTED:
+                target = root / f"changed-{n}-{len(out)}.json"
+                target.write_text(json.dumps(variant))
+                out.append(Case(kind, target, config=config))
+        receipts = list(harness.receipt_cases(rec, rng))
+        for m, (kind, receipt) in enumerate(receipts[:2]):
+            target = root / f"receipt-{n}-{m}.json"
+            target.write_text(json.dumps(receipt))
+            out.append(Case(kind, path, receipts=[target], config=config))
+    return out
+
+
+def test_the_clean_room_verifier_agrees_with_ludoteca_verify(cases: list[Case]) -> None:
+    theirs = harness.cli_verdicts(cases, jobs=2)
+    mine = [harness.own_verdict(c) for c in cases]
+    disagreements = [
+        (c.kind, str(c.path), a, b) for c, a, b in zip(cases, mine, theirs, strict=True) if a != b
+    ]
+    assert disagreements == []
+    for case, verdict in zip(cases, theirs, strict=True):
+        expected = {"valid": "ok", "receipt good": "ok", "receipt other head": "FAILED (receipt)"}
+        want = expected.get(case.kind, EXPECTED.get(case.kind))
+        if want is not None:
+            assert verdict == want, (case.kind, case.path)
+        elif case.kind != "f1 another legal action":
+            assert verdict.startswith("FAILED (actions) step "), (case.kind, case.path)
+
+
+def test_the_worked_examples_of_fairness_md() -> None:
+    secret = "5e3d0b9c2a7f4e6190d8c1b2a3f4e5d60718293a4b5c6d7e8f90a1b2c3d4e5f6"
+    commitment = verifier.sha256_hex(secret.encode())
+    assert commitment == "258d2f4048cb18275a67612a68a558cc87eeb4f5ece21d6a89ae4028be7eea55"
+    assert verifier.fingerprint(commitment) == "4P6J-YG28-SCC2-EPK7"
+    seed = verifier.match_seed(secret, "Tq3xZ9", ["ana-7f3k9q", None])
+    assert seed == "7267611f5df8444e7411ae561c77ca809f29210c249136a5ce1eda5edf11fc5e"
+    stream = verifier.Stream(seed)
+    words = [stream.word() for _ in range(10)]
+    assert words[0] == 2325725037 and words[7] == 4172038194 and words[9] == 4258519873
+    assert verifier.Stream(seed).below(24) == 21
+    record = {
+        "game": "heroes",
+        "table": "Tq3xZ9",
+        "commitment": commitment,
+        "contributions": ["ana-7f3k9q", None],
+        "players": [
+            {"name": "Ana", "bot": False},
+            {"name": "Bot 2 (easy)", "bot": True, "level": "easy"},
+        ],
+        "actions": [{"seat": 1, "action": "draw", "by": "bot"}],
+    }
+    heads = verifier.chain_heads(record, 2)
+    assert heads == [
+        "34403f172ebadbbc6eb479183600147e1d4978f0160cf3139a7231440a64625f",
+        "02a3d83004414cd2a0a01444ff1e88374dcbf1923f3a74b25543674abaafe10b",
+    ]
+    game = verifier.Heroes(2, verifier.Stream(seed))
+    assert game.to_move == 1 and game.legal()[0] == "draw"
+
+
+def test_the_pure_ed25519_agrees_with_rfc_8032() -> None:
+    # RFC 8032, section 7.1, TEST 2.
+    public = bytes.fromhex("3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c")
+    signature = bytes.fromhex(
+        "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da"
+        "085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"
+    )
+    assert verifier.ed25519_verify_pure(public, b"\x72", signature)
+    assert not verifier.ed25519_verify_pure(public, b"\x73", signature)
