@@ -3,17 +3,30 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+RUN_STAMP  := $(VENV)/.run-installed
+TEST_STAMP := $(VENV)/.test-installed
 
 .PHONY: run test lint typecheck pytest bench browser clean
 
-$(STAMP): pyproject.toml
+# `make run` installs what running needs; `make test` and `make bench` add their tools on top.
+$(VENV)/.created:
+	@echo "setting up $(VENV) on first use (installing dependencies; this takes a minute or two)"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	@touch $(STAMP)
+	@$(PIP) --upgrade pip
+	@touch $@
 
-run: $(STAMP)
+$(RUN_STAMP): pyproject.toml $(VENV)/.created
+	@echo "installing ludoteca into $(VENV)"
+	@$(PIP) -e .
+	@touch $@
+
+$(TEST_STAMP): pyproject.toml $(RUN_STAMP)
+	@echo "installing the test and benchmark tools into $(VENV)"
+	@$(PIP) -e '.[dev]'
+	@touch $@
+
+run: $(RUN_STAMP)
 	$(BIN)/ludoteca serve
 
 # Debian's Chromium for the browser tests (playwright cannot download browsers here).
@@ -23,19 +36,19 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests bench docs
 	$(BIN)/ruff format --check src tests bench docs
 
-typecheck: $(STAMP)
+typecheck: $(TEST_STAMP)
 	$(BIN)/mypy src/ludoteca
 
-pytest: $(STAMP) browser
+pytest: $(TEST_STAMP) browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python bench/run.py
 
 clean:

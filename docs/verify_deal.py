@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Check a finished ludoteca match's seed and deal it again, with the standard library only.
+"""Check a finished ludoteca match's fairness and deal it again, with the standard library only.
 
-    python3 verify_deal.py RECORD.json [--json]
+    python3 verify_deal.py RECORD.json [--key HEX] [--receipt FILE] [--json]
 
-1. SHA-256 of the revealed seed must equal the commitment shown before the match (and its
-   fingerprint the one shown at the table).
-2. The set-up is dealt again from the seed with the stream of docs/fairness.md: compare it with what
+1. SHA-256 of the revealed secret (format 1: the seed) must equal the commitment shown before the
+   match, and its fingerprint the one shown at the table.
+2. Format 2: the seed must be HMAC-SHA-256(secret, "ludoteca/2", table, contributions); the chain
+   is recomputed from the header and every step and must end at the record's head (and pass
+   through every receipt given); the Ed25519 signature must sign the record, by the key the
+   record names, or, with --key, by that key.
+3. The set-up is dealt again from the seed with the stream of docs/fairness.md: compare it with what
    you saw at the table (your opening hand, who started, the set-aside heroes shown at the end).
 Replaying every action and comparing the outcome needs the rules: `ludoteca verify RECORD.json`.
 This file is independent of the ludoteca package on purpose; its tests compare it with the engine.
@@ -14,6 +18,7 @@ This file is independent of the ludoteca package on purpose; its tests compare i
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import sys
 
@@ -44,10 +49,88 @@ class Stream:
             items[i], items[j] = items[j], items[i]
 
 
-def fingerprint(commitment: str) -> str:
-    bits = int(commitment[:10], 16)
-    code = "".join(CROCKFORD[(bits >> s) & 31] for s in range(35, -1, -5))
-    return code[:4] + "-" + code[4:]
+def fingerprint(commitment: str, bits: int = 80) -> str:
+    value = int(commitment[: bits // 4], 16)
+    code = "".join(CROCKFORD[(value >> s) & 31] for s in range(bits - 5, -1, -5))
+    return "-".join(code[i : i + 4] for i in range(0, len(code), 4))
+
+
+def canonical(value: object) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def match_seed(secret: str, table: str, contributions: list) -> str:
+    message = "\n".join(["ludoteca/2", table, *[c or "" for c in contributions]])
+    return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
+
+
+def chain(record: dict) -> list:
+    """The chain's head after each version: header, then one link per step."""
+    header = {k: record[k] for k in ("game", "params", "table", "commitment", "contributions")}
+    header["players"] = record["players"]
+    heads = [hashlib.sha256(b"ludoteca/2 chain\n" + canonical(header)).hexdigest()]
+    for step in record["actions"]:
+        link = {"seat": step["seat"], "action": step["action"], "by": step["by"]}
+        heads.append(hashlib.sha256(heads[-1].encode() + b"\n" + canonical(link)).hexdigest())
+    return heads
+
+
+# ------------------------------------------------------- Ed25519 verification (RFC 8032, 5.1.7)
+P = 2**255 - 19
+L = 2**252 + 27742317777372353535851937790883648493
+D = -121665 * pow(121666, P - 2, P) % P
+SQRT_M1 = pow(2, (P - 1) // 4, P)
+
+
+def _add(a: tuple, b: tuple) -> tuple:
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    e, f = (y1 - x1) * (y2 - x2) % P, (y1 + x1) * (y2 + x2) % P
+    g, h = 2 * t1 * t2 * D % P, 2 * z1 * z2 % P
+    e, f, g, h = f - e, h - g, h + g, f + e
+    return e * f % P, g * h % P, f * g % P, e * h % P
+
+
+def _times(point: tuple, n: int) -> tuple:
+    result = (0, 1, 1, 0)
+    while n:
+        if n & 1:
+            result = _add(result, point)
+        point, n = _add(point, point), n >> 1
+    return result
+
+
+def _decode(raw: bytes) -> tuple | None:
+    y = int.from_bytes(raw, "little")
+    sign, y = y >> 255, y & ((1 << 255) - 1)
+    if y >= P:
+        return None
+    x2 = (y * y - 1) * pow(D * y * y + 1, P - 2, P) % P
+    x = pow(x2, (P + 3) // 8, P)
+    if (x * x - x2) % P:
+        x = x * SQRT_M1 % P
+    if (x * x - x2) % P or (x == 0 and sign):
+        return None
+    if x & 1 != sign:
+        x = P - x
+    return x, y, 1, x * y % P
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    return (a[0] * b[2] - b[0] * a[2]) % P == 0 and (a[1] * b[2] - b[1] * a[2]) % P == 0
+
+
+BASE = _decode((4 * pow(5, P - 2, P) % P).to_bytes(32, "little"))
+
+
+def ed25519_verify(public: bytes, message: bytes, signature: bytes) -> bool:
+    a = _decode(public)
+    r = _decode(signature[:32]) if len(signature) == 64 else None
+    s = int.from_bytes(signature[32:], "little")
+    if a is None or r is None or s >= L:
+        return False
+    k = int.from_bytes(hashlib.sha512(signature[:32] + public + message).digest(), "little") % L
+    return _same(_times(BASE, s), _add(r, _times(a, k)))
 
 
 # --------------------------------------------------------------------------- Heroes & Relics
@@ -156,34 +239,79 @@ def deal(game: str, players: int, seed: str) -> dict:
     return DEALS[game](Stream(seed), players)
 
 
+def check_format_2(record: dict, key: str | None, receipts: list) -> str | None:
+    """The format-2 checks that need no rules; a problem, or None."""
+    signature = record.get("signature")
+    if signature is None:
+        return "the record is not signed"
+    public = signature["public_key"]
+    if key is not None and public != key.lower():
+        return f"signed by key {signature['key_id']}, not by the key given"
+    if hashlib.sha256(bytes.fromhex(public)).hexdigest()[:16] != signature["key_id"]:
+        return "the signature's key id is not that of its public key"
+    body = {k: v for k, v in record.items() if k != "signature"}
+    if not ed25519_verify(
+        bytes.fromhex(public), canonical(body), bytes.fromhex(signature["value"])
+    ):
+        return f"the signature by key {signature['key_id']} does not match the record"
+    seed = match_seed(record["secret"], record["table"], record["contributions"])
+    if record["seed"] != seed:
+        return f"the seed is not HMAC-SHA-256(secret, table, contributions) = {seed}"
+    heads = chain(record)
+    if heads[-1] != record["chain"]:
+        return f"the chain ends at {heads[-1]}, the record says {record['chain']}"
+    for receipt in receipts:
+        version = receipt["version"]
+        if receipt["table"] != record["table"] or version >= len(heads):
+            return f"receipt for version {version} of table {receipt['table']} does not fit"
+        if heads[version] != receipt["chain"]:
+            return f"at version {version} you were shown {receipt['chain']}, not {heads[version]}"
+    return None
+
+
 def main(argv: list) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
         return 2
     with open(argv[0], encoding="utf-8") as file:
         record = json.load(file)
-    seed, promised = record.get("seed"), record["commitment"].lower()
-    if seed is None:
-        print("FAILED: the seed is not revealed yet (the match is not over)")
+    options = dict(zip(argv[1::2], argv[2::2], strict=False))
+    receipts = []
+    if "--receipt" in options:
+        with open(options["--receipt"], encoding="utf-8") as file:
+            loaded = json.load(file)
+        receipts = loaded if isinstance(loaded, list) else [loaded]
+    form = record.get("format")
+    secret = record.get("secret") if form == 2 else record.get("seed")
+    promised = record["commitment"]
+    if secret is None:
+        print("FAILED: the secret is not revealed yet (the match is not over)")
         return 1
-    actual = hashlib.sha256(seed.encode()).hexdigest()
+    actual = hashlib.sha256(secret.encode()).hexdigest()
     if actual != promised:
-        print(f"FAILED: sha256(seed) = {actual}, but the commitment was {promised}")
+        print(f"FAILED: sha256(secret) = {actual}, but the commitment was {promised}")
         return 1
+    bits = 80 if form == 2 else 40
     shown = record.get("fingerprint")
-    if shown is not None and shown != fingerprint(promised):
-        print(
-            f"FAILED: fingerprint {shown} is not that of the commitment ({fingerprint(promised)})"
-        )
+    if shown is not None and shown != fingerprint(promised, bits):
+        print(f"FAILED: fingerprint {shown} is not that of the commitment")
         return 1
+    if form == 2:
+        problem = check_format_2(record, options.get("--key"), receipts)
+        if problem:
+            print(f"FAILED: {problem}")
+            return 1
     if record["game"] not in DEALS:
         print(f"FAILED: this script does not know the game {record['game']!r}")
         return 1
-    dealt = deal(record["game"], record["params"]["players"], seed)
+    dealt = deal(record["game"], record["params"]["players"], record["seed"])
     if "--json" in argv:
         print(json.dumps(dealt))
         return 0
-    print(f"OK: sha256(seed) is the commitment; fingerprint {fingerprint(promised)}")
+    print(f"OK: sha256(secret) is the commitment; fingerprint {fingerprint(promised, bits)}")
+    if form == 2:
+        key = record["signature"]["key_id"]
+        print(f"OK: the seed mixes every contribution; the chain and the signature ({key}) hold")
     print(f"The deal of this {record['game']} match, from the seed:")
     for key, value in dealt.items():
         print(f"  {key}: {json.dumps(value)}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -12,6 +13,9 @@ from typing import Any
 
 import pytest
 
+from ludoteca.bots.arena import play_match
+from ludoteca.core import Deal, Match, MatchRecord, SigningKey
+from ludoteca.core.signing import key_fingerprint
 from ludoteca.games import all_games, get
 
 
@@ -103,74 +107,149 @@ def test_simulate_explains_bad_arguments(args: list[str], message: str | None) -
 
 
 @pytest.fixture(scope="module")
-def record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    folder = tmp_path_factory.mktemp("records")
-    simulate_json("heroes", "--games", "1", "--seed", "tamper", "--records", str(folder))
-    loaded: dict[str, Any] = json.loads(next(folder.glob("*.json")).read_text())
-    return loaded
+def key() -> SigningKey:
+    return SigningKey.generate()
 
 
-def verify_file(tmp_path: Path, data: Any) -> subprocess.CompletedProcess[str]:
+@pytest.fixture(scope="module")
+def record(key: SigningKey) -> dict[str, Any]:
+    secret = hashlib.sha256(b"tamper").hexdigest()
+    match = play_match(get("heroes"), 2, secret, ["random", "random"], table="cli-test")
+    return match.record().sign(key).to_json()
+
+
+def resigned(data: dict[str, Any], key: SigningKey) -> dict[str, Any]:
+    """A changed record signed again, as only the key's holder could: the checks after the
+    signature must catch the change by themselves."""
+    return MatchRecord.from_json(data).sign(key).to_json()
+
+
+def replayed(data: dict[str, Any]) -> Match:
+    """The match a record's steps give, replayed through the match authority."""
+    record = MatchRecord.from_json(data)
+    deal = Deal(data["secret"], record.table, tuple(record.contributions))
+    return Match.replay(get(record.game), record.params, deal, record.players, record.actions)
+
+
+def verify_file(tmp_path: Path, data: Any, *options: str) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "record.json"
     path.write_text(json.dumps(data) if not isinstance(data, str) else data)
-    return ludoteca("verify", str(path))
+    return ludoteca("verify", str(path), *options)
 
 
-def test_verify_accepts_the_record_and_prints_the_outcome(
-    tmp_path: Path, record: dict[str, Any]
+def test_verify_accepts_the_record_and_names_the_signing_key(
+    tmp_path: Path, record: dict[str, Any], key: SigningKey
 ) -> None:
     done = verify_file(tmp_path, record)
     assert done.returncode == 0, done.stdout
     assert "outcome:" in done.stdout and record["fingerprint"] in done.stdout
+    assert key.key_id in done.stdout and key_fingerprint(key.public_key) in done.stdout
+    keys = tmp_path / "keys.txt"
+    keys.write_text(key.public_key + "\n")
+    assert verify_file(tmp_path, record, "--key", str(keys)).returncode == 0
+    keys.write_text(SigningKey.generate().public_key + "\n")
+    other = verify_file(tmp_path, record, "--key", str(keys))
+    assert other.returncode == 1 and "not one of the keys given" in other.stdout
 
 
-def test_verify_names_a_changed_seed(tmp_path: Path, record: dict[str, Any]) -> None:
-    done = verify_file(tmp_path, {**record, "seed": record["seed"][:-1] + "0"})
-    if record["seed"].endswith("0"):
-        done = verify_file(tmp_path, {**record, "seed": record["seed"][:-1] + "1"})
+def test_verify_refuses_any_change_made_without_the_key(
+    tmp_path: Path, record: dict[str, Any]
+) -> None:
+    changes: list[dict[str, Any]] = []
+    for path, value in (
+        (("players", 0, "name"), "Mallory"),
+        (("players", 1, "bot"), False),
+        (("actions", 0, "by"), "table"),
+        (("outcome", "reason"), "camp"),
+        (("contributions", 0), "mine"),
+    ):
+        changed = json.loads(json.dumps(record))
+        *parents, last = path
+        target = changed
+        for part in parents:
+            target = target[part]
+        target[last] = value
+        changes.append(changed)
+    for changed in changes:
+        done = verify_file(tmp_path, changed)
+        assert done.returncode == 1
+        assert "FAILED (signature)" in done.stdout, done.stdout
+
+
+def test_verify_names_a_changed_secret(
+    tmp_path: Path, record: dict[str, Any], key: SigningKey
+) -> None:
+    secret = record["secret"]
+    other = secret[:-1] + ("1" if secret.endswith("0") else "0")
+    done = verify_file(tmp_path, resigned({**record, "secret": other}, key))
     assert done.returncode == 1
-    assert "commitment does not match the seed" in done.stdout
+    assert "commitment does not match the secret" in done.stdout
 
 
-def test_verify_names_the_step_of_a_changed_action(tmp_path: Path, record: dict[str, Any]) -> None:
+def test_verify_names_the_step_of_a_changed_action(
+    tmp_path: Path, record: dict[str, Any], key: SigningKey
+) -> None:
     game = get("heroes")
-    from ludoteca.core import Match
-
-    match = Match(game, record["params"], record["seed"])
+    replay = Match(
+        game,
+        record["params"],
+        Deal(record["secret"], record["table"], tuple(record["contributions"])),
+    )
     n = 0
+    others: list[str] = []
     for step in record["actions"]:
         n += 1
-        legal = game.legal_texts(match.state)
-        others = [t for t in legal if t != step["action"]]
+        others = [t for t in replay.legal(step["seat"]) if t != step["action"]]
         if others:
             break
-        match.act(step["seat"], step["action"])
+        replay.act(step["seat"], step["action"])
     changed = json.loads(json.dumps(record))
     changed["actions"][n - 1]["action"] = "place paladin camp"
-    done = verify_file(tmp_path, changed)
+    done = verify_file(tmp_path, resigned(changed, key))
     assert done.returncode == 1
     assert f"step {n}:" in done.stdout and "not legal" in done.stdout
-    # a legal but different action makes a different match: some later step or the outcome breaks
+    # another legal action, signed by the key's holder: the chain or the outcome gives it away
     swapped = json.loads(json.dumps(record))
     swapped["actions"][n - 1]["action"] = others[0]
-    done = verify_file(tmp_path, swapped)
+    done = verify_file(tmp_path, resigned(swapped, key))
     assert done.returncode == 1
     assert "FAILED" in done.stdout
 
 
-def test_verify_names_a_changed_outcome(tmp_path: Path, record: dict[str, Any]) -> None:
+def test_verify_names_a_changed_outcome(
+    tmp_path: Path, record: dict[str, Any], key: SigningKey
+) -> None:
     outcome = dict(record["outcome"])
     outcome["winners"] = [1 - outcome["winners"][0]] if outcome["winners"] else [0]
-    done = verify_file(tmp_path, {**record, "outcome": outcome})
+    done = verify_file(tmp_path, resigned({**record, "outcome": outcome}, key))
     assert done.returncode == 1
     assert "outcome differs" in done.stdout
 
 
+def test_verify_checks_receipts_against_the_chain(tmp_path: Path, record: dict[str, Any]) -> None:
+    replay = replayed(record)
+    receipts = tmp_path / "receipts.json"
+    shown = [{"table": "cli-test", "version": v, "chain": replay.chain[v]} for v in (0, 5)]
+    receipts.write_text(json.dumps(shown))
+    done = verify_file(tmp_path, record, "--receipt", str(receipts))
+    assert done.returncode == 0 and "2 receipt(s) agree" in done.stdout
+    shown[1]["chain"] = "0" * 64
+    receipts.write_text(json.dumps(shown))
+    done = verify_file(tmp_path, record, "--receipt", str(receipts))
+    assert done.returncode == 1 and "FAILED (receipt)" in done.stdout
+    receipts.write_text('{"table": "cli-test"}')
+    bad = verify_file(tmp_path, record, "--receipt", str(receipts))
+    assert bad.returncode == 2 and "receipt" in bad.stderr
+
+
 def test_verify_names_an_unfinished_or_malformed_record(
-    tmp_path: Path, record: dict[str, Any]
+    tmp_path: Path, record: dict[str, Any], key: SigningKey
 ) -> None:
-    assert "not over" in verify_file(tmp_path, {**record, "actions": record["actions"][:-1]}).stdout
-    assert "not revealed" in verify_file(tmp_path, {**record, "seed": None}).stdout
+    unfinished = resigned({**record, "actions": record["actions"][:-1]}, key)
+    assert "chain head" in verify_file(tmp_path, unfinished).stdout
+    unfinished["chain"] = replayed(unfinished).chain[-1]
+    assert "not over" in verify_file(tmp_path, resigned(unfinished, key)).stdout
+    assert "not revealed" in verify_file(tmp_path, {**record, "secret": None}).stdout
     assert "field 'game'" in verify_file(tmp_path, {**record, "game": 5}).stdout
     assert "unknown record format" in verify_file(tmp_path, {**record, "format": 99}).stdout
     not_json = verify_file(tmp_path, "{oops")
@@ -196,7 +275,10 @@ def test_moves_prints_the_legal_actions_of_a_position(tmp_path: Path, game_id: s
 def test_play_explains_bad_input_and_asks_again() -> None:
     done = ludoteca("play", "heroes", "--seed", "terminal", stdin="?\nfly away\nquit\n")
     assert done.returncode == 1
-    assert "Fingerprint of this match's seed:" in done.stdout
+    assert (
+        "The table's commitment:" in done.stdout
+        and "Your seed, mixed into the deal:" in done.stdout
+    )
     assert "Legal actions:" in done.stdout
     assert "Not possible:" in done.stdout and "'?'" in done.stdout
     assert "You left the match." in done.stdout
@@ -253,4 +335,4 @@ def test_a_person_plays_a_whole_match_in_the_terminal(game_id: str) -> None:
     process.stdin.close()
     process.stdout.close()
     assert process.returncode == 0, seen[-2000:]
-    assert "Result:" in seen and "Seed (check it with 'ludoteca verify'):" in seen
+    assert "Result:" in seen and "The table's secret" in seen

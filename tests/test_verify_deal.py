@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import subprocess
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from ludoteca.bots.arena import play_match
+from ludoteca.core import MatchRecord, SigningKey
 from ludoteca.games import all_games, get
 
 SCRIPT = Path(__file__).resolve().parent.parent / "docs" / "verify_deal.py"
@@ -82,28 +84,69 @@ def test_the_script_deals_what_the_engine_deals(game_id: str, players: int) -> N
         assert {key: dealt[key] for key in expected} == expected, seed
 
 
+KEY = SigningKey.generate()
+
+
 def finished_record(tmp_path: Path, game_id: str) -> Path:
     game = get(game_id)
-    match = play_match(
-        game, game.spec.min_players, "script-check", ["random"] * game.spec.min_players
-    )
+    players = game.spec.min_players
+    secret = hashlib.sha256(b"script-check").hexdigest()
+    match = play_match(game, players, secret, ["random"] * players, table="script")
     path = tmp_path / f"{game_id}.json"
-    path.write_text(match.record().dumps())
+    path.write_text(match.record().sign(KEY).dumps())
     return path
+
+
+def run_script(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, text=True, check=False
+    )
 
 
 @pytest.mark.parametrize("game_id", list(all_games()))
 def test_the_script_checks_a_finished_record(tmp_path: Path, game_id: str) -> None:
     path = finished_record(tmp_path, game_id)
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), str(path)], capture_output=True, text=True, check=False
-    )
+    done = run_script(path, "--key", KEY.public_key)
     assert done.returncode == 0, done.stdout
-    assert done.stdout.startswith("OK: sha256(seed) is the commitment")
+    assert done.stdout.startswith("OK: sha256(secret) is the commitment")
+    assert "the chain and the signature" in done.stdout
+    original = json.loads(path.read_text())
+    assert run_script(path, "--key", SigningKey.generate().public_key).returncode == 1
+    changes = {
+        "sha256(secret)": {"secret": "0" * 64},
+        "signature": {
+            "players": [{**original["players"][0], "name": "M"}, *original["players"][1:]]
+        },
+    }
+    for expected, change in changes.items():
+        path.write_text(json.dumps({**original, **change}))
+        bad = run_script(path)
+        assert bad.returncode == 1 and expected in bad.stdout, (expected, bad.stdout)
+    # changes signed again by the key's holder: the seed and the chain give them away
+    for expected, change in {
+        "HMAC": {"contributions": ["x", *original["contributions"][1:]]},
+        "chain": {"actions": original["actions"][:-1]},
+    }.items():
+        resigned = MatchRecord.from_json({**original, **change}).sign(KEY)
+        path.write_text(resigned.dumps())
+        bad = run_script(path)
+        assert bad.returncode == 1 and expected in bad.stdout, (expected, bad.stdout)
+
+
+def test_the_script_checks_receipts(tmp_path: Path) -> None:
+    path = finished_record(tmp_path, "dice-heroes")
     record = json.loads(path.read_text())
-    record["seed"] = "not the seed"
-    path.write_text(json.dumps(record))
-    bad = subprocess.run(
-        [sys.executable, str(SCRIPT), str(path)], capture_output=True, text=True, check=False
-    )
-    assert bad.returncode == 1 and "FAILED: sha256(seed)" in bad.stdout
+    script = load_script()
+    heads = script.chain(record)
+    receipt = tmp_path / "receipt.json"
+    receipt.write_text(json.dumps({"table": "script", "version": 3, "chain": heads[3]}))
+    assert run_script(path, "--receipt", receipt).returncode == 0
+    receipt.write_text(json.dumps({"table": "script", "version": 3, "chain": heads[4]}))
+    done = run_script(path, "--receipt", receipt)
+    assert done.returncode == 1 and "at version 3" in done.stdout
+
+
+def test_the_script_checks_a_format_1_record() -> None:
+    for path in sorted((Path(__file__).parent / "core" / "format1").glob("*.json")):
+        done = run_script(path)
+        assert done.returncode == 0 and "fingerprint" in done.stdout, done.stdout

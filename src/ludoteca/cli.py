@@ -7,6 +7,7 @@ import json
 import os
 import random
 import sys
+import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -14,19 +15,30 @@ from typing import Any, TextIO
 from ludoteca.bots import LEVELS, make_bot
 from ludoteca.bots.arena import MatchResult, Tournament, run
 from ludoteca.core import (
+    Deal,
     Event,
     IllegalActionError,
     InvalidActionError,
     InvalidParamsError,
     InvalidPositionError,
     Match,
+    MatchRecord,
     Player,
+    Receipt,
+    SigningKey,
     UnknownGameError,
     decide,
     verify,
 )
-from ludoteca.core.fairness import new_secret, seed_fingerprint
+from ludoteca.core.fairness import (
+    commitment,
+    contribution_problem,
+    fingerprint,
+    new_contribution,
+    new_secret,
+)
 from ludoteca.games import all_games, get
+from ludoteca.server.keys import KeyRing, rotate
 
 
 class UsageError(Exception):
@@ -88,7 +100,35 @@ def build_parser() -> argparse.ArgumentParser:
 
     ver = commands.add_parser("verify", help="check a finished match record")
     ver.add_argument("record", type=Path, help="record file (JSON), or - for standard input")
+    ver.add_argument(
+        "--receipt",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="receipts the table showed you (JSON: one, or a list); the record must agree",
+    )
+    trust = ver.add_mutually_exclusive_group()
+    trust.add_argument(
+        "--key",
+        type=Path,
+        metavar="FILE",
+        help="the server's public keys (hex, one a line, or the JSON of GET /api/keys)",
+    )
+    trust.add_argument(
+        "--server", metavar="URL", help="fetch the server's public keys from URL/api/keys"
+    )
     ver.set_defaults(run=cmd_verify)
+
+    keys = commands.add_parser("keys", help="list or rotate the server's record-signing keys")
+    keys.add_argument("action", choices=("list", "rotate"))
+    keys.add_argument(
+        "--dir",
+        type=Path,
+        default=Path(os.environ.get("LUDOTECA_KEYS", "var/keys")),
+        help="the key folder every server process reads (default: $LUDOTECA_KEYS or var/keys)",
+    )
+    keys.set_defaults(run=cmd_keys)
 
     moves = commands.add_parser("moves", help="print the legal actions of a position")
     moves.add_argument("game", help=f"game id ({game_ids})")
@@ -100,7 +140,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, help="number of seats (default: the game's minimum)")
     play.add_argument("--seat", type=int, default=1, help="your seat, 1-based (default 1)")
     play.add_argument("--bots", default="medium", help=f"bot level(s) ({', '.join(LEVELS)})")
-    play.add_argument("--seed", help="match seed (default: a fresh secret)")
+    play.add_argument("--seed", help="the table's secret (default: a fresh one)")
+    play.add_argument(
+        "--my-seed", help="your own contribution to the deal (default: a fresh random one)"
+    )
     play.set_defaults(run=cmd_play)
     return parser
 
@@ -126,14 +169,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError("--games must be at least 1")
     if args.iterations is not None and args.iterations < 1:
         raise UsageError("--iterations must be at least 1")
+    key = SigningKey.generate()
     if args.records:
         args.records.mkdir(parents=True, exist_ok=True)
+        (args.records / "signing-key.pub").write_text(key.public_key + "\n", encoding="utf-8")
     progress = Progress(args.games, sys.stderr)
 
     def on_result(result: MatchResult) -> None:
         if args.records and result.record is not None:
+            record = MatchRecord.from_json(json.loads(result.record)).sign(key)
             path = args.records / f"{game.spec.id}-{result.index:05d}.json"
-            path.write_text(result.record + "\n", encoding="utf-8")
+            path.write_text(record.dumps() + "\n", encoding="utf-8")
         progress.step()
 
     tournament = run(
@@ -148,6 +194,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         on_result=on_result,
     )
     progress.done()
+    if args.records:
+        print(
+            f"records signed with key {key.key_id}, made for this run: its public key is "
+            f"{args.records / 'signing-key.pub'} (ludoteca verify --key)",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(tournament.to_json()))
     else:
@@ -213,19 +265,74 @@ def read_json(path: Path) -> Any:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     data = read_json(args.record)
-    verdict = verify(data, get)
+    receipts = [r for path in args.receipt for r in read_receipts(path)]
+    trusted = trusted_keys(args)
+    verdict = verify(data, get, receipts=receipts, trusted_keys=trusted)
     if not verdict.ok:
         for problem in verdict.problems:
-            print(f"FAILED: {problem.message}")
+            print(f"FAILED ({problem.check}): {problem.message}")
         return 1
     assert verdict.outcome is not None
-    record = data
+    record = MatchRecord.from_json(data)
+    what = "secret" if record.format >= 2 else "seed"
     print(
-        f"OK: {record['game']} match {seed_fingerprint(record['seed'])}, "
-        f"{len(record['actions'])} actions replayed, commitment matches the seed"
+        f"OK: {record.game} match {record.fingerprint}, {len(record.actions)} actions replayed, "
+        f"commitment matches the {what}"
     )
-    print(f"outcome: {describe_outcome(verdict.outcome.to_json(), record['players'])}")
+    if verdict.key_id is not None:
+        whose = "one of the server's keys" if trusted is not None else "the key the record names"
+        print(f"signed by key {verdict.key_id} ({whose}), fingerprint {verdict.key_fingerprint}")
+        given = sum(c is not None for c in record.contributions)
+        print(f"seed = HMAC(secret, table {record.table} and {given} players' seeds)")
+    if verdict.receipts:
+        print(f"{verdict.receipts} receipt(s) agree with the record's chain")
+    print(f"outcome: {describe_outcome(verdict.outcome.to_json(), data['players'])}")
+    for note in verdict.notes:
+        print(f"note: {note}")
     return 0
+
+
+def read_receipts(path: Path) -> list[Receipt]:
+    data = read_json(path)
+    try:
+        return [Receipt.from_json(r) for r in (data if isinstance(data, list) else [data])]
+    except ValueError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+
+
+def trusted_keys(args: argparse.Namespace) -> set[str] | None:
+    """The public keys given with --key or fetched with --server, or None."""
+    if args.key is not None:
+        try:
+            text = args.key.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.key}: {exc.strerror}") from None
+        return parse_keys(text, str(args.key))
+    if args.server is not None:
+        url = args.server.rstrip("/") + "/api/keys"
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                text = response.read().decode()
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"cannot fetch {url}: {exc}") from None
+        return parse_keys(text, url)
+    return None
+
+
+def parse_keys(text: str, where: str) -> set[str]:
+    """Public keys from the JSON of GET /api/keys, or hex keys one a line."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("keys"), list):
+        found = {k.get("public_key") for k in data["keys"] if isinstance(k, dict)}
+    else:
+        found = {line.strip().lower() for line in text.splitlines() if line.strip()}
+    keys = {k for k in found if isinstance(k, str) and len(k) == 64}
+    if not keys or any(not all(c in "0123456789abcdef" for c in k) for k in keys):
+        raise UsageError(f"{where} holds no Ed25519 public keys (64 hex digits each)")
+    return keys
 
 
 def describe_outcome(outcome: dict[str, Any], players: list[dict[str, Any]]) -> str:
@@ -245,6 +352,23 @@ def describe_outcome(outcome: dict[str, Any], players: list[dict[str, Any]]) -> 
     if outcome.get("scores"):
         text += "; scores " + ", ".join(str(s) for s in outcome["scores"])
     return text
+
+
+# ------------------------------------------------------------------------------------- keys
+def cmd_keys(args: argparse.Namespace) -> int:
+    """Rotation makes a new key that signs from the next record on; servers read the folder at
+    start, so restart them; older keys stay published and their records keep checking."""
+    if args.action == "rotate":
+        _, key = rotate(args.dir)
+        print(f"new signing key {key.key_id} in {args.dir}; restart the servers to use it")
+    try:
+        ring = KeyRing.load(args.dir, create=False)
+    except (FileNotFoundError, ValueError) as exc:
+        raise UsageError(f"{exc} (make one with 'ludoteca keys rotate --dir {args.dir}')") from None
+    for published in ring.published():
+        state = "retired" if published.retired_at else "current"
+        print(f"{published.key_id}  {state:7}  {published.public_key}")
+    return 0
 
 
 # ------------------------------------------------------------------------------------ moves
@@ -269,16 +393,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     human = args.seat - 1
     others = bot_levels(args.bots, players - 1) if players > 1 else []
     levels: list[str | None] = [*others[:human], None, *others[human:]]
-    seed = args.seed or new_secret()
+    secret = args.seed or new_secret()
+    mine = args.my_seed or new_contribution()
+    problem = contribution_problem(mine)
+    if problem:
+        raise UsageError(f"--my-seed: {problem}")
     seats = [
         Player("you") if lv is None else Player(f"{lv} bot", bot=True, level=lv) for lv in levels
     ]
-    match = Match(game, {"players": players}, seed, seats)
+    contributions = tuple(mine if lv is None else None for lv in levels)
+    match = Match(game, {"players": players}, Deal(secret, "terminal", contributions), seats)
     bots = {seat: make_bot(lv, game) for seat, lv in enumerate(levels) if lv is not None}
     rng = random.Random()
     out = sys.stdout
     out.write(f"{game.spec.name()} — you are seat {args.seat} of {players}.\n")
-    out.write(f"Fingerprint of this match's seed: {seed_fingerprint(seed)}\n")
+    out.write(f"The table's commitment: {commitment(secret)} ({fingerprint(commitment(secret))})\n")
+    out.write(f"Your seed, mixed into the deal: {mine}\n")
     out.write("Type an action, '?' for the legal actions, 'quit' to leave.\n")
     show_events(match.opening_events, human, out)
     while (seat := game.to_move(match.state)) is not None:
@@ -305,7 +435,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     assert outcome is not None
     out.write("\n" + game.describe(match.state, human) + "\n")
     out.write(f"Result: {describe_outcome(outcome.to_json(), [p.to_json() for p in seats])}\n")
-    out.write(f"Seed (check it with 'ludoteca verify'): {seed}\n")
+    out.write(f"The table's secret (its SHA-256 is the commitment): {secret}\n")
     return 0
 
 

@@ -4,23 +4,12 @@ from __future__ import annotations
 
 import hashlib
 
-from ludoteca.core import commitment, derive_seed, fingerprint, seed_fingerprint
+from ludoteca.core import commitment, derive_seed
 from ludoteca.core.fairness import checks_out, new_secret
 
 
 def test_commitment_is_sha256_of_the_seed_text() -> None:
     assert commitment("abc") == hashlib.sha256(b"abc").hexdigest()
-
-
-def test_fingerprint_is_the_first_40_bits_in_crockford_base32() -> None:
-    digest = "ffffffffff" + "0" * 54
-    assert fingerprint(digest) == "ZZZZ-ZZZZ"
-    assert fingerprint("0" * 64) == "0000-0000"
-    # 0x0842108421 = 00001 00001 00001 ... in 5-bit groups
-    assert fingerprint("0842108421" + "0" * 54) == "1111-1111"
-    fp = seed_fingerprint("any seed")
-    assert len(fp) == 9 and fp[4] == "-"
-    assert not set(fp) & set("ILOU")
 
 
 def test_derived_seeds_are_independent_and_need_the_secret() -> None:
@@ -42,23 +31,30 @@ def test_a_record_problem_names_its_check_and_step() -> None:
     import json
 
     from ludoteca.bots.arena import play_match
-    from ludoteca.core import verify
+    from ludoteca.core import MatchRecord, SigningKey, verify
     from ludoteca.games import get
 
+    key = SigningKey.generate()
+
+    def signed(data: dict[str, object]) -> dict[str, object]:
+        return MatchRecord.from_json(json.loads(json.dumps(data))).sign(key).to_json()
+
     game = get("heroes")
-    record = play_match(game, 2, "problems", ["random", "random"]).record().to_json()
+    record = play_match(game, 2, "5" * 64, ["random", "random"]).record().sign(key).to_json()
     assert verify(record, get).to_json()["problems"] == []
     cases = {
         "record": {**record, "players": []},
-        "commitment": {**record, "seed": "other"},
-        "redeal": {**record, "params": {"players": 5}},
-        "outcome": {**record, "actions": record["actions"][:-1]},
+        "signature": {**record, "players": [{"name": "x", "bot": True}] * 2},
+        "commitment": signed({**record, "secret": "0" * 64}),
+        "seed": signed({**record, "seed": "0" * 64}),
+        "redeal": signed({**record, "params": {"players": 5}}),
+        "chain": signed({**record, "chain": "0" * 64}),
     }
     for check, data in cases.items():
         problems = verify(json.loads(json.dumps(data)), get).problems
         assert [p.check for p in problems] == [check], check
     tampered = json.loads(json.dumps(record))
     tampered["actions"][2]["action"] = "fly"
-    (problem,) = verify(tampered, get).problems
+    (problem,) = verify(signed(tampered), get).problems
     assert (problem.check, problem.step) == ("actions", 3)
     assert problem.message.startswith("step 3: seat ")

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -20,7 +21,7 @@ import httpx
 import uvicorn
 import websockets
 
-from ludoteca.core import Match, Player, Step
+from ludoteca.core import Match, MatchRecord
 from ludoteca.games import get
 from ludoteca.server.app import create_app
 from ludoteca.server.config import Settings
@@ -88,7 +89,9 @@ class ThreadServer:
 
 
 def fast_settings(db_url: str, **changes: Any) -> Settings:
-    base = Settings(db_url=db_url, bot_delay=0.0, away_grace=0.3, min_turn_seconds=1)
+    base = Settings(
+        db_url=db_url, bot_delay=0.0, away_grace=0.3, min_turn_seconds=1, contribution_seconds=2.0
+    )
     return replace(base, **changes)
 
 
@@ -157,6 +160,7 @@ class Client:
         self.raw: list[str] = []
         self.state: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
+        self.contributed = False
 
     @classmethod
     async def connect(cls, ws_base: str, table_id: str, token: str | None = None) -> Client:
@@ -174,12 +178,24 @@ class Client:
         self.raw.append(text)
         self.messages.append(message)
         if message["type"] == "state":
+            await self._contribute_once(message)
             if message["log_from"] == 0:
                 self.log = []
             assert message["log_from"] == len(self.log), "log entries arrive in order, none lost"
             self.log.extend(message["log"])
             self.state = message
         return message
+
+    async def _contribute_once(self, state: dict[str, Any]) -> None:
+        """As the web table does: a seated person adds a seed of their own while the table
+        waits for it (after the commitment is out, before the deal)."""
+        seat = state["seat"]
+        table = state["table"]
+        if self.contributed or seat is None or table["status"] not in ("open", "starting"):
+            return
+        if not table["seats"][seat]["contributed"]:
+            self.contributed = True
+            await self.send({"type": "contribute", "seed": secrets.token_hex(16)})
 
     async def until(self, predicate: Any, timeout: float = 20) -> dict[str, Any]:
         """Receive until a message satisfies ``predicate``; return it."""
@@ -222,7 +238,8 @@ class Client:
 def two_people_table(
     base: str, game: str = "heroes", turn_seconds: int | None = None
 ) -> tuple[str, list[str]]:
-    """A started table of two people (Ana creates it, Bruno joins): its id and both seat tokens."""
+    """A started table of two people (Ana creates it, Bruno joins, each adds a seed of their own,
+    so it is dealt at once): its id and both seat tokens."""
     http = api(base)
     body: dict[str, Any] = {"game": game, "seats": [{"bot": False}] * 2, "name": "Ana"}
     if turn_seconds is not None:
@@ -230,6 +247,13 @@ def two_people_table(
     created = http.post("/api/tables", json=body).json()
     table_id = created["table"]["id"]
     joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Bruno"}).json()
+    for token in (created["token"], joined["token"]):
+        added = http.post(
+            f"/api/tables/{table_id}/contribute",
+            json={"seed": secrets.token_hex(16)},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert added.status_code == 200, added.text
     started = http.post(
         f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {created['token']}"}
     )
@@ -253,25 +277,19 @@ def close_api(base: str) -> None:
         client.close()
 
 
+def replay(record: dict[str, Any], upto: int | None = None) -> Match:
+    """The match a stored record's steps give (the first ``upto`` of them), replayed."""
+    parsed = MatchRecord.from_json(record)
+    steps = parsed.actions[:upto]
+    return Match.replay(get(parsed.game), parsed.params, parsed.deal(), parsed.players, steps)
+
+
 def replayed_views(record: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
     """What the match authority shows ``seat`` after each version of a stored match (index =
     version), replayed from the record."""
-    game = get(record["game"])
-    players = [Player(p["name"], p["bot"], p.get("level")) for p in record["players"]]
-    match = Match(game, record["params"], record["seed"], players)
+    match = replay(record, 0)
     views = [match.view(seat)]
-    for step in record["actions"]:
-        match.act(step["seat"], step["action"], step["by"])
+    for step in MatchRecord.from_json(record).actions:
+        match.act(step.seat, step.action, step.by)
         views.append(match.view(seat))
     return views
-
-
-def replay(record: dict[str, Any]) -> Match:
-    game = get(record["game"])
-    return Match.replay(
-        game,
-        record["params"],
-        record["seed"],
-        [Player(p["name"], p["bot"], p.get("level")) for p in record["players"]],
-        [Step(a["seat"], a["action"], a["by"]) for a in record["actions"]],
-    )

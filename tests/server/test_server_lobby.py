@@ -81,7 +81,29 @@ def test_a_table_from_creation_to_start(server: ThreadServer) -> None:
     started = http.post(
         f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {retaken['token']}"}
     ).json()["table"]
-    assert started["status"] == "playing"
+    # the deal waits for both people's own seeds (or the timeout): nothing is dealt yet
+    assert started["status"] == "starting" and started["deal_by"] > started["started_at"]
+    assert [s["contributed"] for s in started["seats"]] == [False, False, False]
+    assert http.get(f"/api/tables/{table_id}/record").json()["error"] == "not_started"
+    for n, token in enumerate((body["token"], retaken["token"])):
+        bad = http.post(
+            f"/api/tables/{table_id}/contribute",
+            json={"seed": "two words"},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert bad.status_code == 422 and bad.json()["error"] == "bad_contribution"
+        added = http.post(
+            f"/api/tables/{table_id}/contribute",
+            json={"seed": f"seed-of-{n}"},
+            headers={"Authorization": f"Bearer {token}"},
+        ).json()["table"]
+        assert added["status"] == ("starting" if n == 0 else "playing")
+    dealt = http.post(
+        f"/api/tables/{table_id}/contribute",
+        json={"seed": "late"},
+        headers={"Authorization": f"Bearer {body['token']}"},
+    )
+    assert dealt.status_code == 409 and dealt.json()["error"] == "already_dealt"
     again = http.post(
         f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {retaken['token']}"}
     )
@@ -90,7 +112,9 @@ def test_a_table_from_creation_to_start(server: ThreadServer) -> None:
     assert late.status_code == 409
     assert table_id in [t["id"] for t in http.get("/api/tables?status=playing").json()]
     record = http.get(f"/api/tables/{table_id}/record").json()
-    assert record["seed"] is None and record["commitment"] == table["commitment"]
+    assert record["seed"] is None and record["secret"] is None
+    assert record["commitment"] == table["commitment"]
+    assert record["contributions"] == ["seed-of-0", "seed-of-1", None]
 
 
 def test_starting_fills_empty_seats_with_bots(server: ThreadServer) -> None:
@@ -145,24 +169,26 @@ def test_the_seed_is_revealed_once_the_match_is_over(server: ThreadServer) -> No
 
     asyncio.run(scenario())
     table = http.get(f"/api/tables/{table_id}").json()["table"]
-    assert table["seed"] and commitment(table["seed"]) == table["commitment"]
+    assert table["secret"] and commitment(table["secret"]) == table["commitment"]
     record = http.get(f"/api/tables/{table_id}/record").json()
-    assert record["seed"] == table["seed"] and record["outcome"] == table["outcome"]
+    assert record["secret"] == table["secret"] and record["seed"] == table["seed"]
+    assert record["outcome"] == table["outcome"]
+    keys = http.get("/api/keys").json()["keys"]
+    assert record["signature"]["public_key"] == keys[0]["public_key"]
     checked = http.post("/api/verify", json=record).json()
-    assert checked == {"ok": True, "problems": [], "outcome": record["outcome"]}
+    assert checked["ok"] is True and checked["problems"] == []
+    assert checked["outcome"] == record["outcome"] and checked["key_id"] == keys[0]["key_id"]
     record["actions"] = record["actions"][:-1]
     failed = http.post("/api/verify", json=record).json()
     assert failed["ok"] is False
-    assert failed["problems"][0]["check"] == "outcome"
-    assert "not over" in failed["problems"][0]["message"]
-    record["actions"][0]["action"] = "fly"
-    failed = http.post("/api/verify", json=record).json()
-    assert failed["problems"][0] == {
-        "check": "actions",
-        "step": 1,
-        "message": failed["problems"][0]["message"],
-    }
-    assert failed["problems"][0]["message"].startswith("step 1: ")
+    assert failed["problems"] == [
+        {
+            "check": "signature",
+            "step": None,
+            "message": f"the signature by key {keys[0]['key_id']} does not match the record's "
+            "content",
+        }
+    ]
 
 
 def test_health_reports_the_database(server: ThreadServer) -> None:

@@ -106,7 +106,9 @@ def test_a_spectator_follows_every_change_and_sees_only_the_public_view(
         welcome = await watcher.until(lambda m: m["type"] == "welcome")
         assert welcome["role"] == "spectator" and welcome["seat"] is None
         await play_until_over(player, random.Random(3))
-        final = await watcher.until(lambda m: m["type"] == "state" and m["view"]["over"])
+        final = await watcher.until(
+            lambda m: m["type"] == "state" and (m["view"] or {}).get("over")
+        )
         assert final["view"]["seed"] == player.state["view"]["seed"]  # type: ignore[index]
         await player.close()
         await watcher.close()
@@ -120,7 +122,8 @@ def test_a_spectator_follows_every_change_and_sees_only_the_public_view(
     for message in watcher.messages:
         if message["type"] == "state":
             assert message["legal"] == []
-            assert message["view"] == views[message["version"]]
+            if message["table"]["status"] != "starting":  # nothing is dealt while it waits
+                assert message["view"] == views[message["version"]]
 
 
 def test_a_refresh_resumes_the_seat_with_the_current_view(server: ThreadServer) -> None:

@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ludoteca.core import Game, Match, Player, decide, derive_seed
+from ludoteca.core import Deal, Game, Match, Player, decide, derive_seed
 from ludoteca.games import get
 
 from .levels import make_bot
@@ -38,11 +38,15 @@ def play_match(
     seed: str,
     levels: Sequence[str],
     iterations: int | None = None,
+    *,
+    table: str = "simulated",
 ) -> Match:
-    """One match between bots of the given levels (listed by seat), to the end."""
+    """One match between bots of the given levels (listed by seat), to the end. ``seed`` is the
+    match's secret; bots contribute nothing, so it is dealt from HMAC(secret, table)."""
     bots = [make_bot(level, game, iterations=iterations) for level in levels]
+    deal = Deal(seed, table, (None,) * players)
     match = Match(
-        game, {"players": players}, seed, [Player(f"{lv} bot", True, lv) for lv in levels]
+        game, {"players": players}, deal, [Player(f"{lv} bot", True, lv) for lv in levels]
     )
     rngs = [random.Random(f"{seed}/bot/{seat}") for seat in range(players)]
     while (seat := game.to_move(match.state)) is not None:
@@ -131,7 +135,9 @@ def _run_one(task: Task) -> MatchResult:
     for bot_index, level in enumerate(levels):
         seated[seat_of(bot_index, index, players)] = level
     seed = match_seed(master, game_id, players, index)
-    match = play_match(game, players, seed, seated, iterations)
+    match = play_match(
+        game, players, seed, seated, iterations, table=f"{game_id}/{players}/{index}"
+    )
     outcome = game.outcome(match.state)
     assert outcome is not None
     winners = tuple(sorted((w - index) % players for w in outcome.winners))

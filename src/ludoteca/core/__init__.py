@@ -13,17 +13,19 @@ from .errors import (
     StaleVersionError,
     UnknownGameError,
 )
-from .fairness import commitment, derive_seed, fingerprint, seed_fingerprint
+from .fairness import Deal, commitment, derive_seed, fingerprint, match_seed, seed_fingerprint
 from .game import JSON, LANGUAGES, Event, Game, GameSpec, Outcome, State
 from .match import Match, Prepared
 from .record import MatchRecord, Player, RecordError, Step
 from .rng import Stream
-from .verify import Problem, Verdict, verify
+from .signing import Signature, SigningKey
+from .verify import Problem, Receipt, Verdict, verify
 
 __all__ = [
     "JSON",
     "LANGUAGES",
     "Bot",
+    "Deal",
     "Event",
     "Game",
     "GameSpec",
@@ -40,8 +42,11 @@ __all__ = [
     "Player",
     "Prepared",
     "Problem",
+    "Receipt",
     "RecordError",
     "ReplayError",
+    "Signature",
+    "SigningKey",
     "StaleVersionError",
     "State",
     "Step",
@@ -52,6 +57,7 @@ __all__ = [
     "decide",
     "derive_seed",
     "fingerprint",
+    "match_seed",
     "seed_fingerprint",
     "verify",
 ]

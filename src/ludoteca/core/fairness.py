@@ -1,25 +1,52 @@
-"""Commit-reveal: the seed's commitment, its spoken fingerprint, and seeds made from secrets."""
+"""Commit-reveal with players' seeds, the hash chain of a match, and its spoken fingerprint.
+
+Everything here is specified for re-implementation in ``docs/fairness.md``; ``docs/verify_deal.py``
+does the same with Python's standard library alone and is tested against this module.
+
+- The server draws a **secret** when a table is created and publishes its **commitment**,
+  ``SHA-256(secret)``, before anyone sits.
+- Each person adds a **contribution** of their own after the commitment is out.
+- The match **seed** is ``HMAC-SHA-256(key=secret, message)`` over the table id and every
+  contribution, so neither the server nor any player can choose or predict the deal.
+- Every accepted step extends a **chain** of SHA-256 hashes whose head each state message carries:
+  a receipt that binds the record to what a player was shown.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import re
 import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 # Crockford's base 32: no I, L, O, U, so a fingerprint reads aloud without confusion.
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+FINGERPRINT_BITS = 80
+"""Bits of the commitment a fingerprint shows (format-1 records showed 40)."""
+SEED_DOMAIN = "ludoteca/2"
+CHAIN_DOMAIN = "ludoteca/2 chain"
+MAX_CONTRIBUTION = 64
+_CONTRIBUTION = re.compile(r"[\x21-\x7e]{1,64}")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
-def commitment(seed: str) -> str:
-    """SHA-256 of the seed's UTF-8 bytes, lowercase hex: ``printf %s SEED | sha256sum``."""
-    return hashlib.sha256(seed.encode()).hexdigest()
+def commitment(secret: str) -> str:
+    """SHA-256 of the secret's UTF-8 bytes, lowercase hex: ``printf %s SECRET | sha256sum``."""
+    return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def fingerprint(commitment_hex: str) -> str:
-    """The first 40 bits of the commitment in Crockford base 32, as ``XXXX-XXXX``."""
-    bits = int(commitment_hex[:10], 16)
-    chars = "".join(_CROCKFORD[(bits >> shift) & 31] for shift in range(35, -1, -5))
-    return f"{chars[:4]}-{chars[4:]}"
+def fingerprint(commitment_hex: str, bits: int = FINGERPRINT_BITS) -> str:
+    """The first ``bits`` bits of the commitment in Crockford base 32, in groups of four
+    (``XXXX-XXXX-XXXX-XXXX`` for 80 bits, ``XXXX-XXXX`` for the 40 of format-1 records)."""
+    if bits % 20:
+        raise ValueError("a fingerprint is a whole number of 4-character groups (20 bits each)")
+    value = int(commitment_hex[: bits // 4], 16)
+    chars = "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(bits - 5, -1, -5))
+    return "-".join(chars[i : i + 4] for i in range(0, len(chars), 4))
 
 
 def seed_fingerprint(seed: str) -> str:
@@ -27,12 +54,47 @@ def seed_fingerprint(seed: str) -> str:
 
 
 def new_secret() -> str:
-    """A fresh server secret (256 bits, hex)."""
+    """A fresh server secret (256 bits, lowercase hex)."""
     return secrets.token_hex(32)
 
 
+def new_contribution() -> str:
+    """A fresh contribution for a person who did not type one (128 bits, lowercase hex)."""
+    return secrets.token_hex(16)
+
+
+def is_hex64(text: Any) -> bool:
+    """A lowercase 64-digit hex string (a commitment, a secret, a chain head)."""
+    return isinstance(text, str) and _HEX64.fullmatch(text) is not None
+
+
+def contribution_problem(text: Any) -> str | None:
+    """Why ``text`` is not a valid contribution, or None: 1 to 64 printable ASCII characters
+    (no spaces), so that it reads the same everywhere and fits one line of the seed message."""
+    if not isinstance(text, str):
+        return "a contribution is a text"
+    if not _CONTRIBUTION.fullmatch(text):
+        return (
+            f"a contribution is 1 to {MAX_CONTRIBUTION} printable ASCII characters without spaces"
+        )
+    return None
+
+
+def seed_message(table: str, contributions: Sequence[str | None]) -> str:
+    """The message the match seed is keyed on: ``ludoteca/2``, the table id and one line per
+    seat in seat order (its contribution, or an empty line for a bot or a person who sent
+    none), joined by newlines."""
+    return "\n".join([SEED_DOMAIN, table, *[c or "" for c in contributions]])
+
+
+def match_seed(secret: str, table: str, contributions: Sequence[str | None]) -> str:
+    """The seed a format-2 match is dealt from: hex HMAC-SHA-256(key=secret, seed_message)."""
+    message = seed_message(table, contributions).encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+
+
 def derive_seed(secret: str, label: str) -> str:
-    """A match seed from a secret and a public label: hex HMAC-SHA-256(secret, label).
+    """A seed from a secret and a public label: hex HMAC-SHA-256(secret, label).
 
     Distinct labels give independent seeds; without the secret nobody can predict them.
     """
@@ -41,3 +103,50 @@ def derive_seed(secret: str, label: str) -> str:
 
 def checks_out(seed: str, commitment_hex: str) -> bool:
     return hmac.compare_digest(commitment(seed), commitment_hex.lower())
+
+
+def canonical_json(value: Any) -> bytes:
+    """The one byte form of a JSON value that is hashed or signed: keys sorted, no spaces,
+    UTF-8 (non-ASCII characters as themselves). Python: ``json.dumps(value, sort_keys=True,
+    separators=(",", ":"), ensure_ascii=False).encode()``."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def chain_start(header: dict[str, Any]) -> str:
+    """Head 0 of a match's chain: SHA-256 of ``ludoteca/2 chain`` + newline + the canonical
+    JSON of the match header (game, params, table, commitment, contributions, players)."""
+    return hashlib.sha256(CHAIN_DOMAIN.encode() + b"\n" + canonical_json(header)).hexdigest()
+
+
+def chain_next(head: str, step: dict[str, Any]) -> str:
+    """The head after one more step: SHA-256 of the previous head (hex) + newline + the
+    canonical JSON of the step (``{"action", "by", "seat"}``)."""
+    return hashlib.sha256(head.encode() + b"\n" + canonical_json(step)).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Where a match's seed comes from.
+
+    Format 2: the server's ``secret``, the ``table`` id and one contribution per seat (None for a
+    bot or a person who sent none); the seed is ``match_seed(secret, table, contributions)``.
+    Format 1 (older records, bare positions in tests): the secret is the seed itself.
+    """
+
+    secret: str = field(repr=False)
+    table: str | None = None
+    contributions: tuple[str | None, ...] | None = None
+
+    @property
+    def format(self) -> int:
+        return 1 if self.contributions is None else 2
+
+    @property
+    def seed(self) -> str:
+        if self.contributions is None:
+            return self.secret
+        return match_seed(self.secret, self.table or "", self.contributions)
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.secret)

@@ -51,8 +51,9 @@ A = TypeVar("A", bound=Hashable)
 class Outcome:
     """How a match ended.
 
-    ``winners`` are the seats that win (several = a shared win). ``draw`` is a declared draw (nobody
-    wins, everybody level); no winners and no draw means nobody at the table won (e.g. the dragon).
+    ``winners`` are the seats that win (several = a shared win). A game may also say ``draw`` with
+    no winners (everybody level); ``canonical`` turns both into the one shape records use. No
+    winners and no draw means nobody at the table won (e.g. the dragon).
     ``reason`` is a short machine word (``camp``, ``relics``, ``stuck``, ``score``...);
     ``scores`` are the final scores per seat where the game has them.
     """
@@ -69,6 +70,14 @@ class Outcome:
         if self.draw:
             return 1.0 / players
         return 0.0
+
+    def canonical(self, players: int) -> Outcome:
+        """The one shape every record and view uses, in every game: the seats that win, or that
+        end level and share the result, in ``winners`` (ascending); ``draw`` is true exactly when
+        several seats share it; nobody winning (the dragon) is no winners and no draw."""
+        winners = self.winners or (tuple(range(players)) if self.draw else ())
+        winners = tuple(sorted(winners))
+        return Outcome(winners, self.reason, len(winners) > 1, self.scores)
 
     def to_json(self) -> JSON:
         data: JSON = {"winners": list(self.winners), "reason": self.reason, "draw": self.draw}

@@ -21,7 +21,7 @@ from .errors import (
     ReplayError,
     StaleVersionError,
 )
-from .fairness import commitment, fingerprint
+from .fairness import Deal, chain_next, chain_start, fingerprint
 from .game import JSON, Event, Game, Outcome
 from .record import Actor, MatchRecord, Player, Step
 
@@ -49,14 +49,15 @@ class Match:
         self,
         game: Game[Any, Any],
         params: Mapping[str, Any] | None,
-        seed: str,
+        deal: Deal | str,
         players: Sequence[Player] | None = None,
     ) -> None:
         self.game = game
         self.params = game.spec.params(params)
-        self.seed = seed
-        self.commitment = commitment(seed)
-        self.state, self.opening_events = game.new_with_events(self.params, seed)
+        self.deal = deal if isinstance(deal, Deal) else Deal(deal)
+        self.seed = self.deal.seed
+        self.commitment = self.deal.commitment
+        self.state, self.opening_events = game.new_with_events(self.params, self.seed)
         count = game.players(self.state)
         self.players = (
             list(players)
@@ -65,7 +66,12 @@ class Match:
         )
         if len(self.players) != count:
             raise ValueError(f"{count} seats but {len(self.players)} players given")
+        contributions = self.deal.contributions
+        if contributions is not None and len(contributions) != count:
+            raise ValueError(f"{count} seats but {len(contributions)} contributions given")
         self.steps: list[Step] = []
+        self.chain = [chain_start(self.header())]
+        """The chain's head after each version (index = version)."""
 
     def __repr__(self) -> str:  # never the seed: reprs end up in logs
         return f"<Match {self.game.spec.id} {fingerprint(self.commitment)} v{self.version}>"
@@ -81,17 +87,34 @@ class Match:
         return self.game.to_move(self.state)
 
     @property
-    def outcome(self) -> Outcome | None:
-        return self.game.outcome(self.state)
-
-    @property
     def over(self) -> bool:
         return self.outcome is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The result in the one shape records use (``Outcome.canonical``), None while playing."""
+        found = self.game.outcome(self.state)
+        return found.canonical(len(self.players)) if found else None
 
     @property
     def revealed_seed(self) -> str | None:
         """The seed once the match is over, else None: the one place that decides the reveal."""
         return self.seed if self.over else None
+
+    @property
+    def revealed_secret(self) -> str | None:
+        return self.deal.secret if self.over else None
+
+    def header(self) -> JSON:
+        """What the chain starts from: the match as it was dealt, before any action."""
+        return {
+            "game": self.game.spec.id,
+            "params": self.params,
+            "table": self.deal.table,
+            "commitment": self.commitment,
+            "contributions": list(self.deal.contributions or ()),
+            "players": [p.to_json() for p in self.players],
+        }
 
     # --------------------------------------------------------------------------- acting
     def prepare(self, seat: int, text: str, version: int | None = None) -> Prepared:
@@ -124,8 +147,10 @@ class Match:
         """Make a prepared action part of the match (it must have been prepared at this version)."""
         if prepared.base_version != self.version:
             raise StaleVersionError("the match moved on since this action was prepared")
+        step = Step(prepared.seat, prepared.text, by)
         self.state = prepared.state
-        self.steps.append(Step(prepared.seat, prepared.text, by))
+        self.steps.append(step)
+        self.chain.append(chain_next(self.chain[-1], step.to_json()))
         return prepared.events
 
     def act(self, seat: int, text: str, by: Actor = "player") -> list[Event]:
@@ -152,6 +177,9 @@ class Match:
             "outcome": outcome.to_json() if outcome else None,
             "commitment": self.commitment,
             "fingerprint": fingerprint(self.commitment),
+            "contributions": list(self.deal.contributions or ()),
+            "chain": self.chain[-1],
+            "secret": self.revealed_secret,
             "seed": self.revealed_seed,
             "position": self.game.observation(self.state, seat),
         }
@@ -166,6 +194,11 @@ class Match:
             actions=list(self.steps),
             seed=self.revealed_seed,
             outcome=self.outcome,
+            format=self.deal.format,
+            table=self.deal.table,
+            contributions=list(self.deal.contributions or ()),
+            secret=self.revealed_secret if self.deal.format >= 2 else None,
+            chain=self.chain[-1],
         )
 
     # --------------------------------------------------------------------------- replay
@@ -175,11 +208,17 @@ class Match:
         done: list[list[Event]] = []
         for step in steps:
             try:
-                done.append(self.act(step.seat, step.action, step.by))
+                prepared = self.prepare(step.seat, step.action)
             except (IllegalActionError, InvalidActionError) as exc:
                 raise ReplayError(
                     self.version + 1, f"seat {step.seat} '{step.action}' is not legal: {exc}"
                 ) from None
+            if prepared.text != step.action:
+                raise ReplayError(
+                    self.version + 1,
+                    f"'{step.action}' is not written in its canonical form '{prepared.text}'",
+                )
+            done.append(self.commit(prepared, step.by))
         return done
 
     @classmethod
@@ -187,11 +226,11 @@ class Match:
         cls,
         game: Game[Any, Any],
         params: Mapping[str, Any] | None,
-        seed: str,
+        deal: Deal | str,
         players: Sequence[Player] | None,
         steps: Sequence[Step],
     ) -> Match:
-        """Rebuild a match from its seed and steps; ReplayError at the first that does not apply."""
-        match = cls(game, params, seed, players)
+        """Rebuild a match from its deal and steps; ReplayError at the first that does not apply."""
+        match = cls(game, params, deal, players)
         match.replay_steps(steps)
         return match

@@ -7,10 +7,24 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import LudotecaError
-from .fairness import fingerprint
+from .fairness import (
+    FINGERPRINT_BITS,
+    Deal,
+    canonical_json,
+    contribution_problem,
+    fingerprint,
+    is_hex64,
+)
 from .game import JSON, Outcome
+from .signing import Signature, SigningKey
 
-RECORD_FORMAT = 1
+RECORD_FORMAT = 2
+FORMATS = (1, 2)
+_COMMON = {"format", "game", "params", "commitment", "fingerprint", "seed", "players", "actions"}
+FORMAT_FIELDS = {
+    1: _COMMON | {"outcome"},
+    2: _COMMON | {"outcome", "table", "contributions", "secret", "chain", "signature"},
+}
 Actor = Literal["player", "bot", "table"]
 ACTORS: tuple[Actor, ...] = ("player", "bot", "table")
 
@@ -49,6 +63,13 @@ class Step:
 
 @dataclass(slots=True)
 class MatchRecord:
+    """A match as the world may check it (``docs/records.md``).
+
+    Format 2 (every match the table or the CLI plays today) carries the table id, every
+    seat's contribution, the server's secret once the match is over, the head of the step chain
+    and, once signed, the server's signature. Format 1 (older records) has only the seed.
+    """
+
     game: str
     params: JSON
     commitment: str
@@ -56,68 +77,193 @@ class MatchRecord:
     actions: list[Step] = field(default_factory=list)
     seed: str | None = None
     outcome: Outcome | None = None
+    format: int = RECORD_FORMAT
+    table: str | None = None
+    contributions: list[str | None] = field(default_factory=list)
+    secret: str | None = None
+    chain: str | None = None
+    signature: Signature | None = None
 
     @property
     def fingerprint(self) -> str:
-        return fingerprint(self.commitment)
+        return fingerprint(self.commitment, FINGERPRINT_BITS if self.format >= 2 else 40)
 
     def to_json(self) -> JSON:
-        return {
-            "format": RECORD_FORMAT,
+        if self.format == 1:
+            return {
+                "format": 1,
+                "game": self.game,
+                "params": self.params,
+                "commitment": self.commitment,
+                "fingerprint": self.fingerprint,
+                "seed": self.seed,
+                "players": [p.to_json() for p in self.players],
+                "actions": [s.to_json() for s in self.actions],
+                "outcome": self.outcome.to_json() if self.outcome else None,
+            }
+        data: JSON = {
+            "format": self.format,
             "game": self.game,
             "params": self.params,
+            "table": self.table,
             "commitment": self.commitment,
             "fingerprint": self.fingerprint,
+            "contributions": list(self.contributions),
+            "secret": self.secret,
             "seed": self.seed,
             "players": [p.to_json() for p in self.players],
             "actions": [s.to_json() for s in self.actions],
+            "chain": self.chain,
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
+        if self.signature is not None:
+            data["signature"] = self.signature.to_json()
+        return data
+
+    def payload(self) -> bytes:
+        """What a signature covers: the canonical JSON of the record without its signature."""
+        data = self.to_json()
+        data.pop("signature", None)
+        return canonical_json(data)
+
+    def sign(self, key: SigningKey) -> MatchRecord:
+        """This record signed with ``key`` (format 2 only)."""
+        if self.format < 2:
+            raise RecordError("only format-2 records are signed")
+        self.signature = key.sign(self.payload())
+        return self
+
+    def deal(self) -> Deal:
+        """Where the match's seed came from; RecordError while the secret is not revealed."""
+        secret = self.secret if self.format >= 2 else self.seed
+        if secret is None:
+            raise RecordError("the secret is not revealed: the match is not over")
+        if self.format < 2:
+            return Deal(secret)
+        return Deal(secret, self.table, tuple(self.contributions))
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, data: Any) -> MatchRecord:
-        """Parse a record, saying exactly which field is wrong when it is not one."""
+        """Parse a record strictly, saying exactly which field is wrong when it is not one."""
         if not isinstance(data, dict):
             raise RecordError("a record is a JSON object")
-        if data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"unknown record format {data.get('format')!r} (expected 1)")
-        for key, kind in (("game", str), ("commitment", str), ("params", dict)):
+        form = data.get("format")
+        if type(form) is not int or form not in FORMATS:
+            raise RecordError(f"unknown record format {form!r} (expected 1 or 2)")
+        known = FORMAT_FIELDS[form]
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RecordError(f"unknown field(s) for format {form}: {', '.join(unknown)}")
+        for key, kind in (("game", str), ("params", dict)):
             if not isinstance(data.get(key), kind):
                 raise RecordError(f"field '{key}' is missing or not a {kind.__name__}")
-        seed = data.get("seed")
-        if seed is not None and not isinstance(seed, str):
-            raise RecordError("field 'seed' must be a string or null")
-        players = data.get("players")
-        if not isinstance(players, list) or not players:
-            raise RecordError("field 'players' must be a non-empty list")
-        actions = data.get("actions")
-        if not isinstance(actions, list):
-            raise RecordError("field 'actions' must be a list")
-        try:
-            parsed_players = [
-                Player(str(p["name"]), bool(p.get("bot", False)), p.get("level")) for p in players
-            ]
-            steps = []
-            for n, a in enumerate(actions, 1):
-                if a.get("by", "player") not in ACTORS:
-                    raise RecordError(f"step {n}: 'by' must be one of {', '.join(ACTORS)}")
-                if not isinstance(a["seat"], int) or not isinstance(a["action"], str):
-                    raise RecordError(f"step {n}: needs an integer 'seat' and a text 'action'")
-                steps.append(Step(a["seat"], a["action"], a.get("by", "player")))
-            outcome = Outcome.from_json(data["outcome"]) if data.get("outcome") else None
-        except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            if isinstance(exc, RecordError):
-                raise
-            raise RecordError(f"malformed record: {exc!r}") from None
-        return cls(
+        for key in ("commitment", *(("secret", "seed", "chain") if form == 2 else ())):
+            value = data.get(key)
+            optional = key in ("secret", "seed")
+            if not (is_hex64(value) or (optional and value is None)):
+                raise RecordError(
+                    f"field '{key}' must be 64 lowercase hex digits"
+                    + (" or null" if optional else "")
+                )
+        if form == 1 and not isinstance(data.get("seed"), str | None):
+            raise RecordError("field 'seed' must be a text or null")
+        players = _players(data.get("players"))
+        steps = _steps(data.get("actions"), len(players), strict=form == 2)
+        outcome = _outcome(data.get("outcome"), len(players))
+        record = cls(
             game=data["game"],
             params=data["params"],
             commitment=data["commitment"],
-            players=parsed_players,
+            players=players,
             actions=steps,
-            seed=seed,
+            seed=data.get("seed"),
             outcome=outcome,
+            format=form,
         )
+        if form == 2:
+            table = data.get("table")
+            if not isinstance(table, str) or not 1 <= len(table) <= 64:
+                raise RecordError("field 'table' must be a text of 1 to 64 characters")
+            contributions = data.get("contributions")
+            if not isinstance(contributions, list) or len(contributions) != len(players):
+                raise RecordError("field 'contributions' must be a list with one entry per seat")
+            for seat, given in enumerate(contributions):
+                problem = None if given is None else contribution_problem(given)
+                if problem:
+                    raise RecordError(f"contribution of seat {seat}: {problem}")
+            record.table, record.contributions = table, contributions
+            record.secret, record.chain = data.get("secret"), data["chain"]
+            if "signature" in data:
+                try:
+                    record.signature = Signature.from_json(data["signature"])
+                except ValueError as exc:
+                    raise RecordError(str(exc)) from None
+        return record
+
+
+def _players(players: Any) -> list[Player]:
+    if not isinstance(players, list) or not players:
+        raise RecordError("field 'players' must be a non-empty list")
+    parsed = []
+    for n, p in enumerate(players):
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+            raise RecordError(f"player {n}: needs a text 'name'")
+        _no_other_fields(p, {"name", "bot", "level"}, f"player {n}")
+        if not isinstance(p.get("bot"), bool):
+            raise RecordError(f"player {n}: 'bot' must be true or false")
+        level = p.get("level")
+        if level is not None and not isinstance(level, str):
+            raise RecordError(f"player {n}: 'level' must be a text")
+        parsed.append(Player(p["name"], p["bot"], level))
+    return parsed
+
+
+def _steps(actions: Any, players: int, strict: bool) -> list[Step]:
+    if not isinstance(actions, list):
+        raise RecordError("field 'actions' must be a list")
+    steps = []
+    for n, a in enumerate(actions, 1):
+        if not isinstance(a, dict):
+            raise RecordError(f"step {n}: must be an object")
+        _no_other_fields(a, {"seat", "action", "by"}, f"step {n}")
+        seat, text = a.get("seat"), a.get("action")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            raise RecordError(f"step {n}: 'seat' must be a seat number from 0 to {players - 1}")
+        if not isinstance(text, str):
+            raise RecordError(f"step {n}: 'action' must be a text")
+        by = a.get("by", None if strict else "player")
+        if by not in ACTORS:
+            raise RecordError(f"step {n}: 'by' must be one of {', '.join(ACTORS)}")
+        steps.append(Step(seat, text, by))
+    return steps
+
+
+def _outcome(data: Any, players: int) -> Outcome | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise RecordError("field 'outcome' must be an object or null")
+    _no_other_fields(data, {"winners", "reason", "draw", "scores"}, "outcome")
+    winners, reason = data.get("winners"), data.get("reason")
+    if not isinstance(winners, list) or not all(
+        isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players for s in winners
+    ):
+        raise RecordError("outcome 'winners' must be a list of seat numbers")
+    if not isinstance(reason, str) or not isinstance(data.get("draw", False), bool):
+        raise RecordError("outcome needs a text 'reason' and a true/false 'draw'")
+    scores = data.get("scores", [])
+    if not isinstance(scores, list) or not all(
+        isinstance(x, int | float) and not isinstance(x, bool) for x in scores
+    ):
+        raise RecordError("outcome 'scores' must be a list of numbers")
+    return Outcome(tuple(winners), reason, data.get("draw", False), tuple(scores))
+
+
+def _no_other_fields(data: dict[str, Any], allowed: set[str], where: str) -> None:
+    """Every field of a record is covered by its signature: nothing unknown may ride along."""
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise RecordError(f"{where}: unknown field(s) {', '.join(unknown)}")

@@ -1,19 +1,36 @@
-"""Checking a finished match record: commitment, re-deal, every action, outcome."""
+"""Checking a finished match record: form, signature, commitment, seed, re-deal, every action,
+the chain, the outcome, and any receipts a player kept (``docs/records.md``)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import LudotecaError, ReplayError
-from .fairness import commitment
+from .fairness import commitment, is_hex64, match_seed
 from .game import JSON, Game, Outcome
 from .match import Match
 from .record import MatchRecord, RecordError
+from .signing import key_fingerprint
 
-CHECKS = ("record", "commitment", "redeal", "actions", "outcome")
+CHECKS = (
+    "record",
+    "signature",
+    "commitment",
+    "seed",
+    "redeal",
+    "actions",
+    "chain",
+    "outcome",
+    "receipt",
+)
+FORMAT_1_NOTE = (
+    "format 1: the server alone chose this seed and the record carries no chain and no "
+    "signature, so it proves that the deal came from the committed seed and that every action "
+    "is legal, not who chose the seed nor that this is the record the table played"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,11 +46,39 @@ class Problem:
 
 
 @dataclass(frozen=True, slots=True)
+class Receipt:
+    """What a player was shown at one version of a match: the chain's head then."""
+
+    table: str
+    version: int
+    chain: str
+
+    @classmethod
+    def from_json(cls, data: Any) -> Receipt:
+        if not isinstance(data, dict):
+            raise ValueError("a receipt is an object with 'table', 'version' and 'chain'")
+        table, version, chain = data.get("table"), data.get("version"), data.get("chain")
+        if not isinstance(table, str) or not isinstance(version, int) or isinstance(version, bool):
+            raise ValueError("a receipt needs a text 'table' and a whole-number 'version'")
+        if version < 0 or not is_hex64(chain):
+            raise ValueError("a receipt's 'chain' is 64 lowercase hex digits, its version >= 0")
+        return cls(table, version, str(chain))
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
-    """The result of checking a record: ``problems`` is empty exactly when it checks out."""
+    """The result of checking a record: ``problems`` is empty exactly when it checks out.
+
+    ``notes`` say what a valid record still cannot prove (format 1); ``key_id`` and
+    ``key_fingerprint`` name the key that signed it (format 2).
+    """
 
     problems: tuple[Problem, ...]
     outcome: Outcome | None = None
+    notes: tuple[str, ...] = ()
+    key_id: str | None = None
+    key_fingerprint: str | None = None
+    receipts: int = 0
 
     @property
     def ok(self) -> bool:
@@ -44,26 +89,58 @@ class Verdict:
             "ok": self.ok,
             "problems": [p.to_json() for p in self.problems],
             "outcome": self.outcome.to_json() if self.outcome else None,
+            "notes": list(self.notes),
+            "key_id": self.key_id,
+            "key_fingerprint": self.key_fingerprint,
+            "receipts": self.receipts,
         }
 
 
-def _failed(check: str, message: str, step: int | None = None) -> Verdict:
-    return Verdict((Problem(check, message, step),))
+def verify(
+    data: Any,
+    lookup: Callable[[str], Game[Any, Any]],
+    *,
+    receipts: Sequence[Receipt] = (),
+    trusted_keys: Collection[str] | None = None,
+) -> Verdict:
+    """Check a finished match, in the order of ``CHECKS``; report the first problem found.
 
-
-def verify(data: Any, lookup: Callable[[str], Game[Any, Any]]) -> Verdict:
-    """Check a finished match, in the order of ``CHECKS``: the record's form, the commitment, the
-    re-deal, every action in order, the outcome. Reports the first problem found."""
+    ``receipts`` are chain heads a player was shown; ``trusted_keys`` (public keys, hex) are the
+    keys the server publishes: when given, the record must be signed by one of them.
+    """
     try:
         record = MatchRecord.from_json(data)
     except RecordError as exc:
         return _failed("record", str(exc))
-    if record.seed is None:
+    found: dict[str, Any] = {}
+    if record.format >= 2 and record.secret is None:
+        return _failed("commitment", "the secret is not revealed: the match is not over")
+    if record.format >= 2:
+        signature = record.signature
+        if signature is None:
+            return _failed("signature", "the record is not signed")
+        problem = signature.problem(record.payload())
+        if problem:
+            return _failed("signature", problem)
+        if trusted_keys is not None and signature.public_key not in trusted_keys:
+            return _failed(
+                "signature",
+                f"key {signature.key_id} is not one of the keys given as the server's",
+            )
+        found = {
+            "key_id": signature.key_id,
+            "key_fingerprint": key_fingerprint(signature.public_key),
+        }
+    elif trusted_keys is not None or receipts:
+        return _failed("signature", "a format-1 record is neither signed nor chained")
+    secret = record.secret if record.format >= 2 else record.seed
+    if secret is None or record.seed is None:
         return _failed("commitment", "the seed is not revealed: the match is not over")
-    if commitment(record.seed) != record.commitment.lower():
+    if commitment(secret) != record.commitment:
+        what = "secret" if record.format >= 2 else "seed"
         return _failed(
             "commitment",
-            f"commitment does not match the seed: sha256(seed) = {commitment(record.seed)}, "
+            f"commitment does not match the {what}: sha256({what}) = {commitment(secret)}, "
             f"the record says {record.commitment}",
         )
     stated_fingerprint = data.get("fingerprint")
@@ -72,19 +149,34 @@ def verify(data: Any, lookup: Callable[[str], Game[Any, Any]]) -> Verdict:
             "commitment",
             f"fingerprint {stated_fingerprint} is not the commitment's ({record.fingerprint})",
         )
+    deal = record.deal()
+    if record.format >= 2:
+        expected = match_seed(secret, record.table or "", record.contributions)
+        if record.seed != expected:
+            return _failed(
+                "seed",
+                f"the seed is not HMAC-SHA-256(secret, table and contributions) = {expected}",
+            )
     try:
         game = lookup(record.game)
-        match = Match(game, record.params, record.seed, record.players)
+        match = Match(game, record.params, deal, record.players)
     except (LudotecaError, ValueError) as exc:
         return _failed("redeal", str(exc))
     try:
         match.replay_steps(record.actions)
     except ReplayError as exc:
         return _failed("actions", str(exc), exc.step)
-    replayed = game.outcome(match.state)
+    if record.format >= 2 and record.chain != match.chain[-1]:
+        return _failed(
+            "chain", f"the chain head is {match.chain[-1]}, the record says {record.chain}"
+        )
+    replayed = match.outcome
     if replayed is None:
         return _failed("outcome", f"the match is not over after all {len(record.actions)} actions")
-    if record.outcome != replayed:
+    stated = record.outcome
+    if record.format == 1 and stated is not None:
+        stated = stated.canonical(len(record.players))  # format 1 had two shapes for a shared end
+    if stated != replayed:
         return Verdict(
             (
                 Problem(
@@ -95,7 +187,29 @@ def verify(data: Any, lookup: Callable[[str], Game[Any, Any]]) -> Verdict:
             ),
             replayed,
         )
-    return Verdict((), replayed)
+    for receipt in receipts:
+        problem = _receipt_problem(receipt, record, match)
+        if problem:
+            return _failed("receipt", problem, receipt.version)
+    notes = (FORMAT_1_NOTE,) if record.format == 1 else ()
+    return Verdict((), replayed, notes, receipts=len(receipts), **found)
+
+
+def _receipt_problem(receipt: Receipt, record: MatchRecord, match: Match) -> str | None:
+    if receipt.table != record.table:
+        return f"the receipt is for table {receipt.table}, the record for table {record.table}"
+    if receipt.version >= len(match.chain):
+        return f"the receipt is for version {receipt.version}; the record ends at {match.version}"
+    if match.chain[receipt.version] != receipt.chain:
+        return (
+            f"at version {receipt.version} the player was shown chain head {receipt.chain}, "
+            f"the record gives {match.chain[receipt.version]}"
+        )
+    return None
+
+
+def _failed(check: str, message: str, step: int | None = None) -> Verdict:
+    return Verdict((Problem(check, message, step),))
 
 
 def _describe(outcome: Outcome | None) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
@@ -21,6 +22,7 @@ from ludoteca.games import all_games, get
 from .bots import BotRunner
 from .config import Settings
 from .connection import Connection, LobbyFeed
+from .keys import KeyRing
 from .lobby import Lobby, SeatRequest
 from .logs import log
 from .replay import replay_router
@@ -37,6 +39,8 @@ STATUS_CODES = {
     "seat_taken": 409,
     "table_full": 409,
     "not_started": 409,
+    "bad_contribution": 422,
+    "already_dealt": 409,
 }
 
 Level = Literal["random", "easy", "medium", "hard"]
@@ -68,6 +72,14 @@ class PlayNow(BaseModel):
     turn_seconds: int | None = None
 
 
+class Contribution(BaseModel):
+    seed: str = Field(
+        min_length=1,
+        max_length=64,
+        description="your own seed for the deal: 1 to 64 printable ASCII characters, no spaces",
+    )
+
+
 class JoinTable(BaseModel):
     name: str | None = Field(None, description="your name at the table")
     seat: int | None = Field(
@@ -89,7 +101,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(settings.db_url)
         bots = BotRunner(processes=settings.bot_processes)
-        lobby = Lobby(Services(storage, bots, settings))
+        keys = KeyRing.load(Path(settings.keys_dir)) if settings.keys_dir else KeyRing.ephemeral()
+        lobby = Lobby(Services(storage, bots, settings, keys=keys))
         await lobby.load()
         state.update(storage=storage, lobby=lobby, bots=bots, connections=set())
         log("server_started", db=storage.engine.dialect.name, version=__version__)
@@ -142,7 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # --------------------------------------------------------------------------- tables
     @app.get("/api/tables", tags=["tables"], summary="Tables by status (default: open ones)")
     async def list_tables(
-        status: Literal["open", "playing", "over"] = Query("open"),
+        status: Literal["open", "starting", "playing", "over"] = Query("open"),
     ) -> list[dict[str, Any]]:
         return lobby().listing(status)
 
@@ -192,6 +205,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await lobby().leave(table_id, bearer(authorization))
         return {"table": (await lobby().get(table_id)).summary()}
 
+    @app.post(
+        "/api/tables/{table_id}/contribute",
+        tags=["tables"],
+        summary="Add your own seed to the deal (after the commitment is out, before the deal)",
+    )
+    async def contribute(
+        table_id: str, body: Contribution, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        table = await lobby().get(table_id)
+        seat = table.seat_for_token(bearer(authorization))
+        if seat is None:
+            raise Rejected("bad_token", "this token holds no seat at this table")
+        await table.contribute(seat, body.seed)
+        return {"table": table.summary()}
+
     @app.post("/api/tables/{table_id}/start", tags=["tables"], summary="Start (bots fill seats)")
     async def start(
         table_id: str, authorization: Annotated[str | None, Header()] = None
@@ -207,6 +235,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def record(table_id: str) -> dict[str, Any]:
         found: dict[str, Any] = (await lobby().record(table_id)).to_json()
         return found
+
+    @app.get(
+        "/api/keys",
+        tags=["records"],
+        summary="The server's record-signing keys (Ed25519), current first",
+    )
+    async def signing_keys() -> dict[str, Any]:
+        return {"keys": [k.to_json() for k in lobby().services.keys.published()]}
 
     @app.post(
         "/api/verify",

@@ -17,6 +17,7 @@ def _int(name: str, default: int) -> int:
 
 
 DEFAULT_DB = "sqlite:///var/ludoteca.sqlite3"
+DEFAULT_KEYS = "var/keys"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,8 @@ class Settings:
     rate_burst: int = 20
     hello_timeout: float = 10.0
     bot_processes: int = 1  # worker processes for searching bots
+    contribution_seconds: float = 10.0  # how long a start waits for the players' own seeds
+    keys_dir: str | None = None  # the record-signing keys (None: one key for this process only)
 
     @classmethod
     def from_env(cls, db_url: str | None = None) -> Settings:
@@ -47,4 +50,6 @@ class Settings:
             rate_per_second=_float("LUDOTECA_RATE", base.rate_per_second),
             rate_burst=_int("LUDOTECA_RATE_BURST", base.rate_burst),
             bot_processes=_int("LUDOTECA_BOT_PROCESSES", base.bot_processes),
+            contribution_seconds=_float("LUDOTECA_CONTRIBUTION_SECONDS", base.contribution_seconds),
+            keys_dir=os.environ.get("LUDOTECA_KEYS", DEFAULT_KEYS),
         )

@@ -20,7 +20,7 @@ from .lobby import Lobby
 from .logs import log
 from .table import Rejected, Table
 
-MESSAGE_TYPES = ("hello", "act", "back", "sync", "ping")
+MESSAGE_TYPES = ("hello", "act", "contribute", "back", "sync", "ping")
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -180,6 +180,17 @@ class Connection:
                 await table.back(self.seat)
         elif kind == "act":
             await self._act(table, data)
+        elif kind == "contribute":
+            await self._contribute(table, data)
+
+    async def _contribute(self, table: Table, data: dict[str, Any]) -> None:
+        if self.seat is None:
+            self.error("spectator", "only a seated person adds a seed to the deal")
+            return
+        try:
+            await table.contribute(self.seat, data.get("seed"))
+        except Rejected as exc:
+            self.error(exc.code, exc.message)
 
     async def _act(self, table: Table, data: dict[str, Any]) -> None:
         action, version = data.get("action"), data.get("version")

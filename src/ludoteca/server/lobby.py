@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ludoteca.bots import LEVELS
-from ludoteca.core import InvalidParamsError, MatchRecord, Outcome, Player, Step, commitment
+from ludoteca.core import InvalidParamsError, MatchRecord, commitment
 from ludoteca.core.fairness import new_secret
 from ludoteca.games import all_games
 
 from .logs import log
 from .storage import SeatRow, TableRow
-from .table import Listener, Rejected, Services, Table, actor, token_hash
+from .table import Listener, Rejected, Services, Table, token_hash
 
 MAX_NAME = 24
 
@@ -57,13 +57,14 @@ class Lobby:
     async def load(self) -> int:
         """Reload every open and unfinished table; replay matches and restart clocks and bots."""
         storage = self.services.storage
-        rows = await storage.run(storage.tables_with_status, ("open", "playing"), 100_000)
+        statuses = ("open", "starting", "playing")
+        rows = await storage.run(storage.tables_with_status, statuses, 100_000)
         for row in rows:
             table = self._table(row)
             if row.status == "playing":
                 steps = await storage.run(storage.load_actions, row.id)
                 table.begin(steps)
-                table.schedule()
+            table.schedule()
             self.tables[row.id] = table
         log("tables_loaded", count=len(rows))
         return len(rows)
@@ -85,10 +86,9 @@ class Lobby:
             if table_id in self.tables:
                 return self.tables[table_id]
             table = self._table(row)
-            if row.status != "open":
+            if row.status in ("playing", "over"):
                 table.begin(await storage.run(storage.load_actions, table_id))
-            if row.status == "playing":
-                table.schedule()
+            table.schedule()
             self.tables[table_id] = table
             return table
 
@@ -244,33 +244,15 @@ class Lobby:
                 if row.kind == "open":
                     row.kind, row.level = "bot", settings.fill_level
                     row.name = bot_name(settings.fill_level, row.seat)
-            now = self.services.now()
-            storage = self.services.storage
-            await storage.run(storage.start_table, table.id, table.seats, now)
-            table.row.status, table.row.started_at, table.row.turn_started_at = "playing", now, now
-            table.begin()
+            await table.start()
         log("match_started", table=table.id, game=table.game.spec.id, fingerprint=table.fingerprint)
         table.changed()
         self.changed()
         table.schedule()
 
     async def record(self, table_id: str) -> MatchRecord:
-        """The match record as stored: the seed and outcome only once the match is over."""
-        table = await self.get(table_id)
-        if table.row.status == "open":
-            raise Rejected("not_started", "the match has not started yet")
-        storage = self.services.storage
-        steps = await storage.run(storage.load_actions, table_id)
-        over = table.row.status == "over"
-        return MatchRecord(
-            game=table.game.spec.id,
-            params=dict(table.row.params),
-            commitment=table.row.commitment,
-            players=[Player(s.name, s.kind == "bot", s.level) for s in table.seats],
-            actions=[Step(a.seat, a.action, actor(a.by)) for a in steps],
-            seed=table.row.seed if over else None,
-            outcome=Outcome.from_json(table.row.outcome) if over and table.row.outcome else None,
-        )
+        """The match record: revealed and signed once the match is over."""
+        return (await self.get(table_id)).record()
 
     def shutdown(self) -> None:
         for table in self.tables.values():

@@ -62,6 +62,9 @@ tables = Table(
     Column("turn_started_at", Float),
     Column("version", Integer, nullable=False, default=0),
     Column("outcome", Text),
+    # 1: ``seed`` is the match seed itself; 2: it is the server's secret, mixed with the
+    # players' contributions (``seats.contribution``) into the seed when the match is dealt
+    Column("format", Integer, nullable=False, default=1),
 )
 
 seats = Table(
@@ -74,6 +77,7 @@ seats = Table(
     Column("level", String(16)),
     Column("token_hash", String(64)),
     Column("away", Boolean, nullable=False, default=False),
+    Column("contribution", String(64)),
 )
 
 actions = Table(
@@ -111,8 +115,9 @@ class SeatRow:
     kind: str
     name: str
     level: str | None = None
-    token_hash: str | None = None
+    token_hash: str | None = field(default=None, repr=False)
     away: bool = False
+    contribution: str | None = None
 
 
 @dataclass(slots=True)
@@ -120,7 +125,7 @@ class TableRow:
     id: str
     game: str
     params: dict[str, Any]
-    seed: str
+    seed: str = field(repr=False)  # format 2: the server's secret; format 1: the match seed
     commitment: str
     status: str
     turn_seconds: int
@@ -130,6 +135,7 @@ class TableRow:
     version: int = 0
     outcome: dict[str, Any] | None = None
     seats: list[SeatRow] = field(default_factory=list)
+    format: int = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +239,15 @@ class Storage:
                 .values(**_seat_values(table_id, seat))
             )
 
-    def start_table(self, table_id: str, seat_rows: Sequence[SeatRow], started_at: float) -> None:
+    def start_table(
+        self,
+        table_id: str,
+        seat_rows: Sequence[SeatRow],
+        started_at: float,
+        status: str = "playing",
+    ) -> None:
+        """An open table starts: its seats as they are now, and ``status`` ``playing`` (dealt at
+        once) or ``starting`` (waiting for the players' contributions)."""
         with self.engine.begin() as conn:
             for seat in seat_rows:
                 conn.execute(
@@ -244,10 +258,21 @@ class Storage:
             result = conn.execute(
                 update(tables)
                 .where(and_(tables.c.id == table_id, tables.c.status == "open"))
-                .values(status="playing", started_at=started_at, turn_started_at=started_at)
+                .values(status=status, started_at=started_at, turn_started_at=started_at)
             )
             if result.rowcount != 1:
                 raise ConflictError(f"table {table_id} is no longer open")
+
+    def deal_table(self, table_id: str, dealt_at: float) -> None:
+        """A starting table is dealt: it plays, and the first turn's clock starts now."""
+        with self.engine.begin() as conn:
+            result = conn.execute(
+                update(tables)
+                .where(and_(tables.c.id == table_id, tables.c.status == "starting"))
+                .values(status="playing", turn_started_at=dealt_at)
+            )
+            if result.rowcount != 1:
+                raise ConflictError(f"table {table_id} is not waiting to be dealt")
 
     def append_batch(self, items: Sequence[Append]) -> list[Exception | None]:
         """Store several actions (of different tables) in one transaction; on a conflict, store
@@ -340,7 +365,7 @@ class Storage:
         )
         for r in rows:
             found[r.table_id].append(
-                SeatRow(r.seat, r.kind, r.name, r.level, r.token_hash, bool(r.away))
+                SeatRow(r.seat, r.kind, r.name, r.level, r.token_hash, bool(r.away), r.contribution)
             )
         return found
 
@@ -359,6 +384,7 @@ def _table_values(row: TableRow) -> dict[str, Any]:
         "turn_started_at": row.turn_started_at,
         "version": row.version,
         "outcome": json.dumps(row.outcome) if row.outcome is not None else None,
+        "format": row.format,
     }
 
 
@@ -371,6 +397,7 @@ def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
         "level": seat.level,
         "token_hash": seat.token_hash,
         "away": seat.away,
+        "contribution": seat.contribution,
     }
 
 
@@ -388,4 +415,5 @@ def _table_row(r: Any) -> TableRow:
         turn_started_at=r["turn_started_at"],
         version=r["version"],
         outcome=json.loads(r["outcome"]) if r["outcome"] else None,
+        format=r["format"],
     )

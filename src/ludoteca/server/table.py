@@ -13,17 +13,19 @@ import hashlib
 import hmac
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ludoteca.core import (
+    Deal,
     Event,
     Game,
     IllegalActionError,
     InvalidActionError,
     Match,
     MatchOverError,
+    MatchRecord,
     NotYourTurnError,
     Player,
     ReplayError,
@@ -31,10 +33,12 @@ from ludoteca.core import (
     Step,
     fingerprint,
 )
+from ludoteca.core.fairness import contribution_problem
 from ludoteca.core.record import Actor
 
 from .bots import SEARCHING_LEVELS, BotRunner
 from .clock import TurnClock, next_turn_start
+from .keys import KeyRing
 from .logs import log, monotonic_ms
 from .storage import ActionRow, Append, ConflictError, SeatRow, Storage, TableRow
 
@@ -94,12 +98,15 @@ class LogEntry:
 
 @dataclass(slots=True)
 class Services:
-    """What a table needs from the process: storage, bots, settings and the time."""
+    """What a table needs from the process: storage, bots, settings, signing keys, and the time
+    (``now`` and ``sleep``, injected so tests drive clocks without waiting)."""
 
     storage: Storage
     bots: BotRunner
     settings: Settings
     now: Callable[[], float] = time.time
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    keys: KeyRing = field(default_factory=KeyRing.ephemeral)
 
 
 @dataclass(slots=True, eq=False)
@@ -158,9 +165,21 @@ class Table:
             listener.wake()
 
     # ---------------------------------------------------------------------------- start
+    def deal(self) -> Deal:
+        """Where this match's seed comes from: the secret and every contribution (format 2), or
+        the stored seed itself (tables created before players' seeds, format 1)."""
+        if self.row.format < 2:
+            return Deal(self.row.seed)
+        contributions = tuple(s.contribution if s.kind == "human" else None for s in self.seats)
+        return Deal(self.row.seed, self.id, contributions)
+
+    def waiting_for(self) -> list[int]:
+        """The seated people whose contribution the deal still waits for."""
+        return [s.seat for s in self.seats if s.kind == "human" and s.contribution is None]
+
     def begin(self, steps: list[ActionRow] | None = None) -> None:
-        """Deal the match from the seed and replay any stored steps (after a restart)."""
-        match = Match(self.game, self.row.params, self.row.seed, self.players())
+        """Deal the match and replay any stored steps (after a restart)."""
+        match = Match(self.game, self.row.params, self.deal(), self.players())
         stored = [Step(a.seat, a.action, actor(a.by)) for a in steps or []]
         try:
             replayed = match.replay_steps(stored)
@@ -174,14 +193,66 @@ class Table:
         self.match = match
         self._views.clear()
 
+    async def contribute(self, seat: int, text: object) -> None:
+        """The person at ``seat`` adds their own seed to the deal (before it is dealt); when the
+        last person waiting has sent theirs, the match is dealt at once."""
+        problem = contribution_problem(text)
+        if problem:
+            raise Rejected("bad_contribution", problem)
+        assert isinstance(text, str)
+        async with self.lock:
+            if self.row.status not in ("open", "starting") or self.row.format < 2:
+                raise Rejected("already_dealt", "the match is already dealt")
+            row = self.seats[seat]
+            row.contribution = text
+            storage = self.services.storage
+            await storage.run(storage.update_seat, self.id, row)
+            dealt = self.row.status == "starting" and not self.waiting_for()
+            if dealt:
+                await self._deal()
+        log("contribution", table=self.id, seat=seat, dealt=dealt)
+        self.changed()
+        self.schedule()
+
+    async def start(self) -> None:
+        """Start the match (the caller holds the lock and has seated bots in empty seats): dealt
+        at once when no person's contribution is missing, else after the last one arrives or
+        ``contribution_seconds`` pass, whichever is first."""
+        now = self.services.now()
+        storage = self.services.storage
+        waiting = self.row.format >= 2 and bool(self.waiting_for())
+        status = "starting" if waiting else "playing"
+        await storage.run(storage.start_table, self.id, self.seats, now, status)
+        self.row.status, self.row.started_at, self.row.turn_started_at = status, now, now
+        if not waiting:
+            self.begin()
+
+    async def _deal(self) -> None:
+        """Deal a starting table now (the caller holds the lock)."""
+        now = self.services.now()
+        storage = self.services.storage
+        await storage.run(storage.deal_table, self.id, now)
+        self.row.status, self.row.turn_started_at = "playing", now
+        self.begin()
+        log("match_dealt", table=self.id, missing=self.waiting_for())
+
+    async def _deal_when_due(self, delay: float) -> None:
+        await self.services.sleep(delay)
+        async with self.lock:
+            if self.row.status != "starting":
+                return
+            await self._deal()
+        self.changed()
+        self.schedule()
+
     # --------------------------------------------------------------------------- acting
     async def submit(self, seat: int, text: str, version: int | None, by: Actor = "player") -> None:
         """Apply ``seat``'s action if it is valid now; raise Rejected (nothing changes) if not."""
         started = time.perf_counter()
         async with self.lock:
             match = self.match
-            if self.row.status == "open" or match is None:
-                raise Rejected("not_started", "the match has not started yet")
+            if self.row.status in ("open", "starting") or match is None:
+                raise Rejected("not_started", "the match has not been dealt yet")
             if self.row.status != "playing":
                 raise Rejected("match_over", "the match is over")
             try:
@@ -199,6 +270,8 @@ class Table:
             now = self.services.now()
             seat_after = self.game.to_move(prepared.state)
             outcome = self.game.outcome(prepared.state)
+            if outcome is not None:
+                outcome = outcome.canonical(len(self.seats))
             turn_start = next_turn_start(self.row.turn_started_at or now, seat, seat_after, now)
             step = ActionRow(match.version + 1, seat, prepared.text, by, now)
             outcome_json = outcome.to_json() if outcome else None
@@ -265,6 +338,11 @@ class Table:
         if self._driver is not None and self._driver is not current and not self._driver.done():
             self._driver.cancel()
         self._driver = None
+        if self.row.status == "starting":
+            due = (self.row.started_at or 0) + self.services.settings.contribution_seconds
+            delay = max(0.0, due - self.services.now())
+            self._driver = asyncio.create_task(self._deal_when_due(delay))
+            return
         seat = self.to_move()
         if self.row.status != "playing" or seat is None:
             return
@@ -282,7 +360,7 @@ class Table:
         self._driver = asyncio.create_task(self._drive(self.version, seat, delay, by, level))
 
     async def _drive(self, version: int, seat: int, delay: float, by: Actor, level: str) -> None:
-        await asyncio.sleep(delay)
+        await self.services.sleep(delay)
         match = self.match
         if match is None or match.version != version or self.row.status != "playing":
             return
@@ -296,7 +374,7 @@ class Table:
             raise
         except Exception as exc:  # a bot must never take the table down; retry shortly
             log("bot_failed", table=self.id, seat=seat, error=repr(exc))
-            await asyncio.sleep(1.0)
+            await self.services.sleep(1.0)
             if self.match is not None and self.match.version == version:
                 self.schedule()
 
@@ -317,6 +395,7 @@ class Table:
                 "level": s.level,
                 "away": s.away,
                 "connected": s.kind == "bot" or s.seat in listening,
+                "contributed": s.contribution is not None,
             }
             for s in self.seats
         ]
@@ -350,12 +429,31 @@ class Table:
             "created_at": self.row.created_at,
             "started_at": self.row.started_at,
             "version": self.version,
+            "format": self.row.format,
             "commitment": self.row.commitment,
             "fingerprint": self.fingerprint,
+            "deal_by": self.deal_by(),
+            "secret": self.match.revealed_secret if self.match else None,
             "seed": self.match.revealed_seed if self.match else None,
             "outcome": self.row.outcome,
             "seats": self.seats_json(),
         }
+
+    def deal_by(self) -> float | None:
+        """When a starting table deals at the latest (None unless it is waiting)."""
+        if self.row.status != "starting":
+            return None
+        return (self.row.started_at or 0) + self.services.settings.contribution_seconds
+
+    def record(self) -> MatchRecord:
+        """The match record so far; once the match is over, revealed and signed."""
+        match = self.match
+        if match is None:
+            raise Rejected("not_started", "the match has not been dealt yet")
+        record = match.record()
+        if match.over and record.format >= 2:
+            self.services.keys.sign(record)
+        return record
 
     def seat_view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
         """The game's view for a seat and its legal action texts, computed once per version."""
@@ -374,6 +472,7 @@ class Table:
             "type": "state",
             "table": self.summary(),
             "version": self.version,
+            "chain": self.match.chain[-1] if self.match else None,
             "seat": seat,
             "view": view,
             "legal": legal,

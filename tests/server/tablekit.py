@@ -1,0 +1,118 @@
+"""In-process tables: a fake clock that tests move by hand, and a lobby on real storage without
+any server, websocket or sleep. What a timer does happens when the test advances the clock."""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ludoteca.server.bots import BotRunner
+from ludoteca.server.config import Settings
+from ludoteca.server.lobby import Lobby
+from ludoteca.server.storage import Storage
+from ludoteca.server.table import Services, Table
+
+
+@dataclass
+class FakeClock:
+    """``now`` and ``sleep`` for Services: time stands still until ``advance`` moves it, and
+    every sleeper whose time has come wakes in deadline order."""
+
+    t: float = 1_000_000.0
+    _sleepers: list[tuple[float, int, asyncio.Future[None]]] = field(default_factory=list)
+    _order: itertools.count[int] = field(default_factory=itertools.count)
+
+    def now(self) -> float:
+        return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._sleepers, (self.t + max(0.0, seconds), next(self._order), waiter))
+        await waiter
+
+    async def pending(self) -> list[float]:
+        """When the live sleepers wake (cancelled ones left out)."""
+        await settle()
+        return sorted(when for when, _, w in self._sleepers if not w.done())
+
+    async def advance(self, seconds: float) -> None:
+        await settle()  # timers armed just now register their sleep first
+        target = self.t + seconds
+        while self._sleepers and self._sleepers[0][0] <= target:
+            when, _, waiter = heapq.heappop(self._sleepers)
+            if waiter.done():
+                continue
+            self.t = max(self.t, when)
+            waiter.set_result(None)
+            await settle()
+        self.t = target
+        await settle()
+
+
+async def settle() -> None:
+    """Let every task that is ready run (no time passes)."""
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+@dataclass(eq=False)
+class Watcher:
+    """A listener that counts the table's changes, as a connection would be woken."""
+
+    seat: int | None = None
+    changes: int = 0
+    event: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def wake(self) -> None:
+        self.changes += 1
+        self.event.set()
+
+    async def until(self, condition: Callable[[], bool], timeout: float = 20.0) -> None:
+        """Wait for the table's changes until ``condition`` holds. Nothing here waits on the
+        clock: the timeout only stops a broken test (bots think on worker threads)."""
+        async with asyncio.timeout(timeout):
+            while not condition():
+                self.event.clear()
+                await self.event.wait()
+
+
+async def seated(table: Table) -> Watcher:
+    """A watcher listening to ``table``."""
+    watcher = Watcher()
+    table.listeners.add(watcher)
+    return watcher
+
+
+def settings(db_url: str, **changes: Any) -> Settings:
+    base = Settings(
+        db_url=db_url,
+        bot_delay=0.5,
+        away_grace=5.0,
+        min_turn_seconds=1,
+        contribution_seconds=10.0,
+    )
+    return replace(base, **changes)
+
+
+@asynccontextmanager
+async def lobby_on(db_url: str, clock: FakeClock, **changes: Any) -> AsyncIterator[Lobby]:
+    """A lobby on ``db_url`` whose clocks and timers follow ``clock``; loads stored tables."""
+    storage = Storage(db_url)
+    bots = BotRunner(processes=1)
+    services = Services(
+        storage, bots, settings(db_url, **changes), now=clock.now, sleep=clock.sleep
+    )
+    lobby = Lobby(services)
+    await lobby.load()
+    try:
+        yield lobby
+    finally:
+        lobby.shutdown()
+        await settle()
+        bots.close()
+        storage.close()

@@ -1,0 +1,241 @@
+"""The table and the lobby in process: clocks, away and back, bots, the deal's wait for the
+players' seeds, version conflicts and restarts — driven by a fake clock, with no server, no
+websocket and no sleep."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tablekit import FakeClock, lobby_on, seated
+
+from ludoteca.core import verify
+from ludoteca.games import get
+from ludoteca.server.lobby import SeatRequest
+from ludoteca.server.table import Rejected, Table
+
+
+def moved_on(table: Table, version: int) -> Callable[[], bool]:
+    """True once the table is past ``version`` or over."""
+    return lambda: table.version > version or table.row.status == "over"
+
+
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(test())
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+
+
+async def two_people(lobby: Any, turn_seconds: int = 30) -> tuple[Table, list[str]]:
+    """Ana and Bruno at a heroes table, each with a seed of their own, dealt."""
+    seats = [SeatRequest(), SeatRequest()]
+    table, _, ana = await lobby.create(
+        "heroes", players=2, seats=seats, turn_seconds=turn_seconds, name="Ana", start=False
+    )
+    _, bruno = await lobby.join(table.id, "Bruno", None)
+    assert ana is not None
+    await table.contribute(0, "ana-seed")
+    await table.contribute(1, "bruno-seed")
+    await lobby.start(table.id, ana)
+    return table, [ana, bruno]
+
+
+def test_the_deal_waits_for_every_person_or_the_timeout(db: str) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(db, clock) as lobby:
+            seats = [SeatRequest(), SeatRequest(), SeatRequest(bot=True, level="random")]
+            table, _, ana = await lobby.create(
+                "dice-heroes", players=3, seats=seats, turn_seconds=None, name="Ana", start=False
+            )
+            await lobby.join(table.id, "Bruno", None)
+            await table.contribute(0, "ana-first")
+            await table.contribute(0, "ana-changed-her-mind")
+            with pytest.raises(Rejected) as bad:
+                await table.contribute(0, "has a space")
+            assert bad.value.code == "bad_contribution"
+            assert table.seats[0].contribution == "ana-changed-her-mind"
+            await lobby.start(table.id, ana)
+            assert table.row.status == "starting" and table.match is None
+            assert table.waiting_for() == [1]
+            with pytest.raises(Rejected) as early:
+                await table.submit(0, "roll", None)
+            assert early.value.code == "not_started"
+            watcher = await seated(table)
+            await clock.advance(9.9)
+            assert table.row.status == "starting", "nothing is dealt before the timeout"
+            await clock.advance(0.1)
+            await watcher.until(lambda: table.row.status == "playing")
+            assert table.match is not None
+            assert table.match.deal.contributions == ("ana-changed-her-mind", None, None)
+            assert table.row.turn_started_at == clock.now()
+            with pytest.raises(Rejected) as late:
+                await table.contribute(1, "too-late")
+            assert late.value.code == "already_dealt"
+
+    run(scenario)
+
+
+def test_the_last_seed_deals_at_once_and_each_seed_changes_the_deal(db: str) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        deals = []
+        async with lobby_on(db, clock) as lobby:
+            for bruno_seed in ("b-1", "b-2"):
+                table, _, ana = await lobby.create(
+                    "heroes",
+                    players=2,
+                    seats=[SeatRequest(), SeatRequest()],
+                    turn_seconds=None,
+                    name="Ana",
+                    start=False,
+                )
+                await lobby.join(table.id, "Bruno", None)
+                await table.contribute(0, "a-1")
+                await lobby.start(table.id, ana)
+                assert table.row.status == "starting"
+                await table.contribute(1, bruno_seed)
+                assert table.row.status == "playing" and table.match is not None
+                deals.append(table.match.seed)
+        assert deals[0] != deals[1]
+
+    run(scenario)
+
+
+def test_a_clock_that_runs_out_plays_for_the_seat_then_waits_only_a_grace(db: str) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(db, clock, away_grace=5.0) as lobby:
+            table, _ = await two_people(lobby, turn_seconds=30)
+            watcher = await seated(table)
+            first = table.to_move()
+            assert first is not None and table.version == 0
+            await clock.advance(29.9)
+            assert table.version == 0
+            await clock.advance(0.1)
+            await watcher.until(lambda: table.version >= 1)
+            assert table.log[1].by == "table" and table.log[1].seat == first
+            assert table.seats[first].away
+            # play on until it is the away seat's turn again: the table waits only the grace
+            while table.to_move() != first:
+                seat = table.to_move()
+                assert seat is not None and table.match is not None
+                await table.submit(seat, table.match.legal(seat)[0], table.version)
+            version = table.version
+            await clock.advance(4.9)
+            assert table.version == version
+            await clock.advance(0.1)
+            await watcher.until(lambda: table.version > version)
+            assert table.log[-1].by == "table"
+            # the person is back: the whole turn is theirs again
+            while table.to_move() != first:
+                seat = table.to_move()
+                assert seat is not None and table.match is not None
+                await table.submit(seat, table.match.legal(seat)[0], table.version)
+            await table.back(first)
+            assert not table.seats[first].away
+            version = table.version
+            await clock.advance(5.0)
+            assert table.version == version, "back: no grace any more"
+
+    run(scenario)
+
+
+def test_bots_move_after_their_delay_and_the_match_verifies(db: str) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(db, clock, bot_delay=0.5) as lobby:
+            seats = [SeatRequest(bot=True, level="random")] * 2
+            table, _, _ = await lobby.create(
+                "dwarves", players=2, seats=seats, turn_seconds=None, name=None, start=True
+            )
+            watcher = await seated(table)
+            assert table.row.status == "playing", "bots add no seed: dealt at once"
+            await clock.advance(0.4)
+            assert table.version == 0
+            for _ in range(2000):
+                if table.row.status == "over":
+                    break
+                moved = moved_on(table, table.version)
+                await clock.advance(0.5)
+                await watcher.until(moved)
+            assert table.row.status == "over"
+            assert {entry.by for entry in table.log[1:]} == {"bot"}
+            record = table.record()
+            assert verify(record.to_json(), get).ok
+
+    run(scenario)
+
+
+def test_a_stale_version_is_refused_and_changes_nothing(db: str) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(db, clock) as lobby:
+            table, _ = await two_people(lobby)
+            seat = table.to_move()
+            assert seat is not None and table.match is not None
+            legal = table.match.legal(seat)
+            chain = table.match.chain[-1]
+            with pytest.raises(Rejected) as stale:
+                await table.submit(seat, legal[0], 7)
+            assert stale.value.code == "stale_version"
+            with pytest.raises(Rejected) as turn:
+                await table.submit(1 - seat, "draw", 0)
+            assert turn.value.code == "not_your_turn"
+            with pytest.raises(Rejected) as nonsense:
+                await table.submit(seat, "fly to the moon", 0)
+            assert nonsense.value.code == "invalid_action"
+            assert table.version == 0 and table.match.chain[-1] == chain
+            await table.submit(seat, legal[0], 0)
+            assert table.version == 1
+
+    run(scenario)
+
+
+def test_a_second_writer_of_the_same_step_is_refused_and_catches_up(db: str) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(db, clock) as one, lobby_on(db, clock) as two:
+            table, _ = await two_people(one)
+            other = await two.get(table.id)
+            seat = table.to_move()
+            assert seat is not None and table.match is not None
+            first, second = table.match.legal(seat)[:2]
+            await table.submit(seat, first, 0)
+            with pytest.raises(Rejected) as lost:
+                await other.submit(seat, second, 0)
+            assert lost.value.code == "stale_version"
+            assert other.version == 1 and other.log[1].action == first
+
+    run(scenario)
+
+
+def test_a_restart_replays_the_match_and_keeps_the_clock(db: str) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(db, clock) as lobby:
+            table, _ = await two_people(lobby, turn_seconds=60)
+            for _ in range(5):
+                seat = table.to_move()
+                assert seat is not None and table.match is not None
+                await table.submit(seat, table.match.legal(seat)[-1], table.version)
+            before = (table.version, table.row.turn_started_at, table.seat_view(0))
+            chain = table.match.chain[-1] if table.match else None
+        await clock.advance(20)
+        async with lobby_on(db, clock) as again:
+            table = again.tables[table.id]
+            watcher = await seated(table)
+            assert (table.version, table.row.turn_started_at, table.seat_view(0)) == before
+            assert table.match is not None and table.match.chain[-1] == chain
+            assert await clock.pending() == [before[1] + 60]  # the same deadline, not a fresh clock
+            await clock.advance(40)
+            await watcher.until(lambda: table.version == before[0] + 1)
+            assert table.log[-1].by == "table"
+
+    run(scenario)
