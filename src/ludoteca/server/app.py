@@ -16,7 +16,7 @@ from sqlalchemy import text
 
 from ludoteca import __version__
 from ludoteca.bots import LEVELS
-from ludoteca.core import LANGUAGES, verify
+from ludoteca.core import LANGUAGES, Receipt, verify
 from ludoteca.games import all_games, get
 
 from .bots import BotRunner
@@ -247,10 +247,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post(
         "/api/verify",
         tags=["records"],
-        summary="Check a match record: commitment, re-deal, every action, outcome",
+        summary="Check a match record: signature, commitment, seed, re-deal, every action, "
+        "chain, outcome, and the receipts given",
+        description='The body is a match record, or `{"record": RECORD, "receipts": '
+        '[{"table", "version", "chain"}, ...]}` to check it also against the chain '
+        "heads a player was shown.",
     )
-    async def verify_record(record: dict[str, Any]) -> dict[str, Any]:
-        verdict = await asyncio.to_thread(verify, record, get)
+    async def verify_record(body: dict[str, Any]) -> dict[str, Any]:
+        record, receipts = verify_body(body)
+        verdict = await asyncio.to_thread(verify, record, get, receipts=receipts)
         result: dict[str, Any] = verdict.to_json()
         return result
 
@@ -299,6 +304,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay_router(lobby))
     mount_web(app)
     return app
+
+
+def verify_body(body: dict[str, Any]) -> tuple[Any, list[Receipt]]:
+    """The record and the receipts of a ``POST /api/verify`` body: a bare record (no receipts),
+    or ``{"record": ..., "receipts": [...]}``. Malformed receipts are refused (422)."""
+    if "record" not in body:
+        return body, []
+    extra = set(body) - {"record", "receipts"}
+    if extra:
+        raise Rejected("bad_request", f"unknown fields next to 'record': {sorted(extra)}")
+    given = body.get("receipts", [])
+    if not isinstance(given, list):
+        raise Rejected("bad_request", "'receipts' is a list of {table, version, chain}")
+    try:
+        receipts = [Receipt.from_json(item) for item in given]
+    except ValueError as exc:
+        raise Rejected("bad_request", str(exc)) from None
+    return body["record"], receipts
 
 
 def links(request: Request, table_id: str) -> dict[str, str]:
