@@ -10,14 +10,13 @@ import { gameName, loadGames } from "../games.js";
 import { errorText } from "../announce.js";
 import { icon } from "../icons.js";
 import { commitmentOf, fingerprintOf } from "../fairness.js";
-
-const STEPS = ["record", "commitment", "browser", "redeal", "actions", "outcome"];
+import { chooseReceipts, fairDetail, isFormat2, keyAndNotes, problemText, publishedKeys, receiptsField, revealedText, stepLabel, stepsFor } from "../verify-fair.js";
 
 export function mount(root, _params, query) {
-  const state = { games: [], text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null };
+  const state = { games: [], text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null, receiptsText: "", receipts: [], receiptSource: null, receiptError: null, keys: null };
 
   async function check() {
-    Object.assign(state, { record: null, parseError: null, browser: null, verdict: null, failed: null });
+    Object.assign(state, { record: null, parseError: null, browser: null, verdict: null, failed: null, receipts: [], receiptSource: null, receiptError: null });
     if (!state.text.trim()) {
       state.parseError = t("verify.empty");
       render();
@@ -31,15 +30,24 @@ export function mount(root, _params, query) {
       render();
       return;
     }
+    const chosen = chooseReceipts(state.receiptsText, state.record);
+    if (chosen.error) {
+      Object.assign(state, { record: null, receiptError: chosen.error });
+      render();
+      return;
+    }
+    Object.assign(state, { receipts: chosen.receipts, receiptSource: chosen.source });
     state.busy = true;
     render();
     const record = state.record;
-    if (typeof record.seed === "string" && typeof record.commitment === "string") {
-      const { hex, how } = await commitmentOf(record.seed);
+    const revealed = revealedText(record);
+    if (typeof revealed === "string" && typeof record.commitment === "string") {
+      const { hex, how } = await commitmentOf(revealed);
       state.browser = { hex, how, fingerprint: fingerprintOf(hex, record.fingerprint), matches: hex === record.commitment.toLowerCase() };
     }
     try {
-      state.verdict = await api.verify(record);
+      state.verdict = await api.verifyText(state.text, state.receipts);
+      if (isFormat2(record)) state.keys = await publishedKeys();
     } catch (error) {
       state.failed = errorText(error);
     }
@@ -57,7 +65,7 @@ export function mount(root, _params, query) {
     if (!state.verdict) return state.parseError && step === "record" ? "failed" : null;
     if (state.verdict.ok) return "ok";
     const bad = state.verdict.problems[0].check;
-    const order = STEPS.filter((s) => s !== "browser");
+    const order = stepsFor(state.record, state.receipts).filter((s) => s !== "browser");
     const at = order.indexOf(step);
     const failedAt = order.indexOf(bad);
     return at < failedAt ? "ok" : at === failedAt ? "failed" : "skipped";
@@ -79,7 +87,10 @@ export function mount(root, _params, query) {
     const problem = state.verdict && !state.verdict.ok ? state.verdict.problems[0] : null;
     const game = state.games.find((g) => g.id === record.game);
     const parts = [];
-    if (step === "record") {
+    const fair = fairDetail(step, status, state);
+    if (fair) {
+      parts.push(...fair);
+    } else if (step === "record") {
       if (state.parseError) parts.push(h("p", {}, state.text.trim() ? t("verify.parse_failed") : ""), h("p", { class: "server-message" }, state.parseError));
       else parts.push(h("p", {}, t("verify.record_detail", { game: record.game ? gameName(game, record.game) : "?", count: (record.actions || []).length, players: (record.players || []).length })));
     } else if (step === "commitment") {
@@ -109,7 +120,7 @@ export function mount(root, _params, query) {
     }
     if (status === "failed" && problem && step !== "browser") {
       parts.push(
-        h("p", { class: "problem", "data-problem": "" }, t(`verify.problem.${problem.check}`, { step: problem.step ?? "?" })),
+        h("p", { class: "problem", "data-problem": "" }, problemText(problem)),
         h("details", { class: "server-words" }, h("summary", {}, t("verify.server_says")), h("p", { class: "server-message", lang: "en" }, problem.message)),
       );
     }
@@ -121,7 +132,7 @@ export function mount(root, _params, query) {
     return h(
       "ol",
       { class: "steps" },
-      STEPS.map((step) => {
+      stepsFor(state.record, state.receipts).map((step) => {
         const status = statusOf(step);
         if (!status) return null;
         return h(
@@ -131,7 +142,7 @@ export function mount(root, _params, query) {
             "div",
             { class: "step-head" },
             h("span", { class: "step-status" }, icon(status === "ok" ? "check" : status === "failed" ? "cross" : "away"), t(`verify.status.${status}`)),
-            h("span", {}, t(`verify.step.${step}`)),
+            h("span", {}, stepLabel(step, state.record)),
           ),
           detail(step, status),
         );
@@ -166,6 +177,18 @@ export function mount(root, _params, query) {
     reader.readAsText(file);
   }
 
+  function uploadReceipts(event) {
+    const file = event.target.files && event.target.files[0];
+    if (!file) return;
+    const reader = new FileReader();
+    reader.onload = () => {
+      state.receiptsText = String(reader.result || "");
+      render();
+      if (state.text.trim()) check();
+    };
+    reader.readAsText(file);
+  }
+
   function render() {
     document.title = `${t("verify.title")} · ludoteca`;
     replace(
@@ -195,6 +218,13 @@ export function mount(root, _params, query) {
               state.text = e.target.value;
             },
           }),
+          receiptsField(
+            state,
+            (text) => {
+              state.receiptsText = text;
+            },
+            uploadReceipts,
+          ),
           h(
             "div",
             { class: "verify-buttons" },
@@ -203,6 +233,7 @@ export function mount(root, _params, query) {
           ),
         ),
         verdict(),
+        keyAndNotes(state),
         steps(),
         h("p", { class: "hint" }, t("verify.how")),
       ),
@@ -219,9 +250,9 @@ export function mount(root, _params, query) {
   );
   const tableId = query.get("table");
   if (tableId) {
-    api.record(tableId).then(
-      (record) => {
-        state.text = JSON.stringify(record, null, 1);
+    api.recordText(tableId).then(
+      (text) => {
+        state.text = text;
         render();
         check();
       },
