@@ -150,7 +150,7 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     result = end.locator("[data-proof-verdict]")
     result.wait_for()
     assert result.get_attribute("data-proof-verdict") == "ok", result.inner_text()
-    assert f"({len(receipts)} receipts)" in result.inner_text()
+    assert f"(receipts checked: {len(receipts)})" in result.inner_text()
     no_serious_violation(page, within=".end-panel")
 
     # the receipts as a file
