@@ -227,11 +227,11 @@ def test_a_starting_table_waits_for_seeds_and_counts_down(
     # Ana's client sent nothing: the deal waits for her, at most the contribution timeout
     page.wait_for_selector(".deal-panel[data-status='starting'] [data-deal-countdown]")
     assert page.locator("[data-deal-waits]").inner_text() == (
-        "Die Verteilung wartet auf den Seed von Ana."
+        "Der Tisch wartet mit dem Geben auf den Startwert von Ana."
     )
     left = int(re.findall(r"\d+", page.locator("[data-deal-countdown]").inner_text())[0])
     assert 1 <= left <= 10
-    assert page.locator(".status-chip").inner_text() == "wird gleich ausgeteilt"
+    assert page.locator(".status-chip").inner_text() == "wird gleich gegeben"
     no_serious_violation(page)
 
     # her seed arrives over HTTP: the table deals at once, from both seeds

@@ -58,18 +58,18 @@ export function receiptsFor(table) {
 
 /**
  * Receipts from a pasted or uploaded text: one receipt or a list of them (JSON). Returns
- * {receipts} or {error} with the message key to show.
+ * {receipts} or {error}: "not_json" or "bad".
  */
 export function parseReceipts(text) {
   let data;
   try {
     data = JSON.parse(text);
   } catch {
-    return { error: "fair.receipts.not_json" };
+    return { error: "not_json" };
   }
   const items = Array.isArray(data) ? data : [data];
   const receipts = items.map(receiptOf);
-  if (!receipts.length || receipts.some((r) => r === null)) return { error: "fair.receipts.bad" };
+  if (!receipts.length || receipts.some((r) => r === null)) return { error: "bad" };
   return { receipts };
 }
 

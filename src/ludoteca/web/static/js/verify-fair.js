@@ -35,12 +35,13 @@ export function revealedText(record) {
 }
 
 export function stepLabel(step, record) {
-  const key = `fair.verify.step.${step}`;
-  return isFormat2(record) && has(key) ? t(key) : t(`verify.step.${step}`);
+  return isFormat2(record) && has(`fair.verify.step.${step}`) ? t(`fair.verify.step.${step}`) : t(`verify.step.${step}`);
 }
 
+/** The reader's sentence for the first problem of a verdict, by its check code. */
 export function problemText(problem) {
-  return t(`fair.problem.${problem.check}`, { step: problem.step ?? "?" });
+  const step = problem.step ?? "?";
+  return has(`fair.problem.${problem.check}`) ? t(`fair.problem.${problem.check}`, { step }) : t(`verify.problem.${problem.check}`, { step });
 }
 
 /**
@@ -143,6 +144,6 @@ export function receiptsField(state, onText, onFile) {
     }),
     h("p", { id: "receipts-hint", class: "hint" }, t("fair.verify.receipts_hint")),
     h("label", { class: "file-pick" }, t("fair.verify.receipts_upload"), " ", h("input", { type: "file", accept: ".json,application/json", id: "receipts-file", onChange: onFile })),
-    state.receiptError && h("p", { class: "error", role: "alert", "data-receipt-error": "" }, t(state.receiptError)),
+    state.receiptError && h("p", { class: "error", role: "alert", "data-receipt-error": "" }, t(`fair.receipts.${state.receiptError}`)),
   );
 }

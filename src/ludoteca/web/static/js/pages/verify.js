@@ -165,28 +165,29 @@ export function mount(root, _params, query) {
     );
   }
 
-  function upload(event) {
+  /** Read the file chosen in a file input as text, then `done(text)`. */
+  function readFile(event, done) {
     const file = event.target.files && event.target.files[0];
     if (!file) return;
     const reader = new FileReader();
-    reader.onload = () => {
-      state.text = String(reader.result || "");
-      render();
-      check();
-    };
+    reader.onload = () => done(String(reader.result || ""));
     reader.readAsText(file);
   }
 
+  function upload(event) {
+    readFile(event, (text) => {
+      state.text = text;
+      render();
+      check();
+    });
+  }
+
   function uploadReceipts(event) {
-    const file = event.target.files && event.target.files[0];
-    if (!file) return;
-    const reader = new FileReader();
-    reader.onload = () => {
-      state.receiptsText = String(reader.result || "");
+    readFile(event, (text) => {
+      state.receiptsText = text;
       render();
       if (state.text.trim()) check();
-    };
-    reader.readAsText(file);
+    });
   }
 
   function render() {

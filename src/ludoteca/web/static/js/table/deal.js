@@ -14,11 +14,11 @@ const KEY = "ludoteca.seeds";
 const MAX_TABLES = 50;
 const PRINTABLE = /^[\x21-\x7e]*$/;
 
-/** The message key of what is wrong with a seed (the server's rule), or null when it is fine. */
+/** What is wrong with a seed by the server's rule ("empty", "long", "chars"), or null. */
 export function seedProblem(text) {
-  if (typeof text !== "string" || text.length === 0) return "fair.deal.bad_empty";
-  if (text.length > 64) return "fair.deal.bad_long";
-  if (!PRINTABLE.test(text)) return "fair.deal.bad_chars";
+  if (typeof text !== "string" || text.length === 0) return "empty";
+  if (text.length > 64) return "long";
+  if (!PRINTABLE.test(text)) return "chars";
   return null;
 }
 
@@ -155,7 +155,7 @@ export function createDeal(tableId, send, redraw) {
           h("button", { type: "submit", class: "deal-use", dataset: { key: "deal-use" } }, t("fair.deal.use")),
         ),
         h("p", { id: "deal-seed-rule", class: "hint" }, t("fair.deal.rule")),
-        state.problem && h("p", { class: "error", role: "alert", "data-deal-problem": "" }, t(state.problem)),
+        state.problem && h("p", { class: "error", role: "alert", "data-deal-problem": "" }, t(`fair.deal.bad.${state.problem}`)),
         h("p", { class: ["deal-sent", sent && "ok"], "data-deal-sent": sent ? "yes" : "no" }, icon(sent ? "check" : "away"), sent ? t("fair.deal.sent") : t("fair.deal.not_sent")),
       ),
     ];

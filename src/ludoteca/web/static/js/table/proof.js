@@ -10,6 +10,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { downloadReceipts, receiptsFor } from "../receipts.js";
+import { problemText } from "../verify-fair.js";
 import { seatName } from "./seats.js";
 
 function row(label, value, hint, attr) {
@@ -82,7 +83,7 @@ export function createProof(tableId, redraw) {
       { class: ["proof-verdict", verdict.ok ? "ok" : "failed"], tabindex: "-1", role: "status", "data-proof-verdict": verdict.ok ? "ok" : "failed" },
       h("p", {}, icon(verdict.ok ? "check" : "cross"), verdict.ok ? t("verify.ok") : t("verify.failed")),
       verdict.ok && h("p", {}, t("fair.proof.checked", { key: verdict.key_id || "?", count: verdict.receipts })),
-      problem && h("p", { "data-problem": "" }, t(`fair.problem.${problem.check}`, { step: problem.step ?? "?" })),
+      problem && h("p", { "data-problem": "" }, problemText(problem)),
       problem && h("details", { class: "server-words" }, h("summary", {}, t("verify.server_says")), h("p", { class: "server-message", lang: "en" }, problem.message)),
     );
   }
