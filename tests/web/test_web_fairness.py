@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from browserkit import Pages, ServerProcess, play_heroes_by_clicks, state
 from test_web_audit import SERIOUS, serious
+from test_web_verify import STEPS, statuses
 
 from ludoteca.core import Match, MatchRecord
 from ludoteca.core.signing import SigningKey
@@ -27,25 +28,7 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 HEX32 = re.compile(r"[0-9a-f]{32}")
-FORMAT_2_STEPS = [
-    "record",
-    "signature",
-    "commitment",
-    "browser",
-    "seed",
-    "redeal",
-    "actions",
-    "chain",
-    "outcome",
-]
 FORMAT_1 = Path(__file__).resolve().parents[1] / "core" / "format1" / "heroes-2p-00000.json"
-
-
-def statuses(page: Page) -> dict[str, str]:
-    found: dict[str, str] = page.eval_on_selector_all(
-        ".step", "els => Object.fromEntries(els.map(e => [e.dataset.step, e.dataset.status]))"
-    )
-    return found
 
 
 def check(page: Page, record: dict[str, Any], receipts: str = "") -> str:
@@ -165,7 +148,7 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     page.wait_for_url("**/verify?table=*")
     page.wait_for_selector(".verdict[data-verdict]")
     assert page.locator(".verdict").get_attribute("data-verdict") == "ok"
-    assert statuses(page) == dict.fromkeys([*FORMAT_2_STEPS, "receipt"], "ok")
+    assert statuses(page) == dict.fromkeys(STEPS, "ok")
     assert str(len(receipts)) in page.locator("[data-receipt-detail]").inner_text()
     assert page.locator("[data-signing-key]").inner_text() == keys[0]["key_id"]
     assert page.locator("[data-key-published]").get_attribute("data-key-published") == "yes"

@@ -17,23 +17,14 @@ from browserkit import Pages, play_heroes_by_clicks, set_name, start_from_home
 from ludoteca.core import MatchRecord
 from ludoteca.core.fairness import seed_fingerprint
 from ludoteca.core.signing import SigningKey
+from ludoteca.core.verify import CHECKS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
-STEPS = [
-    "record",
-    "signature",
-    "commitment",
-    "browser",
-    "seed",
-    "redeal",
-    "actions",
-    "chain",
-    "outcome",
-    "receipt",
-]
+# the server's checks in its order, with the browser's own SHA-256 after the server's commitment
+STEPS = [*CHECKS[:3], "browser", *CHECKS[3:]]
 
 
 def resigned(record: dict[str, Any]) -> dict[str, Any]:
