@@ -20,6 +20,7 @@ from test_web_audit import SERIOUS, serious
 from test_web_verify import STEPS, statuses
 
 from ludoteca.core import Match, MatchRecord
+from ludoteca.core.fairness import contribution_problem
 from ludoteca.core.signing import SigningKey
 from ludoteca.games import get
 
@@ -240,3 +241,51 @@ def test_a_format_1_record_says_what_it_cannot_prove(pages: Pages) -> None:
     assert "formato 1" in notes.inner_text()
     assert page.locator("[data-key-facts]").count() == 0
     no_serious_violation(page)
+
+
+def test_the_page_checks_seeds_as_the_server_does_and_bounds_its_receipts(pages: Pages) -> None:
+    page = pages.open("/verify")
+    seeds = [
+        "a",
+        "x" * 64,
+        "x" * 65,
+        "",
+        "two words",
+        "tab\there",
+        "end\n",
+        "é",
+        "~!#$%^&*()",
+        "\x7f",
+    ]
+    found = page.evaluate(
+        """async (seeds) => {
+          const { seedProblem, newSeed } = await import("/static/js/table/deal.js");
+          return { problems: seeds.map((s) => seedProblem(s)), made: [newSeed(), newSeed()] };
+        }""",
+        seeds,
+    )
+    assert [p is None for p in found["problems"]] == [
+        contribution_problem(s) is None for s in seeds
+    ]
+    assert found["problems"][2:5] == ["long", "empty", "chars"]
+    first, second = found["made"]
+    assert HEX32.fullmatch(first) and HEX32.fullmatch(second) and first != second
+
+    kept = page.evaluate(
+        """async () => {
+          const receipts = await import("/static/js/receipts.js");
+          const { keepReceipt, receiptsFor, PER_TABLE, MAX_TABLES } = receipts;
+          const chain = (n) => n.toString(16).padStart(64, "0");
+          for (let v = 0; v < PER_TABLE + 30; v += 1) keepReceipt("long", v, chain(v));
+          keepReceipt("long", 5, chain(5));  // shown again: kept once
+          keepReceipt("long", 1, "not a chain");  // not a receipt: ignored
+          const long = receiptsFor("long");
+          for (let t = 0; t < MAX_TABLES + 5; t += 1) keepReceipt(`t${t}`, 0, chain(t));
+          const all = JSON.parse(localStorage.getItem("ludoteca.receipts"));
+          return {
+            count: long.length, first: long[0].version, tables: Object.keys(all).length,
+            newest: receiptsFor(`t${MAX_TABLES + 4}`).length, oldest: receiptsFor("long").length,
+          };
+        }"""
+    )
+    assert kept == {"count": 200, "first": 30, "tables": 50, "newest": 1, "oldest": 0}
