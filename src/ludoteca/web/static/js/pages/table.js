@@ -19,6 +19,9 @@ import { endPanel } from "../table/end.js";
 import { entryLines, logPanel } from "../table/log.js";
 import { clockText, seatName, seatsPanel } from "../table/seats.js";
 import { waitingRoom } from "../table/waiting.js";
+import { createDeal } from "../table/deal.js";
+import { createProof } from "../table/proof.js";
+import { keepReceipt } from "../receipts.js";
 
 const LOW_SECONDS = 10;
 
@@ -195,12 +198,13 @@ export function mount(root, [tableId]) {
 
   function drawWaiting() {
     const msg = shell.msg;
-    rerender(waitingEl, () =>
+    rerender(waitingEl, () => [
       msg && msg.table.status === "open"
         ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) })
         : null,
-    );
-    rerender(endEl, () => (msg && msg.view && msg.view.over ? endPanel(msg, shell.seat, shell.board) : null));
+      msg && deal.panel(msg, shell.seat),
+    ]);
+    rerender(endEl, () => (msg && msg.view && msg.view.over ? endPanel(msg, shell.seat, shell.board, proof) : null));
   }
 
   function draw() {
@@ -282,6 +286,8 @@ export function mount(root, [tableId]) {
     debug.state = msg;
     if (msg.view) debug.states[msg.version] = { view: msg.view, legal: msg.legal };
     debug.log = shell.log;
+    if (shell.seat !== null && msg.chain) keepReceipt(msg.table.id, msg.version, msg.chain);
+    deal.onState(msg, shell.seat);
     ensureBoard(msg.table.game);
     draw();
     tick();
@@ -318,6 +324,9 @@ export function mount(root, [tableId]) {
       drawBanners();
     },
   });
+
+  const deal = createDeal(tableId, (message) => socket.send(message), () => drawWaiting());
+  const proof = createProof(tableId, () => drawWaiting());
 
   // drop the connection as a network failure would (the tests check the reconnection)
   debug.drop = () => socket.ws && socket.ws.close();
@@ -387,6 +396,7 @@ export function mount(root, [tableId]) {
     },
     destroy() {
       clearInterval(ticker);
+      deal.destroy();
       docked.disconnect();
       document.body.classList.remove("at-table");
       socket.close();

@@ -10,17 +10,13 @@ import { gameName, loadGames } from "../games.js";
 import { errorText } from "../announce.js";
 import { icon } from "../icons.js";
 import { commitmentOf, fingerprintOf } from "../fairness.js";
-
-// the server's checks in its order (core/verify.py CHECKS), with the browser's own one after the
-// commitment; a format-1 record has no signature, no players' seeds and no chain
-const STEPS = ["record", "signature", "commitment", "browser", "seed", "redeal", "actions", "chain", "outcome", "receipt"];
-const FORMAT_2_ONLY = new Set(["signature", "seed", "chain"]);
+import { chooseReceipts, fairDetail, isFormat2, keyAndNotes, problemText, publishedKeys, receiptsField, revealedText, stepLabel, stepsFor } from "../verify-fair.js";
 
 export function mount(root, _params, query) {
-  const state = { games: [], text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null };
+  const state = { games: [], text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null, receiptsText: "", receipts: [], receiptSource: null, receiptError: null, keys: null };
 
   async function check() {
-    Object.assign(state, { record: null, parseError: null, browser: null, verdict: null, failed: null });
+    Object.assign(state, { record: null, parseError: null, browser: null, verdict: null, failed: null, receipts: [], receiptSource: null, receiptError: null });
     if (!state.text.trim()) {
       state.parseError = t("verify.empty");
       render();
@@ -34,17 +30,24 @@ export function mount(root, _params, query) {
       render();
       return;
     }
+    const chosen = chooseReceipts(state.receiptsText, state.record);
+    if (chosen.error) {
+      Object.assign(state, { record: null, receiptError: chosen.error });
+      render();
+      return;
+    }
+    Object.assign(state, { receipts: chosen.receipts, receiptSource: chosen.source });
     state.busy = true;
     render();
     const record = state.record;
-    // the commitment is the SHA-256 of the server's secret (format 2), or of the seed (format 1)
-    const secret = record.format === 1 ? record.seed : record.secret;
-    if (typeof secret === "string" && typeof record.commitment === "string") {
-      const { hex, how } = await commitmentOf(secret);
+    const revealed = revealedText(record);
+    if (typeof revealed === "string" && typeof record.commitment === "string") {
+      const { hex, how } = await commitmentOf(revealed);
       state.browser = { hex, how, fingerprint: fingerprintOf(hex, record.fingerprint), matches: hex === record.commitment.toLowerCase() };
     }
     try {
-      state.verdict = await api.verify(state.text);
+      state.verdict = await api.verifyText(state.text, state.receipts);
+      if (isFormat2(record)) state.keys = await publishedKeys();
     } catch (error) {
       state.failed = errorText(error);
     }
@@ -55,8 +58,6 @@ export function mount(root, _params, query) {
   }
 
   function statusOf(step) {
-    if (state.record && state.record.format === 1 && FORMAT_2_ONLY.has(step)) return null;
-    if (step === "receipt" && !(state.verdict && !state.verdict.ok && state.verdict.problems[0].check === "receipt")) return null;
     if (step === "browser") {
       if (!state.browser) return state.record ? "skipped" : null;
       return state.browser.matches ? "ok" : "failed";
@@ -64,7 +65,7 @@ export function mount(root, _params, query) {
     if (!state.verdict) return state.parseError && step === "record" ? "failed" : null;
     if (state.verdict.ok) return "ok";
     const bad = state.verdict.problems[0].check;
-    const order = STEPS.filter((s) => s !== "browser");
+    const order = stepsFor(state.record, state.receipts).filter((s) => s !== "browser");
     const at = order.indexOf(step);
     const failedAt = order.indexOf(bad);
     return at < failedAt ? "ok" : at === failedAt ? "failed" : "skipped";
@@ -86,7 +87,10 @@ export function mount(root, _params, query) {
     const problem = state.verdict && !state.verdict.ok ? state.verdict.problems[0] : null;
     const game = state.games.find((g) => g.id === record.game);
     const parts = [];
-    if (step === "record") {
+    const fair = fairDetail(step, status, state);
+    if (fair) {
+      parts.push(...fair);
+    } else if (step === "record") {
       if (state.parseError) parts.push(h("p", {}, state.text.trim() ? t("verify.parse_failed") : ""), h("p", { class: "server-message" }, state.parseError));
       else parts.push(h("p", {}, t("verify.record_detail", { game: record.game ? gameName(game, record.game) : "?", count: (record.actions || []).length, players: (record.players || []).length })));
     } else if (step === "commitment") {
@@ -104,8 +108,6 @@ export function mount(root, _params, query) {
       }
     } else if (step === "redeal") {
       parts.push(h("p", {}, t("verify.redeal_detail")));
-    } else if (step === "signature" || step === "seed" || step === "chain") {
-      if (status === "ok") parts.push(h("p", {}, t(`verify.${step}_detail`)));
     } else if (step === "actions") {
       if (status === "failed") parts.push(h("p", {}, t("verify.actions_failed", { step: problem && problem.step !== null ? problem.step : "?" })));
       else if (status === "skipped") parts.push(h("p", {}, t("verify.actions_skipped")));
@@ -118,7 +120,7 @@ export function mount(root, _params, query) {
     }
     if (status === "failed" && problem && step !== "browser") {
       parts.push(
-        h("p", { class: "problem", "data-problem": "" }, t(`verify.problem.${problem.check}`, { step: problem.step ?? "?" })),
+        h("p", { class: "problem", "data-problem": "" }, problemText(problem)),
         h("details", { class: "server-words" }, h("summary", {}, t("verify.server_says")), h("p", { class: "server-message", lang: "en" }, problem.message)),
       );
     }
@@ -130,7 +132,7 @@ export function mount(root, _params, query) {
     return h(
       "ol",
       { class: "steps" },
-      STEPS.map((step) => {
+      stepsFor(state.record, state.receipts).map((step) => {
         const status = statusOf(step);
         if (!status) return null;
         return h(
@@ -140,7 +142,7 @@ export function mount(root, _params, query) {
             "div",
             { class: "step-head" },
             h("span", { class: "step-status" }, icon(status === "ok" ? "check" : status === "failed" ? "cross" : "away"), t(`verify.status.${status}`)),
-            h("span", {}, t(`verify.step.${step}`)),
+            h("span", {}, stepLabel(step, state.record)),
           ),
           detail(step, status),
         );
@@ -163,16 +165,29 @@ export function mount(root, _params, query) {
     );
   }
 
-  function upload(event) {
+  /** Read the file chosen in a file input as text, then `done(text)`. */
+  function readFile(event, done) {
     const file = event.target.files && event.target.files[0];
     if (!file) return;
     const reader = new FileReader();
-    reader.onload = () => {
-      state.text = String(reader.result || "");
+    reader.onload = () => done(String(reader.result || ""));
+    reader.readAsText(file);
+  }
+
+  function upload(event) {
+    readFile(event, (text) => {
+      state.text = text;
       render();
       check();
-    };
-    reader.readAsText(file);
+    });
+  }
+
+  function uploadReceipts(event) {
+    readFile(event, (text) => {
+      state.receiptsText = text;
+      render();
+      if (state.text.trim()) check();
+    });
   }
 
   function render() {
@@ -204,6 +219,13 @@ export function mount(root, _params, query) {
               state.text = e.target.value;
             },
           }),
+          receiptsField(
+            state,
+            (text) => {
+              state.receiptsText = text;
+            },
+            uploadReceipts,
+          ),
           h(
             "div",
             { class: "verify-buttons" },
@@ -212,6 +234,7 @@ export function mount(root, _params, query) {
           ),
         ),
         verdict(),
+        keyAndNotes(state),
         steps(),
         h("p", { class: "hint" }, t("verify.how")),
       ),

@@ -15,7 +15,7 @@ function headline(view, table, me) {
   return t("end.wins", { names: list(winners.map((seat) => seatName(table, seat))), count: winners.length });
 }
 
-export function endPanel(msg, me, board) {
+export function endPanel(msg, me, board, proof) {
   const view = msg.view;
   const table = msg.table;
   const scores = (view.outcome && view.outcome.scores) || [];
@@ -33,7 +33,8 @@ export function endPanel(msg, me, board) {
         h("caption", {}, t("end.scores")),
         h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("th", { scope: "row" }, seatName(table, seat)), h("td", {}, String(score))))),
       ),
-    seed &&
+    (proof && proof.panel(msg, me)) ||
+      (seed &&
       h(
         "div",
         { class: "seed-box" },
@@ -42,7 +43,7 @@ export function endPanel(msg, me, board) {
         h("p", { class: "hint" }, t("end.seed_hint", { fingerprint: table.fingerprint })),
         h("h3", {}, t("end.commitment")),
         h("code", { class: "seed", "data-commitment": "" }, view.commitment || table.commitment),
-      ),
+      )),
     board && board.revealed(view),
     h(
       "p",
