@@ -84,8 +84,8 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = Path(sys.executable).with_name("ludoteca")
-        # no wait for the players' own seeds at the start: the page does not offer them yet
-        env = {**os.environ, "LUDOTECA_BOT_DELAY": "0.05", "LUDOTECA_CONTRIBUTION_SECONDS": "0"}
+        # the page sends each person's seed at once; a table nobody seeds deals after 3 s
+        env = {**os.environ, "LUDOTECA_BOT_DELAY": "0.05", "LUDOTECA_CONTRIBUTION_SECONDS": "3"}
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 [str(command), "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}"],

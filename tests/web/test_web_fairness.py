@@ -215,7 +215,7 @@ def test_a_starting_table_waits_for_seeds_and_counts_down(
     )
     left = int(re.findall(r"\d+", page.locator("[data-deal-countdown]").inner_text())[0])
     assert 1 <= left <= 10
-    assert page.locator(".status-chip").inner_text() == "wird gleich gegeben"
+    assert page.locator(".status-chip").inner_text() == "startet: wartet auf die Startwerte der Plätze"
     no_serious_violation(page)
 
     # her seed arrives over HTTP: the table deals at once, from both seeds
