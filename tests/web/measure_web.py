@@ -41,9 +41,9 @@ USABLE = "() => document.querySelector('.hr-hero') !== null && document.querySel
 
 def serve(src: Path, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    # no wait for the players' own seeds (a server feature the page does not use yet)
+    # as in the browser tests: the page sends the player's seed, a table nobody seeds waits 3 s
     env = {**os.environ, "PYTHONPATH": str(src), "LUDOTECA_BOT_DELAY": "0.05"}
-    env["LUDOTECA_CONTRIBUTION_SECONDS"] = "0"
+    env["LUDOTECA_CONTRIBUTION_SECONDS"] = "3"
     db = f"sqlite:///{workdir / 'db.sqlite3'}"
     process = subprocess.Popen(
         [

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from browserkit import Pages, ServerProcess, play_heroes_by_clicks, state
 from test_web_audit import SERIOUS, serious
 from test_web_verify import STEPS, statuses
@@ -57,8 +58,6 @@ def no_serious_violation(page: Page, within: str | None = None) -> None:
     if within is None:
         assert serious(page) == []
         return
-    from axe_playwright_python.sync_playwright import Axe
-
     results = Axe().run(page, context=within, options={"resultTypes": ["violations"]})
     found = results.response["violations"]
     assert [v["id"] for v in found if v["impact"] in SERIOUS] == []
@@ -215,7 +214,8 @@ def test_a_starting_table_waits_for_seeds_and_counts_down(
     )
     left = int(re.findall(r"\d+", page.locator("[data-deal-countdown]").inner_text())[0])
     assert 1 <= left <= 10
-    assert page.locator(".status-chip").inner_text() == "startet: wartet auf die Startwerte der Plätze"
+    chip = page.locator(".status-chip").inner_text()
+    assert chip == "startet: wartet auf die Startwerte der Plätze"
     no_serious_violation(page)
 
     # her seed arrives over HTTP: the table deals at once, from both seeds

@@ -9,9 +9,9 @@ from fastapi import APIRouter
 
 from ludoteca.core import Receipt, verify
 from ludoteca.games import get
+from ludoteca.server.protocol import ErrorCode
+from ludoteca.server.table import Rejected
 
-from ..protocol import ErrorCode
-from ..table import Rejected
 from .deps import LobbyDep
 
 router = APIRouter(tags=["records"])
