@@ -17,6 +17,7 @@ from ludoteca.bots.arena import play_match
 from ludoteca.core import Deal, Match, MatchRecord, SigningKey, verify
 from ludoteca.core.signing import key_fingerprint
 from ludoteca.games import all_games, get
+from ludoteca.terminal import Heroes, Messages, Terminal, clock, plain_sentence
 
 
 def ludoteca(
@@ -268,6 +269,41 @@ def test_moves_prints_the_legal_actions_of_a_position(tmp_path: Path, game_id: s
     path.write_text('{"not": "a position"}')
     bad = ludoteca("moves", game_id, "--position", str(path))
     assert bad.returncode == 2 and f"not a {game_id} position" in bad.stderr
+
+
+def test_play_tells_the_match_in_sentences_with_the_map_and_the_clock() -> None:
+    done = ludoteca("play", "heroes", "--seed", "terminal", "--turn-seconds", "90", stdin="quit\n")
+    out = done.stdout
+    keep = out[out.index("north camp") :]  # the map (the hex lines above may hold "a1" too)
+    assert " begins." in out
+    assert "Gold was dealt 4 heroes (" in out  # your own hand, by name
+    assert "Blue was dealt 4 heroes." in out  # the rival's, only counted
+    assert "=" not in out.split("Type an action")[1].split("north camp")[0]  # no raw fields
+    assert "north camp (Gold) · 0/6" in out and "south camp (Blue) · 0/6" in out
+    assert keep.index("a1") < keep.index("b1") < keep.index("a5")  # north on top, a on the left
+    assert "(1)" in out and "(2)" in out  # each ward's relics
+    assert "Your turn (seat 1) · 1:30 on the clock." in out
+
+
+def test_terminal_words_come_from_the_web_catalogues() -> None:
+    pt = Messages("pt")
+    assert pt.t("heroes.group.0") == "Dourado"
+    assert Messages("xx").t("heroes.group.1") == "Blue"  # English when there is no catalogue
+    assert Messages().t("heroes.log.drew", group="Gold", count=1) == "Gold drew 1 hero"
+    assert Messages().t("no.such.key") == "no.such.key"
+    line = plain_sentence({"kind": "meet_dragon", "seat": 0, "winners": [1], "covered": None})
+    assert line == "Meet dragon: seat 1; winners 2."
+    assert clock(61.2) == "1:02" and clock(-3) == "0:00"
+    position = get("heroes").observation(get("heroes").new({}, "map"), 0)
+    position["rooms"][0]["stack"] = [
+        {"owner": 1, "role": "bard"},
+        {"owner": 0, "role": "paladin"},
+    ]
+    position["wards"][0]["sealed_by"] = 1
+    drawn = Heroes(Messages()).board(position)
+    assert "a1 G Palad×2" in drawn
+    assert "[B]" in drawn
+    assert Terminal("dwarves").board(position) is None
 
 
 def test_play_explains_bad_input_and_asks_again() -> None:

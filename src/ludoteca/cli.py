@@ -7,6 +7,7 @@ import json
 import os
 import random
 import sys
+import time
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,6 +40,7 @@ from ludoteca.core.fairness import (
 )
 from ludoteca.games import all_games, get
 from ludoteca.server.keys import KeyRing, rotate
+from ludoteca.terminal import Terminal, clock
 
 
 class UsageError(Exception):
@@ -153,6 +155,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--my-seed", help="your own contribution to the deal (default: a fresh random one)"
     )
+    play.add_argument(
+        "--turn-seconds",
+        type=int,
+        default=120,
+        help="your time per turn; past it the table plays for you (default 120, 0: no clock)",
+    )
+    play.add_argument("--lang", default="en", help="language of the sentences: en, pt or de")
     play.set_defaults(run=cmd_play)
     return parser
 
@@ -399,6 +408,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     players = game.spec.params({"players": args.players or game.spec.min_players})["players"]
     if not 1 <= args.seat <= players:
         raise UsageError(f"--seat must be between 1 and {players}")
+    if args.turn_seconds < 0:
+        raise UsageError("--turn-seconds must be 0 (no clock) or more")
     human = args.seat - 1
     others = bot_levels(args.bots, players - 1) if players > 1 else []
     levels: list[str | None] = [*others[:human], None, *others[human:]]
@@ -414,36 +425,55 @@ def cmd_play(args: argparse.Namespace) -> int:
     match = Match(game, {"players": players}, Deal(secret, "terminal", contributions), seats)
     bots = {seat: make_bot(lv, game) for seat, lv in enumerate(levels) if lv is not None}
     rng = random.Random()
+    term = Terminal(game.spec.id, args.lang)
     out = sys.stdout
     out.write(f"{game.spec.name()} — you are seat {args.seat} of {players}.\n")
     out.write(f"The table's commitment: {commitment(secret)} ({fingerprint(commitment(secret))})\n")
     out.write(f"Your seed, mixed into the deal: {mine}\n")
     out.write("Type an action, '?' for the legal actions, 'quit' to leave.\n")
-    show_events(match.opening_events, human, out)
+    show_events(match.opening_events, human, term, out)
     while (seat := game.to_move(match.state)) is not None:
         if seat in bots:
             action = decide(bots[seat], game, match.state, seat, rng)
             text = game.action_to_text(match.state, action)
             events = match.act(seat, text, by="bot")
-            out.write(f"seat {seat + 1} ({seats[seat].name}) plays: {text}\n")
-            show_events(events, human, out)
+            out.write(f"Seat {seat + 1} ({seats[seat].name}) plays {text}.\n")
+            show_events(events, human, term, out)
             continue
-        out.write("\n" + game.describe(match.state, human) + "\n")
+        out.write(
+            "\n" + (term.board(match.view(human)["position"]) or game.describe(match.state, human))
+        )
+        limit = args.turn_seconds
+        out.write(
+            f"\nYour turn (seat {args.seat})"
+            + (f" · {clock(limit)} on the clock" if limit else "")
+            + ".\n"
+        )
+        started = time.monotonic()
         line = prompt(out)
+        took = time.monotonic() - started
         if line is None or line.lower() in {"quit", "exit", "q"}:
             out.write("You left the match.\n")
             return 1
+        if limit and took > limit:
+            action = decide(game.heuristic_bot(), game, match.state, human, rng)
+            text = game.action_to_text(match.state, action)
+            out.write(f"Your time ran out ({clock(took)}): the table plays {text} for you.\n")
+            show_events(match.act(human, text, by="table"), human, term, out)
+            continue
         if line in {"?", "help", "h"}:
             out.write("Legal actions:\n  " + "\n  ".join(game.legal_texts(match.state)) + "\n")
             continue
         try:
-            show_events(match.act(human, line), human, out)
+            show_events(match.act(human, line), human, term, out)
         except (InvalidActionError, IllegalActionError) as exc:
             out.write(f"Not possible: {exc}. Type '?' to list the legal actions.\n")
     outcome = game.outcome(match.state)
     assert outcome is not None
-    out.write("\n" + game.describe(match.state, human) + "\n")
-    out.write(f"Result: {describe_outcome(outcome.to_json(), [p.to_json() for p in seats])}\n")
+    out.write(
+        "\n" + (term.board(match.view(human)["position"]) or game.describe(match.state, human))
+    )
+    out.write(f"\nResult: {describe_outcome(outcome.to_json(), [p.to_json() for p in seats])}\n")
     out.write(f"The table's secret (its SHA-256 is the commitment): {secret}\n")
     return 0
 
@@ -455,12 +485,9 @@ def prompt(out: TextIO) -> str | None:
     return line.strip() if line else None
 
 
-def show_events(events: list[Event], seat: int, out: TextIO) -> None:
+def show_events(events: list[Event], seat: int, term: Terminal, out: TextIO) -> None:
     for event in events:
-        shown = event.for_seat(seat)
-        kind = shown.pop("kind")
-        details = ", ".join(f"{k}={v}" for k, v in shown.items())
-        out.write(f"  · {kind}{': ' + details if details else ''}\n")
+        out.write(f"  · {term.sentence(event.for_seat(seat))}\n")
 
 
 # ------------------------------------------------------------------------------------ serve

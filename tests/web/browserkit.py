@@ -84,7 +84,8 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = Path(sys.executable).with_name("ludoteca")
-        env = {**os.environ, "LUDOTECA_BOT_DELAY": "0.05"}
+        # the page sends each person's seed at once; a table nobody seeds deals after 3 s
+        env = {**os.environ, "LUDOTECA_BOT_DELAY": "0.05", "LUDOTECA_CONTRIBUTION_SECONDS": "3"}
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 [str(command), "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}"],
@@ -146,9 +147,17 @@ class Pages:
     contexts: list[Any] = field(default_factory=list)
 
     def open(
-        self, path: str = "/", viewport: ViewportSize | None = None, locale: str = "en-US"
+        self,
+        path: str = "/",
+        viewport: ViewportSize | None = None,
+        locale: str = "en-US",
+        touch: bool = False,
     ) -> Any:
-        context = self.browser.new_context(viewport=viewport or DESKTOP, locale=locale)
+        context = self.browser.new_context(
+            viewport=viewport or DESKTOP, locale=locale, has_touch=touch, is_mobile=touch
+        )
+        # the page publishes window.__ludoteca only when asked to (the debug flag)
+        context.add_init_script("localStorage.setItem('ludoteca.debug', '1')")
         self.contexts.append(context)
         page = context.new_page()
         page.on(
@@ -199,6 +208,7 @@ def targets_for(legal: list[str], prefix: str) -> set[str]:
 
 
 def screenshot(page: Page, name: str, readme: bool = False) -> None:
+    page.evaluate("() => window.scrollTo(0, 0)")  # as the page is seen, not where a click left it
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
     if readme and UPDATE_README_SHOTS:
@@ -206,11 +216,11 @@ def screenshot(page: Page, name: str, readme: bool = False) -> None:
         page.screenshot(path=str(README_SHOTS / f"{name}.png"))
 
 
-def phone_screenshot(page: Page, name: str) -> None:
+def phone_screenshot(page: Page, name: str, readme: bool = True) -> None:
     """The same page at phone size (390×844), then back to the desktop size."""
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(150)
-    screenshot(page, name)
+    screenshot(page, name, readme)
     page.set_viewport_size(DESKTOP)
 
 
@@ -292,3 +302,23 @@ def play_heroes_by_clicks(page: Page, rng: random.Random, check_lit: bool = True
         heroes_turn_by_clicks(page, s, rng)
         version = s["version"]
     raise AssertionError("the match did not end")
+
+
+def bots_only_match(server: ServerProcess, game: str = "dice-heroes", seconds: float = 60) -> str:
+    """A table where random bots play a whole match; its id once the match is over."""
+    answer = server.post(
+        "/api/tables",
+        {
+            "game": game,
+            "players": 2,
+            "seats": [{"bot": True, "level": "random"}, {"bot": True, "level": "random"}],
+            "start": True,
+        },
+    )
+    table_id: str = answer["table"]["id"]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.get(f"/api/tables/{table_id}")["table"]["status"] == "over":
+            return table_id
+        time.sleep(0.1)
+    raise AssertionError(f"the bots' match at {table_id} did not end in {seconds} s")

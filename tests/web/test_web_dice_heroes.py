@@ -68,7 +68,7 @@ def test_three_players_from_the_lobby_form_to_the_end(pages: Pages) -> None:
     assert (
         page.locator(f".dh-die-button[data-die='{first}']").get_attribute("aria-pressed") == "true"
     )
-    screenshot(page, "dice-heroes-desktop")
+    screenshot(page, "dice-heroes-desktop", readme=True)
     phone_screenshot(page, "dice-heroes-phone")
     page.keyboard.press(str(first))
     assert page.locator(".dh-die-button.marked").count() == 0

@@ -103,7 +103,7 @@ def test_whole_match_by_clicks(pages: Pages) -> None:
     start_from_home(page, "dwarves")
     s = decision(page, -1)
     assert page.locator(".dw-tile").count() == len(s["view"]["position"]["ring"])
-    screenshot(page, "dwarves-desktop")
+    screenshot(page, "dwarves-desktop", readme=True)
     phone_screenshot(page, "dwarves-phone")
 
     # the keys: H stays, when staying is one of the ways

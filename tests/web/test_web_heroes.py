@@ -3,6 +3,7 @@ against the legal actions the page received, a refresh that resumes the seat, an
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -53,7 +54,11 @@ def test_whole_match_by_clicks_lights_exactly_the_legal_rooms(pages: Pages) -> N
     assert final["view"]["over"]
     end = page.locator(".end-panel")
     end.wait_for()
-    assert page.locator("[data-seed]").inner_text() == final["view"]["seed"]
+    # the revealed secret, whose SHA-256 is the commitment shown beside it
+    secret = page.locator("[data-seed]").inner_text()
+    assert secret == final["view"]["secret"]
+    commitment = page.locator(".end-panel [data-commitment]").inner_text()
+    assert hashlib.sha256(secret.encode()).hexdigest() == commitment == final["view"]["commitment"]
     revealed = page.locator(".revealed li")
     assert revealed.count() == 2  # both groups' set-aside heroes
     link = end.locator("a[href^='/verify?table=']")
@@ -85,6 +90,8 @@ def keyboard_turn(page: Page, s: dict[str, Any], rng: random.Random) -> None:
         page.keyboard.press("r" if "draw" in legal else "s")
         return
     if "draw" in legal and rng.random() < 0.15:
+        # Space draws only when no control has the focus (else it activates that control)
+        page.evaluate("() => document.activeElement.blur()")
         page.keyboard.press("Space")
         return
     index, role = rng.choice(choices)
@@ -95,8 +102,8 @@ def keyboard_turn(page: Page, s: dict[str, Any], rng: random.Random) -> None:
         page.keyboard.press("Escape")
         assert not lit_targets(page)
         page.keyboard.press(str(index + 1))
-    flipped = s["seat"] == 0
-    camp_key = "camp-top" if flipped else "camp-bottom"  # the rival camp is across the keep
+    # drawn like the rules' diagram: Gold's north camp on top, Blue's south camp at the bottom
+    camp_key = "camp-bottom" if s["seat"] == 0 else "camp-top"
     target = camp_key if "camp" in targets else f"room-{rng.choice(sorted(targets - {'camp'}))}"
     page.keyboard.press("ArrowRight")
     press_until_focused(page, "ArrowRight", target)

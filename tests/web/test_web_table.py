@@ -82,11 +82,11 @@ def test_live_region_clock_and_a_dropped_connection(pages: Pages) -> None:
     rng = random.Random(9)
     page.click(".keys-panel summary")
     one_turn(page, rng)
-    while "by-bot" not in (page.locator(".log-entry").last.get_attribute("class") or ""):
+    while "by-bot" not in (page.locator(".log-entry").first.get_attribute("class") or ""):
         one_turn(page, rng)  # a Ranger's extra hero is still our turn
     assert page.locator(".keys-panel").get_attribute("open") is not None  # kept open
     # the rival's move (as the log tells it) and the turn coming back are announced together
-    bot_line = page.locator(".log-entry .log-text").last.inner_text()
+    bot_line = page.locator(".log-entry .log-lines li").first.inner_text()
     page.wait_for_function(
         """(line) => { const live = document.getElementById('live').textContent;
                        return live.includes(line) && live.includes('Your turn.'); }""",
@@ -170,18 +170,42 @@ def test_a_spectator_sees_the_public_view_only(pages: Pages) -> None:
 
 
 def test_a_game_without_a_board_is_played_with_the_generic_one(pages: Pages) -> None:
+    """Any plain-JSON position is drawn readably; every legal text is a button; digits pick."""
     page = pages.open("/verify")
-    sent = page.evaluate(
+    found = page.evaluate(
         """async () => {
           const { createBoard } = await import("/static/js/boards/generic.js");
           const root = document.createElement("div");
-          document.body.append(root);
+          const dock = document.createElement("div");
+          document.body.append(root, dock);
           const sent = [];
-          const board = createBoard({ root, act: (text) => sent.push(text) });
-          board.render({ legal: ["north", "south"], view: { position: { pile: [1, 2] } } });
-          root.querySelector("[data-action='south']").click();
+          const board = createBoard({
+            root, dock, act: (text) => sent.push(text) > 0, seatName: (s) => `Seat ${s + 1}`,
+          });
+          const position = {
+            pile: [1, 2], nothing: null, open: true, empty: [], none: {}, deep: [[[["x"]]]],
+            "some_key": {"nested": [{"a": 1}, {"b": "two"}]}, text: "<b>not html</b>",
+          };
+          board.render({
+            version: 3, legal: ["north", "south"],
+            view: { over: false, to_move: 0, position },
+          });
+          dock.querySelector("[data-action='south']").click();
           board.onKey({ key: "1" });
-          return sent;
+          const nine = board.onKey({ key: "9" });
+          const described = board.describe(
+            { kind: "card_drawn", seat: 1, cards: [3] },
+            { seat: 1, action: "draw", events: [] },
+          );
+          return { sent, nine, text: root.innerText, bold: root.querySelectorAll("b").length,
+                   buttons: dock.querySelectorAll("button").length, described };
         }"""
     )
-    assert sent == ["south", "north"]
+    assert found["sent"] == ["south", "north"]
+    assert found["nine"] is False
+    assert found["buttons"] == 2
+    assert found["bold"] == 0  # text stays text
+    for shown in ("pile", "1, 2", "some key", "two", "<b>not html</b>", "x", "Seat 1"):
+        assert shown in found["text"], shown
+    assert "Seat 2" in found["described"]
+    assert "card drawn" in found["described"]

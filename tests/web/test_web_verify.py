@@ -1,6 +1,7 @@
 """The verify page: a finished match's record, opened from the end panel, checks out step by step
-(with SHA-256 of the seed computed in the browser); tampered records are rejected with the
-server's message."""
+(with SHA-256 of the secret computed in the browser, and the receipts the table page kept);
+tampered records are rejected with the server's message, also when re-signed with another key so
+that the later checks are reached."""
 
 from __future__ import annotations
 
@@ -13,13 +14,23 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from browserkit import Pages, play_heroes_by_clicks, set_name, start_from_home
 
+from ludoteca.core import MatchRecord
 from ludoteca.core.fairness import seed_fingerprint
+from ludoteca.core.signing import SigningKey
+from ludoteca.core.verify import CHECKS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
-STEPS = ["record", "commitment", "browser", "redeal", "actions", "outcome"]
+# the server's checks in its order, with the browser's own SHA-256 after the server's commitment
+STEPS = [*CHECKS[:3], "browser", *CHECKS[3:]]
+
+
+def resigned(record: dict[str, Any]) -> dict[str, Any]:
+    """The record signed by a key of our own: its signature holds, the later checks decide."""
+    signed: dict[str, Any] = MatchRecord.from_json(record).sign(SigningKey.generate()).to_json()
+    return signed
 
 
 def statuses(page: Page) -> dict[str, str]:
@@ -44,30 +55,39 @@ def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_pat
     final = play_heroes_by_clicks(page, random.Random(2), check_lit=False)
     page.click(".end-panel a[href^='/verify?table=']")
     page.wait_for_url("**/verify?table=*")
-    page.wait_for_selector(".verdict")
+    page.wait_for_selector(".verdict[data-verdict]")
     assert page.locator(".verdict").get_attribute("data-verdict") == "ok"
     assert statuses(page) == dict.fromkeys(STEPS, "ok")
     record = json.loads(page.input_value("#record-text"))
     assert record["seed"] == final["view"]["seed"]
     computed = page.locator("[data-computed]").inner_text()
-    assert computed == hashlib.sha256(record["seed"].encode()).hexdigest() == record["commitment"]
+    assert computed == hashlib.sha256(record["secret"].encode()).hexdigest() == record["commitment"]
 
-    # an action changed: the server stops at that step and says why
+    # an action changed: the server's signature fails first
     tampered = json.loads(json.dumps(record))
     tampered["actions"][0]["action"] = "place paladin camp"
     assert check(page, tampered) == "failed"
+    assert statuses(page)["signature"] == "failed"
+    assert statuses(page)["actions"] == "skipped"
+
+    # re-signed: the replay stops at that step and says why
+    assert check(page, resigned(tampered)) == "failed"
     assert statuses(page) == {
         "record": "ok",
+        "signature": "ok",
         "commitment": "ok",
         "browser": "ok",
+        "seed": "ok",
         "redeal": "ok",
         "actions": "failed",
+        "chain": "skipped",
         "outcome": "skipped",
+        "receipt": "skipped",
     }
-    assert "step 1" in page.locator("[data-problem]").inner_text()
+    assert "step 1" in page.locator("[data-problem]").inner_text().lower()
 
-    # another seed: the browser's own SHA-256 no longer matches the commitment
-    tampered = dict(record, seed="0" * 64)
+    # another secret: the browser's own SHA-256 no longer matches the commitment
+    tampered = resigned(dict(record, secret="0" * 64))
     assert check(page, tampered) == "failed"
     assert statuses(page)["browser"] == "failed"
     assert statuses(page)["commitment"] == "failed"
@@ -77,7 +97,7 @@ def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_pat
     outcome = tampered["outcome"]
     outcome["winners"] = [] if outcome["winners"] else [0]
     outcome["draw"] = not outcome["winners"]
-    assert check(page, tampered) == "failed"
+    assert check(page, resigned(tampered)) == "failed"
     assert statuses(page)["actions"] == "ok"
     assert statuses(page)["outcome"] == "failed"
 
@@ -102,18 +122,18 @@ def test_the_plain_sha256_matches_webcrypto_and_python(pages: Pages) -> None:
     page = pages.open("/verify")
     seeds = ["", "abc", "ludoteca", "é" * 40, "x" * 55, "y" * 56, "z" * 64, "0123456789" * 30]
     found = page.evaluate(
-        """async (seeds) => {
+        """async ([seeds, fingerprints]) => {
           const fairness = await import("/static/js/fairness.js");
           const { sha256Plain, commitmentOf, fingerprintOf } = fairness;
           const out = [];
           for (const seed of seeds) {
             const plain = sha256Plain(new TextEncoder().encode(seed));
             const { hex } = await commitmentOf(seed);
-            out.push([plain, hex, fingerprintOf(hex)]);
+            out.push([plain, hex, fingerprintOf(hex, fingerprints[out.length])]);
           }
           return out;
         }""",
-        seeds,
+        [seeds, [seed_fingerprint(seed) for seed in seeds]],
     )
     for seed, (plain, webcrypto, fingerprint) in zip(seeds, found, strict=True):
         expected = hashlib.sha256(seed.encode()).hexdigest()

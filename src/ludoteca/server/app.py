@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket
 
 from ludoteca import __version__
 
+from . import replay
 from .api import games, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
@@ -77,16 +78,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Lobby API of the ludoteca table server. Play happens over the websocket "
         "`/ws/tables/{table_id}` (see docs/protocol.md).",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,  # served from the package by site.mount_web: no CDN
     )
     app.add_middleware(
         BodySizeLimit,
         default=settings.max_body_bytes,
-        larger={"/api/verify": settings.max_record_bytes},
+        larger={"/api/verify": settings.max_record_bytes, "/api/replay": settings.max_record_bytes},
     )
     app.add_exception_handler(Rejected, _rejected)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
     for module in (games, tables, records, ops, sockets):
         app.include_router(module.router)
+    app.include_router(replay.router)
     mount_web(app)
     return app
 

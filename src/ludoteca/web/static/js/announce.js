@@ -1,4 +1,7 @@
-// The ARIA live region (#live) and the short visual toast.
+// The ARIA live region (#live) and the short visual toast: the one place that shows a message
+// briefly, and the one place that turns a server error code into a sentence.
+
+import { has, t } from "./i18n.js";
 
 let timer = null;
 let toastTimer = null;
@@ -24,4 +27,16 @@ export function toast(text, ms = 2600) {
   toastTimer = setTimeout(() => {
     el.hidden = true;
   }, ms);
+}
+
+/** The reader's sentence for an error ({code, message}) from the API or the websocket. */
+export function errorText(error) {
+  const code = error && error.code;
+  if (code && code !== "http" && has(`errors.${code}`)) return t(`errors.${code}`, { message: error.message || "" });
+  return t("errors.generic");
+}
+
+/** Toast an error from the API or the websocket in the reader's language. */
+export function toastError(error) {
+  toast(errorText(error));
 }

@@ -8,7 +8,9 @@ class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, token) {
+// A string body is sent as it is: a record's numbers must reach the server as the record writes
+// them (3.0 is not 3 to a signature), which a JSON.parse / JSON.stringify round trip would not keep.
+async function call(method, path, body, token, asText = false) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -17,21 +19,23 @@ async function call(method, path, body, token) {
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
   } catch {
     throw new ApiError(0, "offline", "");
   }
+  let text = "";
   let data = null;
   try {
-    data = await response.json();
+    text = await response.text();
+    data = JSON.parse(text);
   } catch {
     data = null;
   }
   if (!response.ok) {
     throw new ApiError(response.status, data && data.error, data && data.message);
   }
-  return data;
+  return asText ? text : data;
 }
 
 export const api = {
@@ -45,5 +49,10 @@ export const api = {
   leave: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}, token),
   start: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/start`, {}, token),
   record: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/record`),
+  keys: () => call("GET", "/api/keys"),
+  recordText: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/record`, undefined, null, true),
   verify: (record) => call("POST", "/api/verify", record),
+  verifyText: (recordText, receipts) => call("POST", "/api/verify", receipts.length ? `{"record":${recordText},"receipts":${JSON.stringify(receipts)}}` : recordText),
+  replay: (id, seat) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`),
+  replayRecord: (record, seat) => call("POST", `/api/replay${seat === null ? "" : `?seat=${seat}`}`, record),
 };

@@ -1,6 +1,7 @@
 // The commit-reveal check on the reader's own machine: SHA-256 of the seed (WebCrypto, or the
 // plain implementation below where WebCrypto is unavailable, e.g. http on a LAN address) and the
-// fingerprint (the first 40 bits of the commitment in Crockford's base 32, as XXXX-XXXX).
+// fingerprint (the first bits of the commitment in Crockford's base 32, grouped in fours; its
+// length is whatever the server's fingerprint has, never fixed here).
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
@@ -60,13 +61,12 @@ export async function commitmentOf(seed) {
   return { hex: sha256Plain(bytes), how: "plain" };
 }
 
-/** The spoken fingerprint of a commitment: first 40 bits in Crockford base 32, XXXX-XXXX. */
-export function fingerprintOf(commitmentHex) {
-  let bits = BigInt(`0x${commitmentHex.slice(0, 10)}`);
+/** The spoken fingerprint of a commitment, as long as `like` (the fingerprint to compare with):
+ * its first 5·n bits in Crockford base 32, in groups of four joined by "-". */
+export function fingerprintOf(commitmentHex, like) {
+  const count = String(like || "").replace(/-/g, "").length || 8;
+  const bits = [...commitmentHex.toLowerCase()].map((c) => parseInt(c, 16).toString(2).padStart(4, "0")).join("");
   let chars = "";
-  for (let i = 0; i < 8; i += 1) {
-    chars = CROCKFORD[Number(bits & 31n)] + chars;
-    bits >>= 5n;
-  }
-  return `${chars.slice(0, 4)}-${chars.slice(4)}`;
+  for (let i = 0; i < count; i += 1) chars += CROCKFORD[parseInt(bits.slice(i * 5, i * 5 + 5).padEnd(5, "0"), 2)];
+  return chars.match(/.{1,4}/g).join("-");
 }

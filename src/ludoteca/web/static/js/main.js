@@ -1,5 +1,6 @@
 // The shell: language, sound toggle, global keys, and the router that mounts one page at a time.
-// Routes (served by the server as this same page): /, /games/{id}, /table/{id}, /verify.
+// Routes (served by the server as this same page): /, /games/{id}, /table/{id}, /verify,
+// /replay and /replay/{id}.
 
 import { initI18n, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { initSound, isMuted, onMuteChange, toggleMute } from "./sound.js";
@@ -11,6 +12,7 @@ const ROUTES = [
   [/^\/games\/([^/]+)\/?$/, () => import("./pages/rules.js")],
   [/^\/table\/([^/]+)\/?$/, () => import("./pages/table.js")],
   [/^\/verify\/?$/, () => import("./pages/verify.js")],
+  [/^\/replay(?:\/([^/]+))?\/?$/, () => import("./pages/replay.js")],
 ];
 
 let page = null;

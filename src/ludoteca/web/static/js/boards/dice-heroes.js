@@ -118,10 +118,10 @@ export function createBoard(ctx) {
               class: ["dh-die-button", on && "marked", d.locked && "locked", can && "lit"],
               dataset: { key: `die-${d.die}`, die: String(d.die), face: d.face },
               "aria-pressed": on ? "true" : "false",
-              "aria-label": label,
               disabled: !can,
               onClick: () => toggle(d.die),
             },
+            h("span", { class: "sr-only" }, label),
             h("kbd", { "aria-hidden": "true" }, String(d.die)),
             dieFace(d.colour, d.face, initial(d.colour)),
             on && icon("reroll", "dh-reroll-mark"),
@@ -175,11 +175,29 @@ export function createBoard(ctx) {
     );
   }
 
+  /** What each face does, at the table (the same as the rules page says). */
+  function legend() {
+    const faces = [
+      ["white", "sword2", "swords"],
+      ["white", "coin", "coin"],
+      ["white", "yellow-die", "yellow"],
+      ["yellow", "red-die", "red"],
+      ["red", "x", "x"],
+    ];
+    return h(
+      "details",
+      { class: "dh-legend", dataset: { key: "legend" } },
+      h("summary", {}, t("dice.legend.title")),
+      h("ul", {}, faces.map(([colour, face, key]) => h("li", {}, dieFace(colour, face, initial(colour)), h("span", {}, t(`dice.legend.${key}`))))),
+    );
+  }
+
   function build() {
     return h(
       "div",
       { class: "dh-board" },
-      h("div", { class: "dh-top" }, posters(), rollPanel()),
+      h("div", { class: "dh-top" }, posters()),
+      legend(),
       h("ul", { class: "dh-seats" }, pos().seats.map(seatCard)),
     );
   }
@@ -191,6 +209,7 @@ export function createBoard(ctx) {
       markedFor = msg.version;
     }
     rerender(ctx.root, build);
+    rerender(ctx.dock, rollPanel);
   }
 
   function prompt(m) {
@@ -202,7 +221,7 @@ export function createBoard(ctx) {
 
   function onKey(event) {
     const active = document.activeElement;
-    const inBoard = ctx.root.contains(active) || active === document.body || (active && active.id === "main");
+    const inBoard = ctx.root.contains(active) || ctx.dock.contains(active) || active === document.body || (active && active.id === "main");
     const key = event.key;
     if (/^[1-9]$/.test(key)) {
       toggle(Number(key));
@@ -214,6 +233,15 @@ export function createBoard(ctx) {
     }
     if (key === "s" || key === "S") {
       stop();
+      return true;
+    }
+    if (key === " " && (active === document.body || (active && active.id === "main"))) {
+      roll();
+      return true;
+    }
+    if (key === "Escape" && marked.size) {
+      marked = new Set();
+      redraw();
       return true;
     }
     if (key === "a" || key === "A") {
@@ -235,7 +263,8 @@ export function createBoard(ctx) {
     revealed: () => null,
     keys: () => [
       ["1–9", t("dice.keys.toggle")],
-      [`${t("keys.enter")} / R`, t("dice.keys.roll")],
+      [`${t("keys.enter")} / ${t("keys.space")} / R`, t("dice.keys.roll")],
+      ["Esc", t("dice.keys.escape")],
       ["S", t("dice.keys.stop")],
       ["A", t("dice.keys.all")],
     ],

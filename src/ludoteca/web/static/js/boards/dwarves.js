@@ -130,12 +130,12 @@ export function createBoard(ctx) {
             class: ["dw-tile", `dw-tile-${tile.colour}`, isLit && "lit", cursor === tile.tile && "cursor"],
             style: { left: `${50 + 41 * Math.cos(rad)}%`, top: `${50 + 41 * Math.sin(rad)}%` },
             dataset: { key: `tile-${tile.tile}`, tile: String(tile.tile) },
-            "aria-label": tileLabel(tile.tile, isLit),
             onClick: () => {
               cursor = tile.tile;
               go(tile.tile);
             },
           },
+          h("span", { class: "sr-only" }, tileLabel(tile.tile, isLit)),
           h("span", { class: "dw-tile-head", "aria-hidden": "true" }, tile.colour === "grey" ? greyTileIcon(tile.kind) : colourShape(tile.colour), h("span", { class: "dw-tile-n" }, String(tile.tile))),
           h("span", { class: "dw-figures", "aria-hidden": "true" }, figuresOn(tile.tile)),
           isLit && h("span", { class: "dw-ways", "aria-hidden": "true" }, ways.filter((w) => w !== "doubles").map((w) => t(`dwarves.way_short.${w}`)).join(" ")),
@@ -188,6 +188,13 @@ export function createBoard(ctx) {
           );
         }),
       ),
+      // on doubles every tile is a destination: each one a button here too, in thumb reach
+      doubles &&
+        h(
+          "div",
+          { class: "dw-any-tile", role: "group", "aria-label": t("dwarves.choose_doubles") },
+          moves.map((m) => h("button", { type: "button", class: "dw-tile-pick", dataset: { key: `pick-${m.tile}`, action: m.text }, title: tileName(view(), m.tile), onClick: () => go(m.tile) }, String(m.tile))),
+        ),
     );
   }
 
@@ -246,12 +253,12 @@ export function createBoard(ctx) {
     );
   }
 
-  function chests() {
+  function chests(where = "board") {
     const p = pos();
     return h(
       "section",
-      { class: "dw-chests", "aria-labelledby": "dw-chests-title" },
-      h("h3", { id: "dw-chests-title" }, t("dwarves.chests")),
+      { class: "dw-chests", "aria-labelledby": `dw-chests-title-${where}` },
+      h("h3", { id: `dw-chests-title-${where}` }, t("dwarves.chests")),
       h(
         "ul",
         {},
@@ -262,7 +269,7 @@ export function createBoard(ctx) {
             dwarfToken(d.colour),
             h("span", { class: "dw-who" }, fig(d.colour)),
             chestView(d.chest),
-            h("span", { class: "dw-score", title: t("dwarves.score_hint") }, t("dwarves.score", { best: d.score[0], total: d.score[1] })),
+            h("span", { class: "dw-score", title: t("dwarves.score_hint") }, t("dwarves.score", { best: d.score[0], total: d.score[1], count: d.score[1] })),
           ),
         ),
         h(
@@ -271,14 +278,14 @@ export function createBoard(ctx) {
           dragonToken(),
           h("span", { class: "dw-who" }, t("dwarves.hoard")),
           chestView(p.dragon.hoard),
-          h("span", { class: "dw-score" }, t("dwarves.score", { best: p.dragon.score[0], total: p.dragon.score[1] })),
+          h("span", { class: "dw-score" }, t("dwarves.score", { best: p.dragon.score[0], total: p.dragon.score[1], count: p.dragon.score[1] })),
         ),
       ),
     );
   }
 
   function build() {
-    return h("div", { class: "dw-board" }, h("div", { class: "dw-main" }, ring()), h("div", { class: "dw-side" }, moveChoices(), meetChoices(), chests()));
+    return h("div", { class: "dw-board" }, h("div", { class: "dw-main" }, ring()), h("div", { class: "dw-side" }, chests()));
   }
 
   function render(next) {
@@ -290,6 +297,7 @@ export function createBoard(ctx) {
       if (cursor !== null && !destinations().includes(cursor)) cursor = null;
     }
     rerender(ctx.root, build);
+    rerender(ctx.dock, () => h("div", { class: "dw-dock" }, moveChoices(), meetChoices()));
   }
 
   function prompt(m) {
@@ -318,7 +326,7 @@ export function createBoard(ctx) {
 
   function onKey(event) {
     const active = document.activeElement;
-    const inBoard = ctx.root.contains(active) || active === document.body || (active && active.id === "main");
+    const inBoard = ctx.root.contains(active) || ctx.dock.contains(active) || active === document.body || (active && active.id === "main");
     const key = event.key.toLowerCase();
     if (meeting()) {
       const modes = { t: () => setMode("trade"), x: () => setMode("steal"), b: blind };
@@ -366,7 +374,8 @@ export function createBoard(ctx) {
     seatLabel,
     seatFacts,
     outcome: (v) => outcome(v, ctx.seatName),
-    revealed: () => null,
+    // the end panel lists every chest: extra dwarves and the dragon's hoard too, not only the seats
+    revealed: () => (msg && msg.view.over ? chests("end") : null),
     keys: () => [
       ["G", t("dwarves.keys.grey")],
       ["W", t("dwarves.keys.white")],

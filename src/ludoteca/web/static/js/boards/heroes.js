@@ -7,7 +7,8 @@
 import { h, rerender } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { STRENGTH, groupMark, heroToken } from "./heroes-art.js";
+import { groupMark, heroToken } from "./heroes-art.js";
+import { controlsPanel, handPanel, infoBox, stripPanel } from "./heroes-panels.js";
 import { describe, group, heroName, outcome, revealed, roleName, seatFacts, seatLabel, soundOf } from "./heroes-text.js";
 
 const COLUMNS = ["a", "b", "c"];
@@ -23,14 +24,12 @@ export function createBoard(ctx) {
   const me = () => ctx.seat();
   const view = () => msg.view;
   const pos = () => msg.view.position;
-  const flipped = () => me() === 0; // your own camp at the bottom
-  const topCamp = () => (flipped() ? "south" : "north");
-  const bottomCamp = () => (flipped() ? "north" : "south");
+  // drawn like the rules' diagram for both seats: north camp (Gold) on top, column a on the left
+  const topCamp = () => "north";
+  const bottomCamp = () => "south";
 
   function visualRows() {
-    const rows = flipped() ? [...ROWS].reverse() : ROWS;
-    const cols = flipped() ? [...COLUMNS].reverse() : COLUMNS;
-    return rows.map((r) => cols.map((c) => `${c}${r}`));
+    return ROWS.map((r) => COLUMNS.map((c) => `${c}${r}`));
   }
 
   function order() {
@@ -192,23 +191,30 @@ export function createBoard(ctx) {
     return parts.join(", ");
   }
 
+  /** The rooms the last accepted action touched: marked until the next one. */
+  function lastRooms() {
+    const entry = ctx.lastEntry ? ctx.lastEntry() : null;
+    return new Set(((entry && entry.events) || []).filter((e) => e.room && e.room !== "camp").map((e) => e.room));
+  }
+
   function roomButton(name, targets) {
     const room = roomOf(name);
     const top = room.stack[room.stack.length - 1];
     const isLit = targets.has(name);
     const pending = view().position.pending;
-    const label = [roomSummary(name), isLit && (striking() ? t("heroes.can_strike") : t("heroes.can_place"))].filter(Boolean).join(", ");
+    const last = lastRooms().has(name);
+    const label = [roomSummary(name), last && t("heroes.last_move"), isLit && (striking() ? t("heroes.can_strike") : t("heroes.can_place"))].filter(Boolean).join(", ");
     return h(
       "button",
       {
         type: "button",
-        class: ["hr-room", isLit && "lit", room.sanctuary && "sanctuary", info === name && "shown", pending && pending.room === name && "pending", top && `top-${top.owner}`],
+        class: ["hr-room", isLit && "lit", last && "last-move", room.sanctuary && "sanctuary", info === name && "shown", pending && pending.room === name && "pending", top && `top-${top.owner}`],
         dataset: { key: `room-${name}`, room: name },
-        "aria-label": label,
         "aria-pressed": info === name ? "true" : "false",
         tabindex: cursor === `room-${name}` || (!cursor && name === "b3") ? "0" : "-1",
         onClick: () => tapRoom(name),
       },
+      h("span", { class: "sr-only" }, label),
       h("span", { class: "hr-room-name", "aria-hidden": "true" }, name),
       room.sanctuary && icon("sanctuary", "hr-sanctuary"),
       top && heroToken(top.owner, top.role),
@@ -221,12 +227,8 @@ export function createBoard(ctx) {
   function wardMarker(ward) {
     const c = COLUMNS.indexOf(ward.ward[0]);
     const r = Number(ward.ward.slice(1));
-    let x = (c + 1) / 3;
-    let y = r / 5;
-    if (flipped()) {
-      x = 1 - x;
-      y = 1 - y;
-    }
+    const x = (c + 1) / 3;
+    const y = r / 5;
     const sealed = ward.sealed_by;
     const label = sealed === null ? t("heroes.ward_open", { ward: ward.ward, count: ward.relics }) : t("heroes.ward_sealed", { ward: ward.ward, count: ward.relics, group: group(sealed) });
     return h(
@@ -256,132 +258,37 @@ export function createBoard(ctx) {
         type: "button",
         class: ["hr-camp", `camp-${owner}`, isLit && "lit", side === rivalCampSide() && "rival"],
         dataset: { key, camp: side },
-        "aria-label": [label, entered && heroName(campHero), isLit && t("heroes.can_enter")].filter(Boolean).join(", "),
         tabindex: cursor === key ? "0" : "-1",
         onClick: () => tapCamp(side),
       },
       groupMark(owner),
       h("span", {}, label),
+      h("span", { class: "sr-only" }, [entered && `, ${heroName(campHero)}`, isLit && `, ${t("heroes.can_enter")}`].filter(Boolean).join("")),
       entered && heroToken(campHero.owner, campHero.role, "small"),
       isLit && icon("target", "hr-lit-mark"),
     );
   }
 
-  function strip(seat) {
-    const p = pos();
-    const filled = Math.min(6, p.relics[seat]);
-    return h(
-      "div",
-      { class: ["hr-strip", `strip-${seat}`, seat === me() && "mine"] },
-      groupMark(seat),
-      h("strong", {}, group(seat)),
-      h("span", { class: "hr-name" }, ctx.seatName(seat)),
-      h(
-        "span",
-        { class: "hr-relic-meter", role: "img", "aria-label": t("heroes.fact.relics", { count: p.relics[seat] }) },
-        [0, 1, 2, 3, 4, 5].map((i) => h("span", { class: ["relic", i < filled && "won"] })),
-        h("span", { class: "hr-relic-count" }, `${p.relics[seat]}/6`),
-      ),
-      h("span", { class: "hr-count" }, t("heroes.fact.hand", { count: p.hand_counts[seat] })),
-      h("span", { class: "hr-count" }, t("heroes.fact.reserve", { count: p.reserve_counts[seat] })),
-      h(
-        "details",
-        { class: "hr-discard", dataset: { key: `discard-${seat}` } },
-        h("summary", {}, t("heroes.fact.discard", { count: p.discards[seat].length })),
-        p.discards[seat].length ? h("p", {}, p.discards[seat].map(roleName).join(", ")) : h("p", {}, t("heroes.none")),
-      ),
-    );
-  }
-
-  function hand() {
-    const roles = pos().hand;
-    if (!roles) return null;
-    return h(
-      "div",
-      { class: "hr-hand", role: "group", "aria-label": t("heroes.hand") },
-      h("span", { class: "hr-hand-title" }, t("heroes.hand")),
-      roles.length ? null : h("span", { class: "empty" }, t("heroes.empty_hand")),
-      roles.map((role, index) => {
-        const can = placeable(role) && !striking();
-        const up = lifted && lifted.index === index;
-        return h(
-          "button",
-          {
-            type: "button",
-            class: ["hr-hero", up && "lifted", !can && "idle"],
-            dataset: { key: `hand-${index}`, role, index: String(index) },
-            "aria-pressed": up ? "true" : "false",
-            "aria-label": t("heroes.hand_hero", { n: index + 1, role: roleName(role), strength: STRENGTH[role] }),
-            onClick: () => lift(index),
-          },
-          h("kbd", { "aria-hidden": "true" }, String(index + 1)),
-          heroToken(me(), role),
-          h("span", { class: "hr-role" }, roleName(role)),
-        );
-      }),
-    );
-  }
-
-  function controls() {
-    const can = legal();
-    return h(
-      "div",
-      { class: "hr-controls" },
-      h("button", { type: "button", class: "primary hr-draw", dataset: { key: "draw" }, disabled: !can.includes("draw"), onClick: draw }, t("heroes.draw"), h("kbd", { "aria-hidden": "true" }, "R")),
-      can.includes("skip") && h("button", { type: "button", class: "hr-skip", dataset: { key: "skip" }, onClick: skip }, t("heroes.skip"), h("kbd", { "aria-hidden": "true" }, "S")),
-      lifted &&
-        h(
-          "button",
-          {
-            type: "button",
-            class: "quiet hr-putback",
-            dataset: { key: "putback" },
-            onClick: () => {
-              lifted = null;
-              redraw();
-            },
-          },
-          t("heroes.put_back_button"),
-          h("kbd", { "aria-hidden": "true" }, "Esc"),
-        ),
-    );
-  }
-
-  function infoPanel() {
-    if (!info) return null;
-    const room = roomOf(info);
-    const wards = pos().wards.filter((w) => room.wards.includes(w.ward));
-    return h(
-      "section",
-      { class: "hr-info", "aria-labelledby": "hr-info-title" },
-      h("h3", { id: "hr-info-title" }, t("heroes.room", { room: info }), room.sanctuary ? ` · ${t("heroes.sanctuary")}` : ""),
-      h("h4", {}, t("heroes.stack")),
-      room.stack.length
-        ? h("ol", { class: "hr-stack", reversed: true }, [...room.stack].reverse().map((hero) => h("li", {}, heroToken(hero.owner, hero.role, "small"), heroName(hero))))
-        : h("p", {}, t("heroes.empty")),
-      h("h4", {}, t("heroes.wards")),
-      h(
-        "ul",
-        {},
-        wards.map((w) =>
-          h("li", {}, w.sealed_by === null ? t("heroes.ward_open", { ward: w.ward, count: w.relics }) : t("heroes.ward_sealed", { ward: w.ward, count: w.relics, group: group(w.sealed_by) })),
-        ),
-      ),
-      h(
-        "button",
-        {
-          type: "button",
-          class: "quiet",
-          dataset: { key: "close-info" },
-          onClick: () => {
-            info = null;
-            redraw();
-          },
-        },
-        t("heroes.close"),
-      ),
-    );
-  }
+  // the panels around the keep, drawn by heroes-panels.js from this board's state
+  const panelState = () => ({ position: pos(), me: me(), lifted, info, legal: legal(), striking: striking(), seatName: ctx.seatName });
+  const actions = {
+    lift,
+    draw,
+    skip,
+    placeable,
+    putBack: () => {
+      lifted = null;
+      redraw();
+    },
+    closeInfo: () => {
+      info = null;
+      redraw();
+    },
+  };
+  const strip = (seat) => stripPanel(panelState(), seat);
+  const hand = () => handPanel(panelState(), actions);
+  const controls = () => controlsPanel(panelState(), actions);
+  const infoPanel = () => (info ? infoBox(panelState(), roomOf(info), actions) : null);
 
   function build() {
     const targets = lit();
@@ -389,7 +296,7 @@ export function createBoard(ctx) {
     const wards = pos().wards;
     return h(
       "div",
-      { class: ["hr-board", flipped() && "flipped", lifted && "lifting", striking() && "striking"] },
+      { class: ["hr-board", lifted && "lifting", striking() && "striking"] },
       h(
         "div",
         { class: "hr-field" },
@@ -402,8 +309,13 @@ export function createBoard(ctx) {
         ),
         camp(bottomCamp(), "camp-bottom", targets),
       ),
-      h("div", { class: "hr-panel" }, strip(campOwner(topCamp())), strip(campOwner(bottomCamp())), hand(), me() !== null && !view().over && controls(), infoPanel()),
+      h("div", { class: "hr-panel" }, strip(campOwner(topCamp())), strip(campOwner(bottomCamp())), infoPanel()),
     );
+  }
+
+  /** What the player's thumb needs during a turn: the hand and the buttons (the shell's dock). */
+  function buildDock() {
+    return h("div", { class: "hr-dock" }, hand(), me() !== null && !view().over && controls());
   }
 
   function render(next) {
@@ -412,6 +324,7 @@ export function createBoard(ctx) {
     if (lifted && (hand[lifted.index] !== lifted.role || !placeable(lifted.role) || striking())) lifted = null;
     if (info && !roomOf(info)) info = null;
     rerender(ctx.root, build);
+    rerender(ctx.dock, buildDock);
   }
 
   function prompt(m) {
@@ -427,7 +340,7 @@ export function createBoard(ctx) {
 
   function onKey(event) {
     const active = document.activeElement;
-    const inBoard = ctx.root.contains(active) || active === document.body || (active && active.id === "main");
+    const inBoard = ctx.root.contains(active) || ctx.dock.contains(active) || active === document.body || (active && active.id === "main");
     const onTarget = active && active.dataset && /^(room-|camp-)/.test(active.dataset.key || "");
     const key = event.key;
     if (/^[1-8]$/.test(key)) {
@@ -445,7 +358,7 @@ export function createBoard(ctx) {
       draw();
       return true;
     }
-    if (key === " " && inBoard) {
+    if (key === " " && (active === document.body || (active && active.id === "main"))) {
       draw();
       return true;
     }

@@ -5,7 +5,7 @@ import { api } from "../api.js";
 import { h, replace, rerender } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { toast } from "../announce.js";
+import { toastError } from "../announce.js";
 import { gameName } from "../games.js";
 import { navigate } from "../nav.js";
 import { keepName, keepSeat, playerName, seatAt } from "../store.js";
@@ -16,10 +16,6 @@ const TURN_TIMES = [30, 60, 120, 300, 600, 1800];
 
 function yourName() {
   return playerName() || t("lobby.default_name");
-}
-
-function failure(error) {
-  return error && error.code && error.code !== "http" ? t(`errors.${error.code}`, { message: error.message }) : t("errors.generic");
 }
 
 /** Sit at a table as this browser: remember the token, then go to the table. */
@@ -34,7 +30,7 @@ export async function playNow(gameId, button) {
   try {
     sit(await api.playNow({ game: gameId, name: yourName(), level: "medium" }));
   } catch (error) {
-    toast(failure(error));
+    toastError(error);
     if (button) button.disabled = false;
   }
 }
@@ -45,7 +41,7 @@ async function joinTable(tableId, button) {
   try {
     sit(await api.join(tableId, { name: yourName() }));
   } catch (error) {
-    toast(failure(error));
+    toastError(error);
     if (button) button.disabled = false;
   }
 }
@@ -57,6 +53,7 @@ function turnLabel(seconds) {
 export function mountLobby(root) {
   let games = [];
   let open = [];
+  let finished = [];
   let listFailed = false;
   const form = { game: null, players: 2, seats: [], turn: 60 };
   let feed = null;
@@ -93,7 +90,7 @@ export function mountLobby(root) {
         }),
       );
     } catch (error) {
-      toast(failure(error));
+      toastError(error);
       button.disabled = false;
     }
   }
@@ -231,6 +228,21 @@ export function mountLobby(root) {
         : open.length
           ? h("ul", {}, open.map(openTable))
           : h("p", { class: "empty" }, t("lobby.no_open")),
+      finished.length > 0 && [
+        h("h3", {}, t("lobby.finished")),
+        h(
+          "ul",
+          { class: "finished-tables" },
+          finished.slice(0, 5).map((table) =>
+            h(
+              "li",
+              { dataset: { table: table.id } },
+              h("span", {}, gameName(games.find((g) => g.id === table.game), table.game), " · ", table.fingerprint, " "),
+              h("a", { href: `/replay/${encodeURIComponent(table.id)}`, "data-link": "", dataset: { key: `replay-${table.id}` } }, t("lobby.replay")),
+            ),
+          ),
+        ),
+      ],
     );
   }
 
@@ -295,6 +307,14 @@ export function mountLobby(root) {
 
   render();
   follow();
+  // the latest finished tables, each with its replay (newest first)
+  api.tables("over").then(
+    (tables) => {
+      finished = [...tables].sort((x, y) => (y.started_at || 0) - (x.started_at || 0));
+      renderList();
+    },
+    () => {},
+  );
   return {
     setGames(found) {
       games = found;

@@ -1,11 +1,14 @@
 // The table (/table/{id}): the shared shell around a game's board. It keeps the websocket (with
 // the seat token from localStorage), the last state, the log, the clock, sounds and the live
 // region; the board draws the view and picks among the legal actions the server offered.
+// Layout: the board, and the dock (whose turn, the prompt, the clock, then the board's own
+// controls); on a phone the dock is fixed at the bottom of the screen, in the thumb zone.
 
 import { api } from "../api.js";
-import { announce, toast } from "../announce.js";
+import { announce, toast, toastError } from "../announce.js";
+import { debugRecord } from "../debug.js";
 import { h, replace, rerender } from "../dom.js";
-import { has, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { gameName, loadGames } from "../games.js";
 import { play } from "../sound.js";
@@ -16,6 +19,9 @@ import { endPanel } from "../table/end.js";
 import { entryLines, logPanel } from "../table/log.js";
 import { clockText, seatName, seatsPanel } from "../table/seats.js";
 import { waitingRoom } from "../table/waiting.js";
+import { createDeal } from "../table/deal.js";
+import { createProof } from "../table/proof.js";
+import { keepReceipt } from "../receipts.js";
 
 const LOW_SECONDS = 10;
 
@@ -33,21 +39,28 @@ export function mount(root, [tableId]) {
     deadline: null,
     lastBeep: null,
   };
-  const debug = { state: null, log: [], seat: null, sent: [], errors: [], status: "connecting" };
-  window.__ludoteca = debug;
+  const debug = debugRecord({ state: null, states: {}, log: [], seat: null, sent: [], errors: [], status: "connecting" });
 
   const headEl = h("div", { class: "table-head" });
   const bannerEl = h("div", { class: "banners" });
   const waitingEl = h("div");
   const promptEl = h("p", { class: "prompt", "aria-live": "off" });
+  const clockEl = h("div", { class: "turn-clock", hidden: true });
+  const turnEl = h("div", { class: "turn-bar" }, promptEl, clockEl);
+  const controlsEl = h("div", { class: "board-controls" });
+  const dockEl = h("div", { class: "table-dock" }, turnEl, controlsEl);
   const boardEl = h("div", { class: "board-root" });
   const endEl = h("div");
   const seatsEl = h("div");
   const logEl = h("div");
   const keysEl = h("div");
   const sideEl = h("aside", { class: "table-side", "aria-label": t("table.side") }, seatsEl, logEl, keysEl);
-  const layoutEl = h("div", { class: "table-layout" }, h("div", { class: "table-main" }, waitingEl, endEl, promptEl, boardEl), sideEl);
+  const layoutEl = h("div", { class: "table-layout" }, h("div", { class: "table-main" }, waitingEl, endEl, boardEl, dockEl), sideEl);
   replace(root, h("section", { class: "table-page" }, headEl, bannerEl, layoutEl));
+  document.body.classList.add("at-table");
+  // the page keeps room below for the dock when the dock is fixed at the bottom (phones)
+  const docked = new ResizeObserver(() => root.style.setProperty("--dock-h", `${dockEl.offsetHeight}px`));
+  docked.observe(dockEl);
 
   const token = () => (seatAt(tableId) || {}).token || null;
 
@@ -64,6 +77,8 @@ export function mount(root, [tableId]) {
     }
     shell.sending = true;
     debug.sent.push(text);
+    const board = shell.board;
+    if (board) announce(t("table.you_played", { action: board.describeAction ? board.describeAction(text) : text }));
     return true;
   }
 
@@ -73,6 +88,7 @@ export function mount(root, [tableId]) {
     seatName: (seat) => seatName(shell.msg && shell.msg.table, seat),
     announce,
     redraw: () => drawBoard(),
+    lastEntry: () => shell.log[shell.log.length - 1] || null,
     toast,
   };
 
@@ -94,7 +110,13 @@ export function mount(root, [tableId]) {
           "p",
           { class: "table-meta" },
           h("span", { class: `status-chip status-${table.status}` }, t(`table.status.${table.status}`)),
-          h("span", { class: "fingerprint", title: t("table.fingerprint_hint") }, icon("key"), t("table.fingerprint"), " ", h("code", { "data-fingerprint": "" }, table.fingerprint)),
+          h(
+            "details",
+            { class: "fingerprint", dataset: { key: "fingerprint" } },
+            h("summary", {}, icon("key"), t("table.fingerprint"), " ", h("code", { "data-fingerprint": "" }, table.fingerprint)),
+            h("p", {}, t("table.fingerprint_hint")),
+            h("p", {}, t("table.commitment"), " ", h("code", { class: "commitment", "data-commitment": "" }, table.commitment)),
+          ),
           h("span", { class: "table-id" }, t("table.id", { id: table.id })),
           h("a", { class: "rules-link", href: `/games/${table.game}`, target: "_blank", rel: "noopener" }, t("table.rules")),
         ),
@@ -125,11 +147,29 @@ export function mount(root, [tableId]) {
     const msg = shell.msg;
     if (!msg || !msg.view || !shell.board) {
       replace(boardEl);
+      replace(controlsEl);
       replace(promptEl);
+      dockEl.hidden = true;
       return;
     }
+    dockEl.hidden = false;
     shell.board.render(msg);
     promptEl.textContent = shell.board.prompt(msg);
+    drawClock();
+  }
+
+  /** The clock beside the prompt: whose turn, a bar that empties, the seconds left. */
+  function drawClock() {
+    const msg = shell.msg;
+    const clock = msg && msg.view && !msg.view.over ? msg.clock : null;
+    clockEl.hidden = !clock;
+    if (!clock) return;
+    const who = clock.seat === shell.seat ? t("seat.you") : seatName(msg.table, clock.seat);
+    rerender(clockEl, () => [
+      h("span", { class: "turn-who" }, who),
+      h("span", { class: "clock-meter", "aria-hidden": "true" }, h("span", { class: "clock-fill" })),
+      h("span", { class: "clock", "data-turn-clock": "", role: "timer", "aria-label": t("seat.clock") }, clockText(clock.remaining)),
+    ]);
   }
 
   function drawSide() {
@@ -139,11 +179,7 @@ export function mount(root, [tableId]) {
     layoutEl.classList.toggle("no-side", !msg.view);
     sideEl.setAttribute("aria-label", t("table.side"));
     rerender(seatsEl, () => (msg.view ? seatsPanel(msg, shell.seat, shell.board) : null));
-    const list = logEl.querySelector(".log-list");
-    const atBottom = !list || list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    rerender(logEl, () => (shell.board && msg.view ? logPanel(shell.log, shell.board) : null));
-    const fresh = logEl.querySelector(".log-list");
-    if (fresh && atBottom) fresh.scrollTop = fresh.scrollHeight;
+    rerender(logEl, () => (shell.board && msg.view ? logPanel(shell.log, shell.board, msg.view, ctx.seatName) : null));
     rerender(keysEl, () =>
       shell.board && msg.view
         ? h(
@@ -162,12 +198,13 @@ export function mount(root, [tableId]) {
 
   function drawWaiting() {
     const msg = shell.msg;
-    rerender(waitingEl, () =>
+    rerender(waitingEl, () => [
       msg && msg.table.status === "open"
         ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) })
         : null,
-    );
-    rerender(endEl, () => (msg && msg.view && msg.view.over ? endPanel(msg, shell.seat, shell.board) : null));
+      msg && deal.panel(msg, shell.seat),
+    ]);
+    rerender(endEl, () => (msg && msg.view && msg.view.over ? endPanel(msg, shell.seat, shell.board, proof) : null));
   }
 
   function draw() {
@@ -181,12 +218,19 @@ export function mount(root, [tableId]) {
   // --------------------------------------------------------------------------- the clock
   function tick() {
     const msg = shell.msg;
-    const el = seatsEl.querySelector("[data-clock]");
-    if (!msg || !msg.clock || shell.deadline === null || !el) return;
+    if (!msg || !msg.clock || shell.deadline === null) return;
     const left = (shell.deadline - performance.now()) / 1000;
-    el.textContent = clockText(left);
     const low = left <= LOW_SECONDS;
-    el.classList.toggle("low", low);
+    for (const el of [...seatsEl.querySelectorAll("[data-clock]"), ...clockEl.querySelectorAll("[data-turn-clock]")]) {
+      el.textContent = clockText(left);
+      el.classList.toggle("low", low);
+    }
+    const fill = clockEl.querySelector(".clock-fill");
+    const total = msg.clock.turn_seconds || msg.table.turn_seconds || 60;
+    if (fill) {
+      fill.style.width = `${Math.max(0, Math.min(100, (100 * left) / total))}%`;
+      fill.classList.toggle("low", low);
+    }
     if (low && msg.clock.seat === shell.seat && left > 0) {
       const second = Math.ceil(left);
       if (second !== shell.lastBeep) {
@@ -227,7 +271,7 @@ export function mount(root, [tableId]) {
     if (shell.boardFor === gameId) return;
     shell.boardFor = gameId;
     const module = await loadBoard(gameId);
-    shell.board = module.createBoard({ ...ctx, root: boardEl });
+    shell.board = module.createBoard({ ...ctx, root: boardEl, dock: controlsEl });
     draw();
   }
 
@@ -240,7 +284,10 @@ export function mount(root, [tableId]) {
     shell.deadline = msg.clock ? performance.now() + msg.clock.remaining * 1000 : null;
     shell.lastBeep = null;
     debug.state = msg;
+    if (msg.view) debug.states[msg.version] = { view: msg.view, legal: msg.legal };
     debug.log = shell.log;
+    if (shell.seat !== null && msg.chain) keepReceipt(msg.table.id, msg.version, msg.chain);
+    deal.onState(msg, shell.seat);
     ensureBoard(msg.table.game);
     draw();
     tick();
@@ -265,7 +312,7 @@ export function mount(root, [tableId]) {
     } else if (message.type === "error") {
       shell.sending = false;
       debug.errors.push(message);
-      if (message.code !== "stale_version") toast(has(`errors.${message.code}`) ? t(`errors.${message.code}`) : t("errors.generic"));
+      if (message.code !== "stale_version") toastError(message);
     }
   }
 
@@ -278,6 +325,9 @@ export function mount(root, [tableId]) {
     },
   });
 
+  const deal = createDeal(tableId, (message) => socket.send(message), () => drawWaiting());
+  const proof = createProof(tableId, () => drawWaiting());
+
   // drop the connection as a network failure would (the tests check the reconnection)
   debug.drop = () => socket.ws && socket.ws.close();
 
@@ -289,7 +339,7 @@ export function mount(root, [tableId]) {
       keepSeat(tableId, answer.seat, answer.token);
       socket.reconnectNow();
     } catch (error) {
-      toast(has(`errors.${error.code}`) ? t(`errors.${error.code}`) : t("errors.generic"));
+      toastError(error);
       button.disabled = false;
     }
   }
@@ -299,7 +349,7 @@ export function mount(root, [tableId]) {
     try {
       await api.start(tableId, token());
     } catch (error) {
-      toast(has(`errors.${error.code}`) ? t(`errors.${error.code}`) : t("errors.generic"));
+      toastError(error);
       button.disabled = false;
     }
   }
@@ -323,14 +373,16 @@ export function mount(root, [tableId]) {
     },
     () => {},
   );
+  // the socket opens at once (a slow link would pay a round trip more after the lookup); the
+  // lookup only tells "no such table" apart from a connection that does not come up
+  socket.connect();
   api.table(tableId).then(
-    () => socket.connect(),
+    (answer) => ensureBoard(answer.table.game),
     (error) => {
       if (error.code === "no_table") {
         shell.missing = true;
+        socket.close();
         drawBanners();
-      } else {
-        socket.connect();
       }
     },
   );
@@ -344,6 +396,9 @@ export function mount(root, [tableId]) {
     },
     destroy() {
       clearInterval(ticker);
+      deal.destroy();
+      docked.disconnect();
+      document.body.classList.remove("at-table");
       socket.close();
     },
   };

@@ -1,20 +1,27 @@
 // Verify a match (/verify, /verify?table=ID): paste or upload a match record, or open a finished
 // table's. The server re-deals it (POST /api/verify) and the page shows each check with OK or
-// FAILED and the server's message; the browser also computes SHA-256 of the seed itself.
+// FAILED, the problem told by its check code in the reader's language (the server's own words
+// one click away); the browser also computes SHA-256 of the seed itself.
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { list, t } from "../i18n.js";
+import { gameName, loadGames } from "../games.js";
+import { errorText } from "../announce.js";
 import { icon } from "../icons.js";
 import { commitmentOf, fingerprintOf } from "../fairness.js";
-
-const STEPS = ["record", "commitment", "browser", "redeal", "actions", "outcome"];
+import { chooseReceipts, fairDetail, isFormat2, keyAndNotes, problemText, publishedKeys, receiptsField, revealedText, stepLabel, stepsFor } from "../verify-fair.js";
 
 export function mount(root, _params, query) {
-  const state = { text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null };
+  const state = { games: [], text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null, receiptsText: "", receipts: [], receiptSource: null, receiptError: null, keys: null };
 
   async function check() {
-    Object.assign(state, { record: null, parseError: null, browser: null, verdict: null, failed: null });
+    Object.assign(state, { record: null, parseError: null, browser: null, verdict: null, failed: null, receipts: [], receiptSource: null, receiptError: null });
+    if (!state.text.trim()) {
+      state.parseError = t("verify.empty");
+      render();
+      return;
+    }
     try {
       state.record = JSON.parse(state.text);
       if (!state.record || typeof state.record !== "object" || Array.isArray(state.record)) throw new Error(t("verify.not_object"));
@@ -23,17 +30,26 @@ export function mount(root, _params, query) {
       render();
       return;
     }
+    const chosen = chooseReceipts(state.receiptsText, state.record);
+    if (chosen.error) {
+      Object.assign(state, { record: null, receiptError: chosen.error });
+      render();
+      return;
+    }
+    Object.assign(state, { receipts: chosen.receipts, receiptSource: chosen.source });
     state.busy = true;
     render();
     const record = state.record;
-    if (typeof record.seed === "string" && typeof record.commitment === "string") {
-      const { hex, how } = await commitmentOf(record.seed);
-      state.browser = { hex, how, fingerprint: fingerprintOf(hex), matches: hex === record.commitment.toLowerCase() };
+    const revealed = revealedText(record);
+    if (typeof revealed === "string" && typeof record.commitment === "string") {
+      const { hex, how } = await commitmentOf(revealed);
+      state.browser = { hex, how, fingerprint: fingerprintOf(hex, record.fingerprint), matches: hex === record.commitment.toLowerCase() };
     }
     try {
-      state.verdict = await api.verify(record);
+      state.verdict = await api.verifyText(state.text, state.receipts);
+      if (isFormat2(record)) state.keys = await publishedKeys();
     } catch (error) {
-      state.failed = error.message || t("errors.generic");
+      state.failed = errorText(error);
     }
     state.busy = false;
     render();
@@ -49,7 +65,7 @@ export function mount(root, _params, query) {
     if (!state.verdict) return state.parseError && step === "record" ? "failed" : null;
     if (state.verdict.ok) return "ok";
     const bad = state.verdict.problems[0].check;
-    const order = STEPS.filter((s) => s !== "browser");
+    const order = stepsFor(state.record, state.receipts).filter((s) => s !== "browser");
     const at = order.indexOf(step);
     const failedAt = order.indexOf(bad);
     return at < failedAt ? "ok" : at === failedAt ? "failed" : "skipped";
@@ -68,11 +84,15 @@ export function mount(root, _params, query) {
 
   function detail(step, status) {
     const record = state.record || {};
-    const problem = state.verdict && !state.verdict.ok ? state.verdict.problems[0].message : null;
+    const problem = state.verdict && !state.verdict.ok ? state.verdict.problems[0] : null;
+    const game = state.games.find((g) => g.id === record.game);
     const parts = [];
-    if (step === "record") {
-      if (state.parseError) parts.push(h("p", {}, t("verify.parse_failed")), h("p", { class: "server-message" }, state.parseError));
-      else parts.push(h("p", {}, t("verify.record_detail", { game: record.game || "?", count: (record.actions || []).length, players: (record.players || []).length })));
+    const fair = fairDetail(step, status, state);
+    if (fair) {
+      parts.push(...fair);
+    } else if (step === "record") {
+      if (state.parseError) parts.push(h("p", {}, state.text.trim() ? t("verify.parse_failed") : ""), h("p", { class: "server-message" }, state.parseError));
+      else parts.push(h("p", {}, t("verify.record_detail", { game: record.game ? gameName(game, record.game) : "?", count: (record.actions || []).length, players: (record.players || []).length })));
     } else if (step === "commitment") {
       parts.push(h("p", {}, t("verify.commitment_detail")), h("p", { class: "hash" }, h("code", {}, record.commitment || "")));
     } else if (step === "browser") {
@@ -89,12 +109,21 @@ export function mount(root, _params, query) {
     } else if (step === "redeal") {
       parts.push(h("p", {}, t("verify.redeal_detail")));
     } else if (step === "actions") {
-      parts.push(h("p", {}, t("verify.actions_detail", { count: (record.actions || []).length })));
+      if (status === "failed") parts.push(h("p", {}, t("verify.actions_failed", { step: problem && problem.step !== null ? problem.step : "?" })));
+      else if (status === "skipped") parts.push(h("p", {}, t("verify.actions_skipped")));
+      else parts.push(h("p", {}, t("verify.actions_detail", { count: (record.actions || []).length })));
     } else if (step === "outcome") {
       const outcome = state.verdict && state.verdict.outcome;
-      parts.push(h("p", {}, outcome ? outcomeText(outcome, record) : t("verify.outcome_detail")));
+      if (status === "skipped") parts.push(h("p", {}, t("verify.outcome_skipped")));
+      else if (status === "failed") parts.push(h("p", {}, t("verify.problem.outcome")));
+      else parts.push(h("p", {}, outcome ? outcomeText(outcome, record) : t("verify.outcome_detail")));
     }
-    if (status === "failed" && problem && step !== "browser") parts.push(h("p", { class: "server-message", "data-problem": "" }, problem));
+    if (status === "failed" && problem && step !== "browser") {
+      parts.push(
+        h("p", { class: "problem", "data-problem": "" }, problemText(problem)),
+        h("details", { class: "server-words" }, h("summary", {}, t("verify.server_says")), h("p", { class: "server-message", lang: "en" }, problem.message)),
+      );
+    }
     return parts;
   }
 
@@ -103,7 +132,7 @@ export function mount(root, _params, query) {
     return h(
       "ol",
       { class: "steps" },
-      STEPS.map((step) => {
+      stepsFor(state.record, state.receipts).map((step) => {
         const status = statusOf(step);
         if (!status) return null;
         return h(
@@ -113,7 +142,7 @@ export function mount(root, _params, query) {
             "div",
             { class: "step-head" },
             h("span", { class: "step-status" }, icon(status === "ok" ? "check" : status === "failed" ? "cross" : "away"), t(`verify.status.${status}`)),
-            h("span", {}, t(`verify.step.${step}`)),
+            h("span", {}, stepLabel(step, state.record)),
           ),
           detail(step, status),
         );
@@ -127,19 +156,38 @@ export function mount(root, _params, query) {
     if (state.parseError) return h("p", { class: "verdict failed", tabindex: "-1", dataset: { verdict: "failed" } }, icon("cross"), t("verify.failed"));
     if (!state.verdict) return null;
     const ok = state.verdict.ok && (!state.browser || state.browser.matches);
-    return h("p", { class: ["verdict", ok ? "ok" : "failed"], tabindex: "-1", role: "status", dataset: { verdict: ok ? "ok" : "failed" } }, icon(ok ? "check" : "cross"), ok ? t("verify.ok") : t("verify.failed"));
+    const tableId = query.get("table");
+    return h(
+      "div",
+      { class: "verdict-row" },
+      h("p", { class: ["verdict", ok ? "ok" : "failed"], tabindex: "-1", role: "status", dataset: { verdict: ok ? "ok" : "failed" } }, icon(ok ? "check" : "cross"), ok ? t("verify.ok") : t("verify.failed")),
+      ok && tableId && h("p", {}, h("a", { class: "button", href: `/replay/${encodeURIComponent(tableId)}`, "data-link": "", dataset: { key: "replay-link" } }, t("verify.replay"))),
+    );
   }
 
-  function upload(event) {
+  /** Read the file chosen in a file input as text, then `done(text)`. */
+  function readFile(event, done) {
     const file = event.target.files && event.target.files[0];
     if (!file) return;
     const reader = new FileReader();
-    reader.onload = () => {
-      state.text = String(reader.result || "");
+    reader.onload = () => done(String(reader.result || ""));
+    reader.readAsText(file);
+  }
+
+  function upload(event) {
+    readFile(event, (text) => {
+      state.text = text;
       render();
       check();
-    };
-    reader.readAsText(file);
+    });
+  }
+
+  function uploadReceipts(event) {
+    readFile(event, (text) => {
+      state.receiptsText = text;
+      render();
+      if (state.text.trim()) check();
+    });
   }
 
   function render() {
@@ -171,6 +219,13 @@ export function mount(root, _params, query) {
               state.text = e.target.value;
             },
           }),
+          receiptsField(
+            state,
+            (text) => {
+              state.receiptsText = text;
+            },
+            uploadReceipts,
+          ),
           h(
             "div",
             { class: "verify-buttons" },
@@ -179,6 +234,7 @@ export function mount(root, _params, query) {
           ),
         ),
         verdict(),
+        keyAndNotes(state),
         steps(),
         h("p", { class: "hint" }, t("verify.how")),
       ),
@@ -186,11 +242,18 @@ export function mount(root, _params, query) {
   }
 
   render();
+  loadGames().then(
+    (games) => {
+      state.games = games;
+      render();
+    },
+    () => {},
+  );
   const tableId = query.get("table");
   if (tableId) {
-    api.record(tableId).then(
-      (record) => {
-        state.text = JSON.stringify(record, null, 1);
+    api.recordText(tableId).then(
+      (text) => {
+        state.text = text;
         render();
         check();
       },

@@ -1,5 +1,5 @@
-// The end of a match: the result, the scores, the revealed seed and hidden items, and the link to
-// verify the match.
+// The end of a match: the result, the scores, the revealed seed next to the commitment, hidden
+// items, and the links to verify and to replay the match.
 
 import { h } from "../dom.js";
 import { list, t } from "../i18n.js";
@@ -15,11 +15,12 @@ function headline(view, table, me) {
   return t("end.wins", { names: list(winners.map((seat) => seatName(table, seat))), count: winners.length });
 }
 
-export function endPanel(msg, me, board) {
+export function endPanel(msg, me, board, proof) {
   const view = msg.view;
   const table = msg.table;
   const scores = (view.outcome && view.outcome.scores) || [];
-  const seed = view.seed || table.seed;
+  // the commitment is the SHA-256 of the server's secret (of the seed itself in older matches)
+  const seed = view.secret || view.seed || table.secret || table.seed;
   return h(
     "section",
     { class: "panel end-panel", "aria-labelledby": "end-title", tabindex: "-1" },
@@ -32,19 +33,23 @@ export function endPanel(msg, me, board) {
         h("caption", {}, t("end.scores")),
         h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("th", { scope: "row" }, seatName(table, seat)), h("td", {}, String(score))))),
       ),
-    seed &&
+    (proof && proof.panel(msg, me)) ||
+      (seed &&
       h(
         "div",
         { class: "seed-box" },
         h("h3", {}, t("end.seed")),
         h("code", { class: "seed", "data-seed": "" }, seed),
         h("p", { class: "hint" }, t("end.seed_hint", { fingerprint: table.fingerprint })),
-      ),
+        h("h3", {}, t("end.commitment")),
+        h("code", { class: "seed", "data-commitment": "" }, view.commitment || table.commitment),
+      )),
     board && board.revealed(view),
     h(
       "p",
       { class: "card-actions" },
       h("a", { class: "button primary", href: `/verify?table=${encodeURIComponent(table.id)}`, "data-link": "", dataset: { key: "verify-link" } }, t("end.verify")),
+      h("a", { class: "button", href: `/replay/${encodeURIComponent(table.id)}`, "data-link": "", dataset: { key: "replay-link" } }, t("end.replay")),
       h("a", { class: "button", href: "/", "data-link": "" }, t("end.again")),
     ),
   );

@@ -1,0 +1,217 @@
+// Replay a finished match (/replay/{id}, or /replay with a record file): step through it with
+// buttons, ← and →, or the slider, as one seat saw it or as a spectator, with the log in step.
+// The server makes every view by replaying the stored steps (GET /api/tables/{id}/replay, or
+// POST /api/replay for a file); the board only draws them: nothing is worked out here.
+
+import { api } from "../api.js";
+import { errorText } from "../announce.js";
+import { debugRecord } from "../debug.js";
+import { h, replace, rerender } from "../dom.js";
+import { t } from "../i18n.js";
+import { gameName, loadGames } from "../games.js";
+import { loadBoard } from "../boards/index.js";
+import { logPanel } from "../table/log.js";
+import { seatName } from "../table/seats.js";
+
+function tableOf(data, id) {
+  return {
+    id: id || "",
+    game: data.game,
+    status: "over",
+    fingerprint: data.fingerprint,
+    commitment: data.commitment,
+    seats: data.players.map((p, seat) => ({ seat, name: p.name, kind: p.bot ? "bot" : "human", bot: p.bot, level: p.level, away: false, connected: true })),
+  };
+}
+
+export function mount(root, [tableId], query) {
+  const state = { data: null, k: 0, seat: query.has("seat") ? Number(query.get("seat")) : null, error: null, record: null, board: null, boardFor: null, games: [], busy: false };
+  const debug = debugRecord({ replay: state });
+
+  const headEl = h("div", { class: "replay-head" });
+  const barEl = h("div", { class: "replay-bar" });
+  const boardEl = h("div", { class: "board-root replay-board" });
+  const dockEl = h("div", { class: "board-controls" });
+  const logEl = h("div", { class: "replay-log" });
+  replace(root, h("section", { class: "page replay-page" }, headEl, barEl, h("div", { class: "replay-layout" }, h("div", { class: "replay-main" }, boardEl, dockEl), logEl)));
+
+  function msgAt(k) {
+    const data = state.data;
+    const frame = data.steps[k];
+    return { type: "state", version: frame.version, seat: data.seat, view: frame.view, legal: [], clock: null, table: tableOf(data, tableId), log_from: 0, log: [] };
+  }
+
+  async function ensureBoard() {
+    const game = state.data.game;
+    if (state.boardFor === game) return;
+    state.boardFor = game;
+    const module = await loadBoard(game);
+    state.board = module.createBoard({
+      act: () => false,
+      seat: () => state.data.seat,
+      seatName: (seat) => seatName(tableOf(state.data, tableId), seat),
+      announce: () => {},
+      toast: () => {},
+      redraw: () => drawBoard(),
+      lastEntry: () => (state.data ? state.data.steps[state.k].entry : null),
+      root: boardEl,
+      dock: dockEl,
+    });
+  }
+
+  function drawBoard() {
+    if (!state.data || !state.board) {
+      replace(boardEl);
+      replace(dockEl);
+      return;
+    }
+    state.board.render(msgAt(state.k));
+  }
+
+  function drawHead() {
+    const data = state.data;
+    const game = data ? state.games.find((g) => g.id === data.game) : null;
+    const name = data ? gameName(game, data.game) : "";
+    document.title = `${t("replay.title")}${name ? ` · ${name}` : ""} · ludoteca`;
+    rerender(headEl, () => [
+      h("h1", {}, t("replay.title"), name ? ` · ${name}` : ""),
+      h("p", { class: "lead" }, t("replay.lead")),
+      h(
+        "p",
+        { class: "replay-file" },
+        h("label", { for: "replay-file" }, t("replay.file")),
+        " ",
+        h("input", { type: "file", id: "replay-file", accept: ".json,application/json", onChange: openFile }),
+      ),
+      h("p", { class: "hint" }, t("replay.file_hint")),
+      state.error && h("p", { class: "error", role: "alert" }, state.error),
+      !data && !state.error && !state.busy && h("p", {}, t("replay.none")),
+      state.busy && h("p", { class: "loading", role: "status" }, t("app.loading")),
+    ]);
+  }
+
+  function drawBar() {
+    const data = state.data;
+    if (!data) {
+      replace(barEl);
+      return;
+    }
+    const last = data.steps.length - 1;
+    const table = tableOf(data, tableId);
+    rerender(barEl, () => [
+      h(
+        "label",
+        { class: "replay-seat" },
+        t("replay.seen_by"),
+        " ",
+        h(
+          "select",
+          { id: "replay-seat", onChange: (e) => load(e.target.value === "" ? null : Number(e.target.value)) },
+          h("option", { value: "", selected: data.seat === null }, t("replay.everyone")),
+          data.players.map((_, seat) => h("option", { value: String(seat), selected: data.seat === seat }, seatName(table, seat))),
+        ),
+      ),
+      h(
+        "div",
+        { class: "replay-steps", role: "group", "aria-label": t("replay.slider") },
+        h("button", { type: "button", class: "replay-first", dataset: { key: "first" }, disabled: state.k === 0, onClick: () => go(0) }, t("replay.first")),
+        h("button", { type: "button", class: "replay-back", dataset: { key: "back" }, disabled: state.k === 0, onClick: () => go(state.k - 1) }, "← ", t("replay.back")),
+        h("button", { type: "button", class: "primary replay-forward", dataset: { key: "forward" }, disabled: state.k === last, onClick: () => go(state.k + 1) }, t("replay.forward"), " →"),
+        h("button", { type: "button", class: "replay-last", dataset: { key: "last" }, disabled: state.k === last, onClick: () => go(last) }, t("replay.last")),
+      ),
+      h("input", { type: "range", class: "replay-slider", id: "replay-slider", dataset: { key: "slider" }, min: "0", max: String(last), value: String(state.k), "aria-label": t("replay.slider"), "aria-valuetext": t("replay.step", { k: state.k, n: last }), onInput: (e) => go(Number(e.target.value)) }),
+      h("p", { class: "replay-where", "data-step": String(state.k), "aria-live": "polite" }, t("replay.step", { k: state.k, n: last })),
+      h("p", { class: "hint" }, t("replay.keys")),
+    ]);
+  }
+
+  function drawLog() {
+    const data = state.data;
+    const table = data ? tableOf(data, tableId) : null;
+    rerender(logEl, () => (data && state.board ? logPanel(data.steps.slice(0, state.k + 1).map((frame) => frame.entry), state.board, data.steps[state.k].view, (seat) => seatName(table, seat)) : null));
+  }
+
+  function draw() {
+    drawHead();
+    drawBar();
+    drawBoard();
+    drawLog();
+  }
+
+  function go(k) {
+    if (!state.data) return;
+    state.k = Math.max(0, Math.min(state.data.steps.length - 1, k));
+    drawBar();
+    drawBoard();
+    drawLog();
+  }
+
+  async function load(seat) {
+    state.busy = true;
+    state.error = null;
+    drawHead();
+    try {
+      const data = tableId ? await api.replay(tableId, seat) : await api.replayRecord(state.recordText, seat);
+      const keep = state.data ? state.k : data.steps.length - 1;
+      state.data = data;
+      state.seat = data.seat;
+      state.k = Math.min(keep, data.steps.length - 1);
+      await ensureBoard();
+    } catch (error) {
+      state.error = errorText(error);
+    }
+    state.busy = false;
+    draw();
+  }
+
+  function openFile(event) {
+    const file = event.target.files && event.target.files[0];
+    if (!file) return;
+    const reader = new FileReader();
+    reader.onload = () => {
+      try {
+        state.recordText = String(reader.result || "");
+        state.record = JSON.parse(state.recordText);
+      } catch {
+        state.error = t("verify.parse_failed");
+        drawHead();
+        return;
+      }
+      if (tableId) {
+        history.pushState(null, "", "/replay");
+        tableId = undefined;
+      }
+      state.data = null;
+      load(null);
+    };
+    reader.readAsText(file);
+  }
+
+  loadGames().then(
+    (games) => {
+      state.games = games;
+      drawHead();
+    },
+    () => {},
+  );
+  if (tableId) load(state.seat);
+  else drawHead();
+  debug.go = go;
+
+  return {
+    refresh: draw,
+    onKey(event) {
+      if (!state.data) return false;
+      if (event.target instanceof HTMLInputElement && event.target.type === "range") return false;
+      if (event.key === "ArrowRight") {
+        go(state.k + 1);
+        return true;
+      }
+      if (event.key === "ArrowLeft") {
+        go(state.k - 1);
+        return true;
+      }
+      return false;
+    },
+  };
+}

@@ -1,0 +1,191 @@
+// The person's own seed for the deal (docs/fairness.md#who-chooses-what-and-when). The page makes
+// one per table with crypto.getRandomValues (16 bytes, 32 hex digits), shows it while the table
+// is open or starting, lets the person type their own, and sends it as soon as the commitment is
+// shown: on the first state message of an open or starting table whose seat has not
+// contributed, and again whenever the person changes it before the deal. While the table is
+// starting the panel says whose seed the deal still waits for and counts down to `deal_by`.
+
+import { h } from "../dom.js";
+import { list, t } from "../i18n.js";
+import { icon } from "../icons.js";
+import { seatName } from "./seats.js";
+
+const KEY = "ludoteca.seeds";
+const MAX_TABLES = 50;
+const PRINTABLE = /^[\x21-\x7e]*$/;
+
+/** What is wrong with a seed by the server's rule ("empty", "long", "chars"), or null. */
+export function seedProblem(text) {
+  if (typeof text !== "string" || text.length === 0) return "empty";
+  if (text.length > 64) return "long";
+  if (!PRINTABLE.test(text)) return "chars";
+  return null;
+}
+
+/** A fresh seed: 16 random bytes from the browser's cryptographic generator, as hex. */
+export function newSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function readAll() {
+  try {
+    const data = JSON.parse(localStorage.getItem(KEY) || "{}");
+    return data && typeof data === "object" ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+function keep(tableId, entry) {
+  const all = readAll();
+  all[tableId] = { ...entry, at: Date.now() };
+  const recent = Object.entries(all)
+    .sort((a, b) => (b[1].at || 0) - (a[1].at || 0))
+    .slice(0, MAX_TABLES);
+  try {
+    localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(recent)));
+  } catch {
+    // storage disabled: the seed lasts for this page
+  }
+}
+
+/** The seed this browser holds for a table ({seed, sent}), made and kept on first use. */
+export function seedFor(tableId) {
+  const found = readAll()[tableId];
+  if (found && typeof found.seed === "string" && !seedProblem(found.seed)) return { seed: found.seed, sent: found.sent || null };
+  const made = { seed: newSeed(), sent: null };
+  keep(tableId, made);
+  return made;
+}
+
+function secondsLeft(table) {
+  if (!table.deal_by) return null;
+  const left = table.deal_by - Date.now() / 1000;
+  // a clock ahead of the server's must not count beyond the whole wait
+  const whole = table.started_at ? table.deal_by - table.started_at : left;
+  return Math.max(0, Math.min(left, whole));
+}
+
+/**
+ * The seed of one table page.
+ * @param {string} tableId
+ * @param {(message: object) => boolean} send  sends over the table's websocket
+ * @param {() => void} redraw
+ */
+export function createDeal(tableId, send, redraw) {
+  const own = seedFor(tableId);
+  const state = { seed: own.seed, sent: own.sent, draft: null, problem: null, msg: null, seat: null };
+
+  function open(msg) {
+    return msg && msg.table.format >= 2 && (msg.table.status === "open" || msg.table.status === "starting");
+  }
+
+  function sendIfDue() {
+    const msg = state.msg;
+    if (!open(msg) || state.seat === null) return;
+    const row = msg.table.seats[state.seat];
+    if (!row || row.kind !== "human") return;
+    if (row.contributed && state.sent === state.seed) return;
+    if (send({ type: "contribute", seed: state.seed })) {
+      state.sent = state.seed;
+      keep(tableId, { seed: state.seed, sent: state.sent });
+    }
+  }
+
+  function use(event) {
+    event.preventDefault();
+    const text = state.draft === null ? state.seed : state.draft;
+    state.problem = seedProblem(text);
+    if (!state.problem) {
+      state.seed = text;
+      state.draft = null;
+      keep(tableId, { seed: state.seed, sent: state.sent });
+      sendIfDue();
+    }
+    redraw();
+  }
+
+  function countdown() {
+    for (const el of document.querySelectorAll("[data-deal-countdown]")) {
+      const left = state.msg ? secondsLeft(state.msg.table) : null;
+      if (left !== null) el.textContent = t("fair.deal.countdown", { count: Math.ceil(left) });
+    }
+  }
+  const timer = setInterval(countdown, 250);
+
+  function waits(table) {
+    const waiting = table.seats.filter((row) => row.kind === "human" && !row.contributed);
+    if (!waiting.length) return h("p", { "data-deal-waits": "" }, t("fair.deal.dealing"));
+    const names = waiting.map((row) => (row.seat === state.seat ? t("seat.you") : seatName(table, row.seat)));
+    const left = secondsLeft(table);
+    return [
+      h("p", { "data-deal-waits": "" }, t("fair.deal.waits_for", { names: list(names), count: names.length })),
+      left !== null && h("p", { class: "deal-countdown", role: "timer", "data-deal-countdown": "" }, t("fair.deal.countdown", { count: Math.ceil(left) })),
+    ];
+  }
+
+  function seedForm(table) {
+    const row = table.seats[state.seat];
+    const sent = row && row.contributed && state.sent === state.seed;
+    const value = state.draft === null ? state.seed : state.draft;
+    return [
+      h("p", {}, t("fair.deal.explain")),
+      h(
+        "form",
+        { class: "deal-form", onSubmit: use },
+        h("label", { for: "deal-seed" }, t("fair.deal.label")),
+        h(
+          "div",
+          { class: "deal-row" },
+          h("input", {
+            id: "deal-seed",
+            class: "deal-seed",
+            value,
+            maxlength: "64",
+            spellcheck: "false",
+            autocomplete: "off",
+            autocapitalize: "off",
+            "aria-describedby": "deal-seed-rule",
+            "aria-invalid": state.problem ? "true" : null,
+            onInput: (e) => {
+              state.draft = e.target.value;
+            },
+          }),
+          h("button", { type: "submit", class: "deal-use", dataset: { key: "deal-use" } }, t("fair.deal.use")),
+        ),
+        h("p", { id: "deal-seed-rule", class: "hint" }, t("fair.deal.rule")),
+        state.problem && h("p", { class: "error", role: "alert", "data-deal-problem": "" }, t(`fair.deal.bad.${state.problem}`)),
+        h("p", { class: ["deal-sent", sent && "ok"], "data-deal-sent": sent ? "yes" : "no" }, icon(sent ? "check" : "away"), sent ? t("fair.deal.sent") : t("fair.deal.not_sent")),
+      ),
+    ];
+  }
+
+  return {
+    /** Remember the state and send the seed if the table waits for it. */
+    onState(msg, seat) {
+      state.msg = msg;
+      state.seat = seat;
+      sendIfDue();
+    },
+    /** The panel while the table is open or starting (null otherwise). */
+    panel(msg, seat) {
+      if (!open(msg)) return null;
+      const table = msg.table;
+      const mine = seat !== null && table.seats[seat] && table.seats[seat].kind === "human";
+      if (!mine && table.status !== "starting") return null;
+      return h(
+        "section",
+        { class: "panel deal-panel", "aria-labelledby": "deal-title", dataset: { status: table.status } },
+        h("h2", { id: "deal-title" }, icon("key"), mine ? t("fair.deal.title") : t("fair.deal.title_watching")),
+        mine && seedForm(table),
+        table.status === "starting" && waits(table),
+      );
+    },
+    /** The seed this browser sent for the table (to mark it at the end). */
+    sent: () => state.sent,
+    destroy() {
+      clearInterval(timer);
+    },
+  };
+}

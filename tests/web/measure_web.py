@@ -1,0 +1,182 @@
+"""Delivery and accessibility figures for the web table (not a test: it prints numbers).
+
+    .venv/bin/python tests/web/measure_web.py [--src DIR]
+
+Starts ``ludoteca serve`` from ``--src`` (default: this checkout's src; give an exported older
+tree to compare), then prints, for a Heroes table page opened by a seated player in Chromium:
+bytes over the wire (as sent, and as the files' own sizes), the time until the board and the hand
+are usable on a throttled link (150 ms round trip, 1.6 Mbit/s down and up, cold cache, median of
+three), and the serious/critical axe-core violations on the catalogue, a rules page, the verify
+page and the three boards in three languages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).parent))
+from browserkit import CHROMIUM, CHROMIUM_ARGS, free_port
+
+SLOW = {
+    "offline": False,
+    "latency": 150,
+    "downloadThroughput": 200_000,
+    "uploadThroughput": 200_000,
+}
+USABLE = "() => document.querySelector('.hr-hero') !== null && document.querySelector('.hr-room')"
+
+
+def serve(src: Path, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    # as in the browser tests: the page sends the player's seed, a table nobody seeds waits 3 s
+    env = {**os.environ, "PYTHONPATH": str(src), "LUDOTECA_BOT_DELAY": "0.05"}
+    env["LUDOTECA_CONTRIBUTION_SECONDS"] = "3"
+    db = f"sqlite:///{workdir / 'db.sqlite3'}"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from ludoteca.cli import main; main()",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            db,
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=1):
+                return process, base
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not start")
+
+
+def seated(base: str) -> tuple[str, dict[str, Any]]:
+    request = urllib.request.Request(
+        base + "/api/play-now",
+        data=json.dumps({"game": "heroes", "turn_seconds": 600}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        found = json.load(answer)
+    table = found["table"]["id"]
+    return table, {table: {"seat": found["seat"], "token": found["token"]}}
+
+
+def load_table(browser: Any, base: str, throttle: bool) -> tuple[float, int, int]:
+    """Open a fresh seated table page; (ms until usable, bytes on the wire, bytes of bodies)."""
+    table, seats = seated(base)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(
+        f"localStorage.setItem('ludoteca.seats', {json.dumps(json.dumps(seats))})"
+    )
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    if throttle:
+        cdp.send("Network.emulateNetworkConditions", SLOW)
+    wire: dict[str, int] = {}
+    bodies: dict[str, int] = {}
+    cdp.on(
+        "Network.loadingFinished",
+        lambda e: wire.__setitem__(e["requestId"], e["encodedDataLength"]),
+    )
+    cdp.on(
+        "Network.dataReceived",
+        lambda e: bodies.__setitem__(
+            e["requestId"], bodies.get(e["requestId"], 0) + e["dataLength"]
+        ),
+    )
+    page.goto(f"{base}/table/{table}", wait_until="commit")
+    page.wait_for_function(USABLE, timeout=60_000)
+    usable = page.evaluate("() => performance.now()")
+    page.wait_for_load_state("networkidle")
+    context.close()
+    return usable, sum(wire.values()), sum(bodies.values())
+
+
+def axe_counts(browser: Any, base: str) -> dict[str, int]:
+    options = {
+        "resultTypes": ["violations"],
+        "rules": {"label-content-name-mismatch": {"enabled": True}},
+    }
+    counts: dict[str, int] = {}
+    for lang, locale in (("en", "en-US"), ("pt", "pt-BR"), ("de", "de-DE")):
+        states: list[tuple[str, str, str]] = [
+            ("home", "/", "article[data-game]"),
+            ("rules", "/games/heroes", "h1"),
+            ("verify", "/verify", "#record-text"),
+        ]
+        for game in ("heroes", "dice-heroes", "dwarves"):
+            states.append((game, "", ""))
+        for name, path, wait in states:
+            context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
+            page = context.new_page()
+            if path:
+                page.goto(base + path)
+                page.wait_for_selector(wait)
+            else:
+                page.goto(base + "/")
+                page.click(f"article[data-game='{name}'] .play-now")
+                page.wait_for_url("**/table/*")
+                page.wait_for_selector(".board-root > *")
+                page.wait_for_timeout(500)
+            found = Axe().run(page, options=options).response["violations"]
+            serious = [v for v in found if v["impact"] in ("serious", "critical")]
+            counts[f"{lang}/{name}"] = sum(len(v["nodes"]) for v in serious)
+            context.close()
+    return counts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--src", type=Path, default=Path(__file__).resolve().parents[2] / "src")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as workdir:
+        process, base = serve(args.src.resolve(), Path(workdir))
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+                )
+                _, wire, body = load_table(browser, base, throttle=False)
+                kib = f"{wire / 1024:.1f} KiB over the wire, {body / 1024:.1f} KiB of content"
+                print(f"table page, cold: {kib}")
+                times = [load_table(browser, base, throttle=True)[0] for _ in range(3)]
+                each = ", ".join(f"{t:.0f}" for t in times)
+                median = statistics.median(times)
+                print(f"usable on 150 ms / 1.6 Mbit/s: median {median:.0f} ms ({each})")
+                counts = axe_counts(browser, base)
+                total = sum(counts.values())
+                print(f"axe serious+critical nodes: {total} in {len(counts)} page states")
+                for name, count in counts.items():
+                    if count:
+                        print(f"  {name}: {count}")
+                browser.close()
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,291 @@
+"""Fairness at the web table (issue 14): the person's own seed is made, shown and sent before the
+deal and lands in the record; a typed seed is used; a starting table says whose seed it waits for
+and counts down; the end panel shows the secret, every contribution, the chain head and the key,
+and its one-click check passes; the receipts the page kept verify the record, and a record that
+differs from what the page was shown fails, even re-signed with another key."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import urllib.request
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from browserkit import Pages, ServerProcess, play_heroes_by_clicks, state
+from test_web_audit import SERIOUS, serious
+from test_web_verify import STEPS, statuses
+
+from ludoteca.core import Match, MatchRecord
+from ludoteca.core.fairness import contribution_problem
+from ludoteca.core.signing import SigningKey
+from ludoteca.games import get
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+HEX32 = re.compile(r"[0-9a-f]{32}")
+FORMAT_1 = Path(__file__).resolve().parents[1] / "core" / "format1" / "heroes-2p-00000.json"
+
+
+def check(page: Page, record: dict[str, Any], receipts: str = "") -> str:
+    page.fill("#record-text", json.dumps(record))
+    page.fill("#receipts-text", receipts)
+    page.click("#verify-button")
+    page.wait_for_selector(".verdict")
+    verdict: str = page.locator(".verdict").get_attribute("data-verdict") or ""
+    return verdict
+
+
+def contribute(server: ServerProcess, table_id: str, token: str, seed: str) -> Any:
+    request = urllib.request.Request(
+        f"{server.base}/api/tables/{table_id}/contribute",
+        data=json.dumps({"seed": seed}).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)
+
+
+def no_serious_violation(page: Page, within: str | None = None) -> None:
+    """axe-core as the audit runs it, over the page or only the part ``within`` (the new parts
+    of the table: a board's own findings belong to the audit)."""
+    if within is None:
+        assert serious(page) == []
+        return
+    results = Axe().run(page, context=within, options={"resultTypes": ["violations"]})
+    found = results.response["violations"]
+    assert [v["id"] for v in found if v["impact"] in SERIOUS] == []
+
+
+def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
+    pages: Pages, server: ServerProcess, tmp_path: Path
+) -> None:
+    created = server.post(
+        "/api/tables", {"game": "heroes", "seats": [{}, {"bot": True, "level": "random"}]}
+    )
+    table_id = created["table"]["id"]
+    page = pages.open(f"/table/{table_id}")
+    page.click("[data-key='join-0']")
+
+    # the page made a seed, shows it and sends it at once: the table knows seat 0 contributed
+    page.wait_for_selector("[data-deal-sent='yes']")
+    made = page.input_value("#deal-seed")
+    assert HEX32.fullmatch(made)
+    assert state(page)["table"]["seats"][0]["contributed"] is True
+    assert page.locator(".deal-panel h2").inner_text() == "Your seed for this deal"
+    no_serious_violation(page)
+
+    # a seed the server would refuse is refused here, and nothing is sent
+    page.fill("#deal-seed", "two words")
+    page.click("[data-key='deal-use']")
+    assert "without spaces" in page.locator("[data-deal-problem]").inner_text()
+    assert page.locator("#deal-seed").get_attribute("aria-invalid") == "true"
+
+    # the person's own seed replaces the page's, and a reload keeps it
+    typed = "Ana's-own:seed#42"
+    page.fill("#deal-seed", typed)
+    page.click("[data-key='deal-use']")
+    page.wait_for_selector("[data-deal-sent='yes']")
+    assert page.locator("[data-deal-problem]").count() == 0
+    page.reload()
+    page.wait_for_selector("[data-deal-sent='yes']")
+    assert page.input_value("#deal-seed") == typed
+
+    page.click("[data-key='start']")
+    final = play_heroes_by_clicks(page, random.Random(5), check_lit=False)
+    view = final["view"]
+    assert view["contributions"] == [typed, None]
+
+    # the end panel: secret, commitment, fingerprint, contributions (mine marked), seed, chain
+    end = page.locator(".end-panel .proof")
+    end.wait_for()
+    assert end.locator("[data-secret]").inner_text() == view["secret"]
+    assert hashlib.sha256(view["secret"].encode()).hexdigest() == view["commitment"]
+    assert end.locator("[data-commitment]").inner_text() == view["commitment"]
+    assert end.locator("[data-proof-fingerprint]").inner_text() == final["table"]["fingerprint"]
+    assert "first 80 bits of the commitment" in end.inner_text()
+    mine = end.locator(".proof-contribution.mine")
+    assert mine.locator("[data-contribution]").inner_text() == typed
+    assert mine.locator(".you-badge").count() == 1
+    assert "a bot" in end.locator(".proof-contribution[data-seat='1']").inner_text()
+    assert end.locator("[data-seed]").inner_text() == view["seed"]
+    assert end.locator("[data-chain]").inner_text() == view["chain"] == final["chain"]
+    keys = server.get("/api/keys")["keys"]
+    end.locator("[data-key-id]").wait_for()
+    assert end.locator("[data-key-id]").inner_text() == keys[0]["key_id"]
+
+    # the page kept a receipt per version it was shown, at most one per version
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('ludoteca.receipts'))")[table_id]
+    receipts = kept["list"]
+    assert receipts[-1] == {"table": table_id, "version": final["version"], "chain": view["chain"]}
+    versions = [r["version"] for r in receipts]
+    assert versions == sorted(set(versions))
+    assert end.locator("[data-receipts]").get_attribute("data-receipts") == str(len(receipts))
+
+    # one click: the signed record checks out against every receipt
+    end.locator("[data-key='proof-check']").click()
+    result = end.locator("[data-proof-verdict]")
+    result.wait_for()
+    assert result.get_attribute("data-proof-verdict") == "ok", result.inner_text()
+    assert f"(receipts checked: {len(receipts)})" in result.inner_text()
+    no_serious_violation(page, within=".end-panel")
+
+    # the receipts as a file
+    with page.expect_download() as download:
+        end.locator("[data-key='proof-download']").click()
+    saved = tmp_path / "receipts.json"
+    download.value.save_as(saved)
+    assert json.loads(saved.read_text()) == receipts
+
+    # the verify page takes this table's receipts from the browser on its own
+    page.click(".end-panel a[href^='/verify?table=']")
+    page.wait_for_url("**/verify?table=*")
+    page.wait_for_selector(".verdict[data-verdict]")
+    assert page.locator(".verdict").get_attribute("data-verdict") == "ok"
+    assert statuses(page) == dict.fromkeys(STEPS, "ok")
+    assert str(len(receipts)) in page.locator("[data-receipt-detail]").inner_text()
+    assert page.locator("[data-signing-key]").inner_text() == keys[0]["key_id"]
+    assert page.locator("[data-key-published]").get_attribute("data-key-published") == "yes"
+    record = json.loads(page.input_value("#record-text"))
+    assert record["contributions"] == [typed, None]
+    assert page.locator("[data-computed]").inner_text() == record["commitment"]
+    no_serious_violation(page)
+
+    # a receipt the table never showed: the receipt check fails at its version
+    forged_receipt = dict(receipts[1], chain="0" * 64)
+    assert check(page, record, json.dumps(forged_receipt)) == "failed"
+    assert statuses(page)["outcome"] == "ok" and statuses(page)["receipt"] == "failed"
+    assert f"version {forged_receipt['version']}" in page.locator("[data-problem]").inner_text()
+
+    # a name changed: the server's signature no longer matches
+    renamed = json.loads(json.dumps(record))
+    renamed["players"][0]["name"] = "Bia"
+    assert check(page, renamed) == "failed"
+    assert statuses(page)["signature"] == "failed"
+
+    # the same change re-signed with someone else's key: the signature is whole, but it is not a
+    # key this server publishes, and the receipts the page kept (and the file) reject it
+    forged = MatchRecord.from_json(renamed)
+    forged.chain = Match.replay(
+        get(forged.game), forged.params, forged.deal(), forged.players, forged.actions
+    ).chain[-1]
+    resigned = forged.sign(SigningKey.generate()).to_json()
+    assert check(page, resigned) == "failed"
+    assert statuses(page)["signature"] == "ok" and statuses(page)["receipt"] == "failed"
+    assert page.locator("[data-key-published]").get_attribute("data-key-published") == "no"
+    page.fill("#receipts-text", "")
+    page.set_input_files("#receipts-file", str(saved))
+    page.wait_for_selector(".verdict[data-verdict='failed']")
+    assert statuses(page)["receipt"] == "failed"
+
+    # receipts that are not receipts are refused before anything is checked
+    page.fill("#record-text", json.dumps(record))
+    page.fill("#receipts-text", '[{"table": "x"}]')
+    page.click("#verify-button")
+    assert "64-digit" in page.locator("[data-receipt-error]").inner_text()
+    assert page.locator(".verdict").count() == 0
+
+
+def test_a_starting_table_waits_for_seeds_and_counts_down(
+    pages: Pages, server: ServerProcess
+) -> None:
+    created = server.post("/api/tables", {"game": "dice-heroes", "seats": [{}, {}], "name": "Ana"})
+    table_id, ana = created["table"]["id"], created["token"]
+    page = pages.open(f"/table/{table_id}", locale="de-DE")
+    page.click("[data-key='join-1']")
+    page.wait_for_selector("[data-deal-sent='yes']")
+    server_post_start = urllib.request.Request(
+        f"{server.base}/api/tables/{table_id}/start",
+        data=b"{}",
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {ana}"},
+    )
+    urllib.request.urlopen(server_post_start, timeout=10).close()
+
+    # Ana's client sent nothing: the deal waits for her, at most the contribution timeout
+    page.wait_for_selector(".deal-panel[data-status='starting'] [data-deal-countdown]")
+    assert page.locator("[data-deal-waits]").inner_text() == (
+        "Der Tisch wartet mit dem Geben auf den Startwert von Ana."
+    )
+    left = int(re.findall(r"\d+", page.locator("[data-deal-countdown]").inner_text())[0])
+    assert 1 <= left <= 10
+    chip = page.locator(".status-chip").inner_text()
+    assert chip == "startet: wartet auf die Startwerte der Plätze"
+    no_serious_violation(page)
+
+    # her seed arrives over HTTP: the table deals at once, from both seeds
+    contribute(server, table_id, ana, "ana-seed")
+    page.wait_for_function("() => window.__ludoteca.state.view !== null")
+    page.wait_for_selector(".board-root > *")
+    s = state(page)
+    assert page.locator(".deal-panel").count() == 0
+    assert s["table"]["status"] == "playing"
+    assert all(seat["contributed"] for seat in s["table"]["seats"])
+    mine = page.evaluate("() => JSON.parse(localStorage.getItem('ludoteca.seeds'))")[table_id]
+    assert mine["sent"] == mine["seed"] and HEX32.fullmatch(mine["seed"])
+
+
+def test_a_format_1_record_says_what_it_cannot_prove(pages: Pages) -> None:
+    page = pages.open("/verify", locale="pt-BR")
+    record = json.loads(FORMAT_1.read_text())
+    assert check(page, record) == "ok"
+    assert statuses(page) == dict.fromkeys(
+        ["record", "commitment", "browser", "redeal", "actions", "outcome"], "ok"
+    )
+    notes = page.locator("[data-notes]")
+    assert "formato 1" in notes.inner_text()
+    assert page.locator("[data-key-facts]").count() == 0
+    no_serious_violation(page)
+
+
+def test_the_page_checks_seeds_as_the_server_does_and_bounds_its_receipts(pages: Pages) -> None:
+    page = pages.open("/verify")
+    seeds = [
+        "a",
+        "x" * 64,
+        "x" * 65,
+        "",
+        "two words",
+        "tab\there",
+        "end\n",
+        "é",
+        "~!#$%^&*()",
+        "\x7f",
+    ]
+    found = page.evaluate(
+        """async (seeds) => {
+          const { seedProblem, newSeed } = await import("/static/js/table/deal.js");
+          return { problems: seeds.map((s) => seedProblem(s)), made: [newSeed(), newSeed()] };
+        }""",
+        seeds,
+    )
+    assert [p is None for p in found["problems"]] == [
+        contribution_problem(s) is None for s in seeds
+    ]
+    assert found["problems"][2:5] == ["long", "empty", "chars"]
+    first, second = found["made"]
+    assert HEX32.fullmatch(first) and HEX32.fullmatch(second) and first != second
+
+    kept = page.evaluate(
+        """async () => {
+          const receipts = await import("/static/js/receipts.js");
+          const { keepReceipt, receiptsFor, PER_TABLE, MAX_TABLES } = receipts;
+          const chain = (n) => n.toString(16).padStart(64, "0");
+          for (let v = 0; v < PER_TABLE + 30; v += 1) keepReceipt("long", v, chain(v));
+          keepReceipt("long", 5, chain(5));  // shown again: kept once
+          keepReceipt("long", 1, "not a chain");  // not a receipt: ignored
+          const long = receiptsFor("long");
+          for (let t = 0; t < MAX_TABLES + 5; t += 1) keepReceipt(`t${t}`, 0, chain(t));
+          const all = JSON.parse(localStorage.getItem("ludoteca.receipts"));
+          return {
+            count: long.length, first: long[0].version, tables: Object.keys(all).length,
+            newest: receiptsFor(`t${MAX_TABLES + 4}`).length, oldest: receiptsFor("long").length,
+          };
+        }"""
+    )
+    assert kept == {"count": 200, "first": 30, "tables": 50, "newest": 1, "oldest": 0}
