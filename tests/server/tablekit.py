@@ -14,7 +14,7 @@ from typing import Any
 from ludoteca.server.bots import BotRunner
 from ludoteca.server.config import Settings
 from ludoteca.server.lobby import Lobby
-from ludoteca.server.storage import open_storage
+from ludoteca.server.storage import Storage, open_storage
 from ludoteca.server.table import Services, Table
 
 
@@ -100,13 +100,14 @@ def settings(db_url: str, **changes: Any) -> Settings:
 
 
 @asynccontextmanager
-async def lobby_on(db_url: str, clock: FakeClock, **changes: Any) -> AsyncIterator[Lobby]:
-    """A lobby on ``db_url`` whose clocks and timers follow ``clock``; loads stored tables."""
-    storage = open_storage(db_url)
+async def lobby_on(store: Storage | str, clock: FakeClock, **changes: Any) -> AsyncIterator[Lobby]:
+    """A lobby on a store (shared, and left open: a restart or a second process is another
+    lobby on the same one) or on a database URL, whose clocks and timers follow ``clock``; it
+    loads the stored tables."""
+    storage = open_storage(store) if isinstance(store, str) else store
     bots = BotRunner(processes=1)
-    services = Services(
-        storage, bots, settings(db_url, **changes), now=clock.now, sleep=clock.sleep
-    )
+    url = store if isinstance(store, str) else "memory://"
+    services = Services(storage, bots, settings(url, **changes), now=clock.now, sleep=clock.sleep)
     lobby = Lobby(services)
     await lobby.load()
     try:
@@ -115,4 +116,5 @@ async def lobby_on(db_url: str, clock: FakeClock, **changes: Any) -> AsyncIterat
         lobby.shutdown()
         await settle()
         bots.close()
-        await storage.close()
+        if isinstance(store, str):
+            await storage.close()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +14,7 @@ from tablekit import FakeClock, lobby_on, seated
 from ludoteca.core import verify
 from ludoteca.games import get
 from ludoteca.server.lobby import SeatRequest
+from ludoteca.server.storage.memory import MemoryStorage
 from ludoteca.server.table import Rejected, Table
 
 
@@ -28,8 +28,9 @@ def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+def db() -> MemoryStorage:
+    """One in-memory store per test; every lobby of the test (restarts, a second process) on it."""
+    return MemoryStorage()
 
 
 async def two_people(lobby: Any, turn_seconds: int = 30) -> tuple[Table, list[str]]:
@@ -46,7 +47,7 @@ async def two_people(lobby: Any, turn_seconds: int = 30) -> tuple[Table, list[st
     return table, [ana, bruno]
 
 
-def test_the_deal_waits_for_every_person_or_the_timeout(db: str) -> None:
+def test_the_deal_waits_for_every_person_or_the_timeout(db: MemoryStorage) -> None:
     async def scenario() -> None:
         clock = FakeClock()
         async with lobby_on(db, clock) as lobby:
@@ -82,7 +83,7 @@ def test_the_deal_waits_for_every_person_or_the_timeout(db: str) -> None:
     run(scenario)
 
 
-def test_the_last_seed_deals_at_once_and_each_seed_changes_the_deal(db: str) -> None:
+def test_the_last_seed_deals_at_once_and_each_seed_changes_the_deal(db: MemoryStorage) -> None:
     async def scenario() -> None:
         clock = FakeClock()
         deals = []
@@ -108,7 +109,9 @@ def test_the_last_seed_deals_at_once_and_each_seed_changes_the_deal(db: str) -> 
     run(scenario)
 
 
-def test_a_clock_that_runs_out_plays_for_the_seat_then_waits_only_a_grace(db: str) -> None:
+def test_a_clock_that_runs_out_plays_for_the_seat_then_waits_only_a_grace(
+    db: MemoryStorage,
+) -> None:
     async def scenario() -> None:
         clock = FakeClock()
         async with lobby_on(db, clock, away_grace=5.0) as lobby:
@@ -147,7 +150,7 @@ def test_a_clock_that_runs_out_plays_for_the_seat_then_waits_only_a_grace(db: st
     run(scenario)
 
 
-def test_bots_move_after_their_delay_and_the_match_verifies(db: str) -> None:
+def test_bots_move_after_their_delay_and_the_match_verifies(db: MemoryStorage) -> None:
     async def scenario() -> None:
         clock = FakeClock()
         async with lobby_on(db, clock, bot_delay=0.5) as lobby:
@@ -173,7 +176,7 @@ def test_bots_move_after_their_delay_and_the_match_verifies(db: str) -> None:
     run(scenario)
 
 
-def test_a_stale_version_is_refused_and_changes_nothing(db: str) -> None:
+def test_a_stale_version_is_refused_and_changes_nothing(db: MemoryStorage) -> None:
     async def scenario() -> None:
         clock = FakeClock()
         async with lobby_on(db, clock) as lobby:
@@ -198,7 +201,7 @@ def test_a_stale_version_is_refused_and_changes_nothing(db: str) -> None:
     run(scenario)
 
 
-def test_a_second_writer_of_the_same_step_is_refused_and_catches_up(db: str) -> None:
+def test_a_second_writer_of_the_same_step_is_refused_and_catches_up(db: MemoryStorage) -> None:
     async def scenario() -> None:
         clock = FakeClock()
         async with lobby_on(db, clock) as one, lobby_on(db, clock) as two:
@@ -216,7 +219,7 @@ def test_a_second_writer_of_the_same_step_is_refused_and_catches_up(db: str) -> 
     run(scenario)
 
 
-def test_a_restart_replays_the_match_and_keeps_the_clock(db: str) -> None:
+def test_a_restart_replays_the_match_and_keeps_the_clock(db: MemoryStorage) -> None:
     async def scenario() -> None:
         clock = FakeClock()
         async with lobby_on(db, clock) as lobby:
