@@ -55,7 +55,7 @@ def test_whole_match_by_clicks_lights_exactly_the_legal_rooms(pages: Pages) -> N
     end = page.locator(".end-panel")
     end.wait_for()
     # the revealed secret, whose SHA-256 is the commitment shown beside it
-    secret = page.locator("[data-seed]").inner_text()
+    secret = page.locator(".end-panel [data-secret]").inner_text()
     assert secret == final["view"]["secret"]
     commitment = page.locator(".end-panel [data-commitment]").inner_text()
     assert hashlib.sha256(secret.encode()).hexdigest() == commitment == final["view"]["commitment"]
