@@ -17,7 +17,7 @@ class DiceHeroesGame(Game[DiceState, Action]):
 
     spec = GameSpec(
         id="dice-heroes",
-        names={"en": "Dice Heroes", "pt": "Dice Heroes", "de": "Würfelhelden"},
+        names={"en": "Dice Heroes", "pt": "Heróis dos Dados", "de": "Würfelhelden"},
         min_players=2,
         max_players=4,
     )
