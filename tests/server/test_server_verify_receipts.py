@@ -4,9 +4,15 @@ heads a watcher was shown; the bare record still works; malformed receipts are r
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 from serverkit import Client, ThreadServer, api
+
+from ludoteca.core import MatchRecord, SigningKey
 
 
 def finished_match(server: ThreadServer) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -72,3 +78,32 @@ def test_malformed_receipts_are_refused(server: ThreadServer) -> None:
         answer = http.post("/api/verify", json=body)
         assert answer.status_code == 422, body
         assert answer.json()["error"] == "bad_request" and words in answer.json()["message"]
+
+
+def test_verify_checks_the_key_the_server_publishes(server: ThreadServer, tmp_path: Path) -> None:
+    """`ludoteca verify --server URL`: the record's key must be one the server lists at /api/keys;
+    the receipts a watcher kept agree with the record."""
+    record, receipts = finished_match(server)
+    path, kept = tmp_path / "record.json", tmp_path / "receipts.json"
+    path.write_text(json.dumps(record))
+    kept.write_text(json.dumps(receipts))
+    done = cli("verify", str(path), "--server", server.base, "--receipt", str(kept))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "one of the server's keys" in done.stdout
+    assert f"{len(receipts)} receipt(s) agree" in done.stdout
+    forged = MatchRecord.from_json(record).sign(SigningKey.generate()).to_json()
+    path.write_text(json.dumps(forged))
+    done = cli("verify", str(path), "--server", server.base)
+    assert done.returncode == 1 and "not one of the keys given" in done.stdout
+    down = cli("verify", str(path), "--server", "http://127.0.0.1:9")
+    assert down.returncode == 2 and "cannot fetch" in down.stderr
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ludoteca.cli", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
