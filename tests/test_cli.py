@@ -13,11 +13,20 @@ from typing import Any
 
 import pytest
 
+from ludoteca.bots import make_bot
 from ludoteca.bots.arena import play_match
-from ludoteca.core import Deal, Match, MatchRecord, SigningKey, verify
+from ludoteca.core import Deal, Match, MatchRecord, Player, SigningKey, decide, verify
 from ludoteca.core.signing import key_fingerprint
 from ludoteca.games import all_games, get
-from ludoteca.terminal import Heroes, Messages, Terminal, clock, plain_sentence
+from ludoteca.terminal import (
+    DiceHeroes,
+    Dwarves,
+    Heroes,
+    Messages,
+    Terminal,
+    clock,
+    plain_sentence,
+)
 
 
 def ludoteca(
@@ -306,6 +315,96 @@ def test_terminal_words_come_from_the_web_catalogues() -> None:
     assert Terminal("dwarves").board(position) is None
 
 
+def told(game_id: str, players: int, seed: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every event of a random bots' match as seat 1 sees it, with seat 1's position after it."""
+    game = get(game_id)
+    bots = [Player("random bot", bot=True, level="random")] * players
+    match = Match(game, {"players": players}, Deal(seed, "terminal", (None,) * players), bots)
+    bot, rng = make_bot("random", game), random.Random(seed)
+    seen = [(e.for_seat(0), match.view(0)["position"]) for e in match.opening_events]
+    while (seat := game.to_move(match.state)) is not None:
+        text = game.action_to_text(match.state, decide(bot, game, match.state, seat, rng))
+        events = match.act(seat, text, by="bot")
+        position = match.view(0)["position"]
+        seen += [(e.for_seat(0), position) for e in events]
+    return seen
+
+
+def is_fallback(line: str, kinds: set[str]) -> bool:
+    """Whether a line is ``plain_sentence``'s ("Kind: fields." or "Kind.") for one of ``kinds``."""
+    heads = [plain_sentence({"kind": kind})[:-1] for kind in kinds]
+    return any(line.startswith(f"{head}:") or line == f"{head}." for head in heads)
+
+
+SEEDED = {"dice-heroes": [(2, "a"), (3, "b"), (4, "c")], "dwarves": [(2, "a"), (4, "b"), (6, "c")]}
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "de"])
+@pytest.mark.parametrize("game_id", list(SEEDED))
+def test_every_event_of_dice_heroes_and_dwarves_is_a_catalogue_sentence(
+    game_id: str, lang: str
+) -> None:
+    term = Terminal(game_id, lang)
+    words = term.words
+    assert words is not None
+    kinds: set[str] = set()
+    for players, seed in SEEDED[game_id]:
+        for event, position in told(game_id, players, seed):
+            kinds.add(event["kind"])
+            said = words.sentence(event, position)
+            assert said, event  # the game's own words, not the plain fallback
+            assert said == term.sentence(event, position)
+            assert not is_fallback(said, {event["kind"]}), said
+            assert "{" not in said and "}" not in said, said
+            assert "Seat 0" not in said and "Lugar 0" not in said and "Platz 0" not in said
+            assert said[:1] == said[:1].upper()
+    expected = {"rolloff", "opening", "roll", "hunt", "coins", "end"}
+    if game_id == "dwarves":
+        expected = {"setup", "deal", "round", "roll", "move", "trade", "steal", "end", "result"}
+    assert expected <= kinds  # the seeded matches reach the kinds that matter
+
+
+def test_dice_heroes_and_dwarves_say_what_the_web_says() -> None:
+    pt, en = Messages("pt"), Messages()
+    dice = DiceHeroes(en)
+    position = {"seats": [{"hero": "otters"}, {"hero": "bears"}]}
+    hunt = {"kind": "hunt", "seat": 0, "success": True, "swords": 5, "previous": 1, "to_beat": 4}
+    assert dice.sentence(hunt, position) == "Otters outbid Bears with 5 swords."
+    assert dice.sentence(hunt) == "Bears outbid Falcons with 5 swords."  # seat order, no view
+    assert dice.sentence({**hunt, "previous": 0}, position) == "Otters lay 5 swords at the posters."
+    assert DiceHeroes(pt).sentence({"kind": "marker", "seat": 1}, position) == (
+        "Ursos pegam os dados de volta e põem o marcador de duelo."
+    )
+    growth = {"kind": "growth", "seat": 1, "dice": {"white": 0, "yellow": 1, "red": 2}}
+    assert dice.sentence(growth, position) == "Bears add to their troop: 1 yellow and 2 red."
+    dwarves = Dwarves(en)
+    position = {
+        "dwarves": [
+            {"colour": "red", "seat": 1, "extra": False},
+            {"colour": "green", "seat": None, "extra": True},
+        ],
+        "ring": [{"kind": "portal"}, {"kind": "purple"}],
+    }
+    race = {
+        "kind": "race",
+        "round": 2,
+        "rolls": [
+            {"figure": "red", "roll": "blue", "run": 1},
+            {"figure": "dragon", "roll": "red", "run": 3},
+        ],
+    }
+    assert dwarves.sentence(race, position) == (
+        "Race, round 2: Red dwarf (Seat 2) blue (1) and the dragon red (3)."
+    )
+    move = {"kind": "move", "dwarf": "green", "from": 0, "to": 0}
+    assert dwarves.sentence(move, position) == "Green dwarf (extra) stays on tile 0 (Portal)."
+    bite = {"kind": "bite", "dwarf": "red", "stone": "ruby"}
+    assert Dwarves(pt).sentence(bite, position) == "O dragão tira de Anão vermelho (Lugar 2): rubi."
+    assert (
+        Terminal("dwarves").sentence({"kind": "meet_dragon", "seat": 0}) == "Meet dragon: seat 1."
+    )
+
+
 def test_play_explains_bad_input_and_asks_again() -> None:
     done = ludoteca("play", "heroes", "--seed", "terminal", stdin="?\nfly away\nquit\n")
     assert done.returncode == 1
@@ -370,3 +469,7 @@ def test_a_person_plays_a_whole_match_in_the_terminal(game_id: str) -> None:
     process.stdout.close()
     assert process.returncode == 0, seen[-2000:]
     assert "Result:" in seen and "The table's secret" in seen
+    said = [line[4:] for line in seen.splitlines() if line.startswith("  · ")]
+    kinds = {e["kind"] for e, _ in told(game_id, 2, "kinds")} | {"end", "result"}
+    assert said and not [line for line in said if is_fallback(line, kinds)]
+    assert is_fallback(plain_sentence({"kind": "end", "round": 3}), kinds)  # the check can fail

@@ -431,14 +431,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     out.write(f"The table's commitment: {commitment(secret)} ({fingerprint(commitment(secret))})\n")
     out.write(f"Your seed, mixed into the deal: {mine}\n")
     out.write("Type an action, '?' for the legal actions, 'quit' to leave.\n")
-    show_events(match.opening_events, human, term, out)
+    show_events(match.opening_events, human, term, out, match)
     while (seat := game.to_move(match.state)) is not None:
         if seat in bots:
             action = decide(bots[seat], game, match.state, seat, rng)
             text = game.action_to_text(match.state, action)
             events = match.act(seat, text, by="bot")
             out.write(f"Seat {seat + 1} ({seats[seat].name}) plays {text}.\n")
-            show_events(events, human, term, out)
+            show_events(events, human, term, out, match)
             continue
         out.write(
             "\n" + (term.board(match.view(human)["position"]) or game.describe(match.state, human))
@@ -459,13 +459,13 @@ def cmd_play(args: argparse.Namespace) -> int:
             action = decide(game.heuristic_bot(), game, match.state, human, rng)
             text = game.action_to_text(match.state, action)
             out.write(f"Your time ran out ({clock(took)}): the table plays {text} for you.\n")
-            show_events(match.act(human, text, by="table"), human, term, out)
+            show_events(match.act(human, text, by="table"), human, term, out, match)
             continue
         if line in {"?", "help", "h"}:
             out.write("Legal actions:\n  " + "\n  ".join(game.legal_texts(match.state)) + "\n")
             continue
         try:
-            show_events(match.act(human, line), human, term, out)
+            show_events(match.act(human, line), human, term, out, match)
         except (InvalidActionError, IllegalActionError) as exc:
             out.write(f"Not possible: {exc}. Type '?' to list the legal actions.\n")
     outcome = game.outcome(match.state)
@@ -485,9 +485,10 @@ def prompt(out: TextIO) -> str | None:
     return line.strip() if line else None
 
 
-def show_events(events: list[Event], seat: int, term: Terminal, out: TextIO) -> None:
+def show_events(events: list[Event], seat: int, term: Terminal, out: TextIO, match: Match) -> None:
+    position = match.view(seat)["position"]  # names the heroes, dwarves and tiles
     for event in events:
-        out.write(f"  · {term.sentence(event.for_seat(seat))}\n")
+        out.write(f"  · {term.sentence(event.for_seat(seat), position)}\n")
 
 
 # ------------------------------------------------------------------------------------ serve

@@ -2,8 +2,9 @@
 keep drawn as a map with its wards, relics and stack heights, and the clock.
 
 The words come from the web table's message catalogues (``web/static/i18n/{lang}.json``), so the
-terminal and the browser say the same thing. A game with no sentences of its own here gets a plain
-line per event: its kind in words and its fields, seats counted from 1.
+terminal and the browser say the same thing: ``Heroes``, ``DiceHeroes`` and ``Dwarves`` port the
+web's log lines (``boards/*-text.js``) key for key. A game with no sentences of its own here gets
+a plain line per event: its kind in words and its fields, seats counted from 1.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
 JSON = dict[str, Any]
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -82,7 +83,9 @@ class Heroes:
             "heroes.hero", group=self.group(hero["owner"]), role=self.role(hero["role"])
         )
 
-    def sentence(self, e: Mapping[str, Any]) -> str | None:
+    def sentence(
+        self, e: Mapping[str, Any], position: Mapping[str, Any] | None = None
+    ) -> str | None:
         t, g = self.m.t, self.group
         kind = e["kind"]
         if kind == "start":
@@ -184,6 +187,196 @@ class Heroes:
         return "\n".join(lines)
 
 
+class DiceHeroes:
+    """Dice Heroes in words, as ``boards/dice-heroes-text.js`` says them (``dice.*``)."""
+
+    HEROES = ("bears", "falcons", "otters", "ibexes")
+
+    def __init__(self, m: Messages) -> None:
+        self.m = m
+
+    def hero(self, position: Mapping[str, Any] | None, seat: int) -> str:
+        """The hero of a seat (Bears, Falcons, ...): from the position, else by seat order."""
+        rows = position.get("seats", []) if position else []
+        row = rows[seat] if 0 <= seat < len(rows) else None
+        key = row["hero"] if row else (self.HEROES[seat] if seat < len(self.HEROES) else "bears")
+        return self.m.t(f"dice.hero.{key}")
+
+    def colour(self, colour: str) -> str:
+        return self.m.t(f"dice.colour.{colour}")
+
+    def face(self, face: str) -> str:
+        return self.m.t(f"dice.face.{face}")
+
+    def growth(self, dice: Mapping[str, int]) -> str:
+        parts = [
+            self.m.t("dice.log.growth_part", count=n, colour=self.colour(c))
+            for c, n in dice.items()
+            if n > 0
+        ]
+        return self.m.join(parts)
+
+    def sentence(
+        self, e: Mapping[str, Any], position: Mapping[str, Any] | None = None
+    ) -> str | None:
+        t, kind = self.m.t, e["kind"]
+
+        def who(seat: int) -> str:
+            return self.hero(position, seat)
+
+        if kind == "rolloff":
+            faces = self.m.join([self.face(f) for f in e["faces"]])
+            return t("dice.log.rolloff", hero=who(e["seat"]), faces=faces, count=e["swords"])
+        if kind == "opening":
+            return t("dice.log.opening", hero=who(e["seat"]), count=e["swords"])
+        if kind == "marker":
+            return t("dice.log.marker", hero=who(e["seat"]))
+        if kind == "capture":
+            return t("dice.log.capture", hero=who(e["seat"]), poster=e["poster"], count=e["left"])
+        if kind == "roll":
+            faces = self.m.join(
+                [
+                    t("dice.die_face", colour=self.colour(d["colour"]), face=self.face(d["face"]))
+                    for d in e["dice"]
+                ]
+            )
+            return t("dice.log.roll", hero=who(e["seat"]), roll=e["roll"], faces=faces)
+        if kind == "sent_back":
+            colour = self.colour(e["colour"])
+            return t("dice.log.sent_back", hero=who(e["seat"]), die=e["die"], colour=colour)
+        if kind == "hunt":
+            hero, count = who(e["seat"]), e["swords"]
+            if not e.get("success"):
+                return t("dice.log.hunt_fail", hero=hero, count=count, to_beat=e["to_beat"])
+            previous = e.get("previous")
+            if previous is not None and previous != e["seat"]:
+                return t("dice.log.hunt_outbid", hero=hero, count=count, previous=who(previous))
+            return t("dice.log.hunt_lay", hero=hero, count=count)
+        if kind == "coins":
+            key = "dice.log.coins_big" if e.get("big_treasure") else "dice.log.coins"
+            return t(key, hero=who(e["seat"]), count=e["coins"])
+        if kind == "growth":
+            return t("dice.log.growth", hero=who(e["seat"]), dice=self.growth(e["dice"]))
+        if kind == "end":
+            scores = [f"{who(seat)} {score}" for seat, score in enumerate(e["scores"])]
+            return t("dice.log.end", scores=self.m.join(scores))
+        return None
+
+    def board(self, position: Mapping[str, Any]) -> str | None:
+        return None
+
+
+class Dwarves:
+    """Return of the Dwarves in words, as ``boards/dwarves-text.js`` says them (``dwarves.*``);
+    a dwarf's player is named by seat, counted from 1."""
+
+    def __init__(self, m: Messages) -> None:
+        self.m = m
+
+    def colour(self, colour: str) -> str:
+        return self.m.t(f"dwarves.colour.{colour}")
+
+    def stone(self, kind: str) -> str:
+        return self.m.t(f"dwarves.stone.{kind}")
+
+    def figure(self, position: Mapping[str, Any] | None, colour: str) -> str:
+        """ "Red dwarf (Seat 1)", "Green dwarf (extra)", "the dragon"."""
+        if colour == "dragon":
+            return self.m.t("dwarves.dragon")
+        name = self.m.t(f"dwarves.dwarf.{colour}")
+        dwarves = position.get("dwarves", []) if position else []
+        dwarf = next((d for d in dwarves if d["colour"] == colour), None)
+        if dwarf is None:
+            return name
+        if dwarf["extra"]:
+            return self.m.t("dwarves.extra_named", dwarf=name)
+        seat = self.m.t("seat.unknown", n=dwarf["seat"] + 1)
+        return self.m.t("dwarves.player_named", dwarf=name, name=seat)
+
+    def tile(self, position: Mapping[str, Any] | None, tile: int) -> str:
+        """ "tile 7 (purple)", "tile 2 (Portal)"."""
+        ring = position.get("ring", []) if position else []
+        kind = ring[tile]["kind"] if 0 <= tile < len(ring) else ""
+        what = (
+            self.m.t(f"dwarves.tile_kind.{kind}")
+            if kind in ("portal", "passage")
+            else self.colour(kind)
+        )
+        return self.m.t("dwarves.tile", n=tile, what=what)
+
+    def sentence(
+        self, e: Mapping[str, Any], position: Mapping[str, Any] | None = None
+    ) -> str | None:
+        text = self._line(e, position)
+        # may start with "the dragon": a sentence starts with a capital
+        return text[:1].upper() + text[1:] if text else None
+
+    def _line(self, e: Mapping[str, Any], position: Mapping[str, Any] | None) -> str | None:
+        t, kind = self.m.t, e["kind"]
+
+        def fig(colour: str) -> str:
+            return self.figure(position, colour)
+
+        def tile(n: int) -> str:
+            return self.tile(position, n)
+
+        if kind == "setup":
+            return t(
+                "dwarves.log.setup",
+                hobbit=tile(e["hobbit"]),
+                dragon=tile(e["dragon"]),
+                start=fig(e["start"]),
+            )
+        if kind == "deal":
+            stones = self.m.join([self.stone(s) for s in e["stones"]])
+            return t("dwarves.log.deal", dwarf=fig(e["dwarf"]), stones=stones)
+        if kind == "round":
+            return t("dwarves.log.round", round=e["round"])
+        if kind == "roll":
+            grey, white = self.colour(e["grey"]), self.colour(e["white"])
+            return t("dwarves.log.roll", figure=fig(e["figure"]), grey=grey, white=white)
+        if kind == "move":
+            key = "dwarves.log.stay" if e["from"] == e["to"] else "dwarves.log.move"
+            return t(key, dwarf=fig(e["dwarf"]), tile=tile(e["to"]))
+        if kind in ("bite", "gift"):
+            return t(f"dwarves.log.{kind}", dwarf=fig(e["dwarf"]), stone=self.stone(e["stone"]))
+        if kind in ("hobbit", "dragon"):
+            return t(f"dwarves.log.{kind}", tile=tile(e["to"]))
+        if kind == "trade":
+            return t(
+                "dwarves.log.trade_blind" if e.get("blind") else "dwarves.log.trade",
+                dwarf=fig(e["dwarf"]),
+                other=fig(e["with"]),
+                give=self.stone(e["give"]),
+                take=self.stone(e["take"]),
+            )
+        if kind == "steal":
+            stone = self.stone(e["stone"])
+            return t("dwarves.log.steal", dwarf=fig(e["dwarf"]), other=fig(e["from"]), stone=stone)
+        if kind == "hoard":
+            return t("dwarves.log.hoard", stone=self.stone(e["stone"]))
+        if kind == "end":
+            key = "dwarves.log.end_cap" if e.get("cause") == "cap" else "dwarves.log.end_pool"
+            return t(key, round=e["round"])
+        if kind == "race":
+            rolls = [
+                t(
+                    "dwarves.log.race_roll",
+                    figure=fig(r["figure"]),
+                    colour=self.colour(r["roll"]),
+                    run=r["run"],
+                )
+                for r in e["rolls"]
+            ]
+            return t("dwarves.log.race", round=e["round"], rolls=self.m.join(rolls))
+        if kind == "result":
+            return t("dwarves.log.result", figure=fig(e["winner"]))
+        return None
+
+    def board(self, position: Mapping[str, Any]) -> str | None:
+        return None
+
+
 def _field(name: str, value: Any) -> str | None:
     if value is None or value in ([], {}):
         return None
@@ -207,7 +400,21 @@ def plain_sentence(event: Mapping[str, Any]) -> str:
     return kind[:1].upper() + kind[1:] + (": " + "; ".join(fields) if fields else "") + "."
 
 
-SENTENCES: dict[str, Callable[[Messages], Heroes]] = {"heroes": Heroes}
+class Words(Protocol):
+    """A game's sentences (None: not a kind it knows) and, if it draws one, its map."""
+
+    def sentence(
+        self, e: Mapping[str, Any], position: Mapping[str, Any] | None = None
+    ) -> str | None: ...
+
+    def board(self, position: Mapping[str, Any]) -> str | None: ...
+
+
+SENTENCES: dict[str, Callable[[Messages], Words]] = {
+    "heroes": Heroes,
+    "dice-heroes": DiceHeroes,
+    "dwarves": Dwarves,
+}
 
 
 class Terminal:
@@ -218,8 +425,10 @@ class Terminal:
         make = SENTENCES.get(game_id)
         self.words = make(self.m) if make else None
 
-    def sentence(self, event: Mapping[str, Any]) -> str:
-        said = self.words.sentence(event) if self.words else None
+    def sentence(self, event: Mapping[str, Any], position: Mapping[str, Any] | None = None) -> str:
+        """The event in words; ``position`` (the seat's view of the table) names heroes, dwarves
+        and tiles as the web page does."""
+        said = self.words.sentence(event, position) if self.words else None
         return said or plain_sentence(event)
 
     def board(self, position: Mapping[str, Any]) -> str | None:
