@@ -17,6 +17,7 @@ import contextlib
 import json
 import os
 import random
+import secrets
 import socket
 import statistics
 import subprocess
@@ -168,6 +169,8 @@ class Load:
             table_id, token = created["table"]["id"], created["token"]
             async with websockets.connect(f"{ws_base}/ws/tables/{table_id}", max_size=2**22) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
+                # as the web table does: the person's own seed, so the deal need not wait for it
+                await ws.send(json.dumps({"type": "contribute", "seed": secrets.token_hex(16)}))
                 sent_at: float | None = None
                 sent_version = -1
                 while time.monotonic() < self.stop_at:

@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import random
+import secrets
 import tempfile
 import time
 from collections import Counter
@@ -75,6 +76,8 @@ class Soak:
         try:
             async with websockets.connect(f"{self.ws_base}/ws/tables/{table_id}") as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
+                # as the web table does: the person's own seed, so the deal need not wait for it
+                await ws.send(json.dumps({"type": "contribute", "seed": secrets.token_hex(16)}))
                 sent_at: float | None = None
                 sent_version = -1
                 while self.running():
