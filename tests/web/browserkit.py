@@ -75,7 +75,8 @@ def free_port() -> int:
 class ServerProcess:
     """``ludoteca serve`` on a free port and a fresh SQLite file, bots acting after 50 ms."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, env: dict[str, str] | None = None) -> None:
+        self.extra_env = env or {}
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = workdir / "server.log"
@@ -86,6 +87,7 @@ class ServerProcess:
         command = Path(sys.executable).with_name("ludoteca")
         # the page sends each person's seed at once; a table nobody seeds deals after 3 s
         env = {**os.environ, "LUDOTECA_BOT_DELAY": "0.05", "LUDOTECA_CONTRIBUTION_SECONDS": "3"}
+        env.update(self.extra_env)
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 [str(command), "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}"],
