@@ -7,7 +7,7 @@ PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 RUN_STAMP  := $(VENV)/.run-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: run test lint typecheck pytest bench browser clean
+.PHONY: run test lint typecheck pytest coverage bench browser clean
 
 # `make run` installs what running needs; `make test` and `make bench` add their tools on top.
 $(VENV)/.created:
@@ -47,6 +47,11 @@ pytest: $(TEST_STAMP) browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
+
+# branch coverage of the engine and server packages over the suite without the browser
+coverage: $(TEST_STAMP)
+	$(BIN)/python -m pytest -q --ignore=tests/web --cov-branch \
+	  --cov=ludoteca.core --cov=ludoteca.games --cov=ludoteca.bots --cov=ludoteca.server
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/run.py
