@@ -7,7 +7,7 @@ import json
 
 from ludoteca.bots.arena import play_match
 from ludoteca.core import MatchRecord, SigningKey, commitment, derive_seed, verify
-from ludoteca.core.fairness import checks_out, new_secret
+from ludoteca.core.fairness import new_secret
 from ludoteca.games import get
 
 
@@ -23,11 +23,9 @@ def test_derived_seeds_are_independent_and_need_the_secret() -> None:
     assert len(a) == 64
 
 
-def test_checks_out_compares_the_commitment() -> None:
-    seed = new_secret()
-    assert checks_out(seed, commitment(seed).upper())
-    assert not checks_out(seed + "x", commitment(seed))
+def test_new_secrets_differ() -> None:
     assert new_secret() != new_secret()
+    assert len(new_secret()) == 64
 
 
 def test_a_record_problem_names_its_check_and_step() -> None:

@@ -101,10 +101,6 @@ def derive_seed(secret: str, label: str) -> str:
     return hmac.new(secret.encode(), label.encode(), hashlib.sha256).hexdigest()
 
 
-def checks_out(seed: str, commitment_hex: str) -> bool:
-    return hmac.compare_digest(commitment(seed), commitment_hex.lower())
-
-
 def canonical_json(value: Any) -> bytes:
     """The one byte form of a JSON value that is hashed or signed: keys sorted, no spaces,
     UTF-8 (non-ASCII characters as themselves). Python: ``json.dumps(value, sort_keys=True,
