@@ -201,8 +201,12 @@ class Table:
             raise Rejected("bad_contribution", problem)
         assert isinstance(text, str)
         async with self.lock:
-            if self.row.status not in ("open", "starting") or self.row.format < 2:
+            if self.row.status not in ("open", "starting"):
                 raise Rejected("already_dealt", "the match is already dealt")
+            if self.row.format < 2:
+                raise Rejected(
+                    "already_dealt", "this table was made before players' seeds: its deal is fixed"
+                )
             row = self.seats[seat]
             row.contribution = text
             storage = self.services.storage
