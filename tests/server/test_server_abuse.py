@@ -301,7 +301,7 @@ def test_two_servers_on_one_redis_share_one_limit(sqlite_url: str, redis_url: st
     settings = fast_settings(
         sqlite_url,
         redis_url=redis_url,
-        limits_prefix=f"ludoteca-test-{secrets.token_hex(4)}",
+        redis_prefix=f"ludoteca-test-{secrets.token_hex(4)}",
         limit_create="3/minute",
     )
     first, second = ThreadServer(settings).start(), ThreadServer(settings).start()

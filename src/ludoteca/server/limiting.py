@@ -33,7 +33,7 @@ class RateLimits:
             "start": parse(settings.limit_start),
             "websocket": parse(settings.limit_websocket),
         }
-        self.prefix = settings.limits_prefix
+        self.prefix = settings.redis_prefix
         self.storage: Storage
         self._pool: aioredis.ConnectionPool | None = None
         if settings.redis_url:

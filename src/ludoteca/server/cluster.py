@@ -1,0 +1,394 @@
+"""Several server processes serving one set of tables: who drives each table, and telling others.
+
+The database is the authority on what happened; this module only says *who acts* and *who should
+look*. One process at a time **drives** a table (arms its deal timer, its turn clock and its bot
+seats) under a lease; any process may store a person's action, and whoever stores a step or
+changes a table publishes a :class:`Notice` so that every other process holding that table catches
+up and sends each of its clients their own view.
+
+- :class:`Solo` is one process on its own: it drives every table and tells nobody.
+- :class:`RedisCluster` keeps the leases in Redis (a sorted set of expiry times and a hash of
+  holders, changed only by Lua scripts, on Redis's own clock) and publishes notices on one pub/sub
+  channel. A holder renews its leases every second; a lease it stops renewing lapses after
+  ``lease_seconds``, and the surviving processes share the lapsed tables out among themselves. A
+  stale holder cannot store a step that was taken: the step's key ``(table, seq)`` fences it.
+
+Pub/sub may drop a notice only when a process dies between storing and publishing, or when the
+subscription breaks; in both cases every process re-reads the tables it holds from the database
+(``Handler.resync``), so nothing is missed for longer than one lease tick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+import orjson
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from .logs import log
+
+if TYPE_CHECKING:
+    from .config import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A table changed at process ``origin``: a step was stored (``kind`` "step", with the step's
+    public fields) or something else changed (``kind`` "row": seats, status, deal). ``summary`` is
+    the table's public summary while it is open, for the lobby feeds of every process."""
+
+    table: str
+    kind: str
+    origin: str
+    version: int
+    status: str
+    step: dict[str, Any] | None = None
+    summary: dict[str, Any] | None = None
+
+    def encode(self) -> bytes:
+        return orjson.dumps(asdict(self))
+
+    @classmethod
+    def decode(cls, data: bytes | str) -> Notice:
+        fields = orjson.loads(data)
+        return cls(**fields)
+
+
+class Handler(Protocol):
+    """What a cluster tells the process (the lobby) about its tables."""
+
+    async def notice(self, notice: Notice) -> None:
+        """Another process changed a table."""
+        ...
+
+    async def gained(self, table_id: str) -> None:
+        """This process now drives the table (it took over a lapsed lease)."""
+        ...
+
+    def lost(self, table_id: str) -> None:
+        """This process no longer drives the table: stop its timers now."""
+        ...
+
+    def finished(self, table_ids: Iterable[str]) -> list[str]:
+        """Of these driven tables, those with nothing left to drive (over, expired, gone)."""
+        ...
+
+    async def resync(self) -> None:
+        """Notices may have been missed: re-read every table held from the database."""
+        ...
+
+
+class Cluster(Protocol):
+    name: str
+    shared: bool
+
+    def drives(self, table_id: str) -> bool:
+        """Whether this process drives the table now."""
+        ...
+
+    async def claim(self, table_id: str) -> bool:
+        """Take the table's lease if nobody holds it or it lapsed; True if this process holds it."""
+        ...
+
+    async def release(self, table_id: str) -> None: ...
+
+    async def publish(self, notice: Notice) -> None: ...
+
+    async def present(self, table_id: str, seats: set[int]) -> None:
+        """Which seats of the table have a client connected to this process."""
+        ...
+
+    async def presence(self, table_id: str) -> set[int]:
+        """The seats with a client connected to some *other* live process."""
+        ...
+
+    async def run(self, handler: Handler) -> None:
+        """Keep the leases and listen for notices until cancelled."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class Solo:
+    """One process on its own: it drives every table, and there is nobody to tell."""
+
+    shared = False
+
+    def __init__(self) -> None:
+        self.name = "solo"
+
+    def drives(self, table_id: str) -> bool:
+        return True
+
+    async def claim(self, table_id: str) -> bool:
+        return True
+
+    async def release(self, table_id: str) -> None:
+        return None
+
+    async def publish(self, notice: Notice) -> None:
+        return None
+
+    async def present(self, table_id: str, seats: set[int]) -> None:
+        return None
+
+    async def presence(self, table_id: str) -> set[int]:
+        return set()
+
+    async def run(self, handler: Handler) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+# Lua scripts: every lease change is atomic and uses Redis's clock, never a process's.
+_NOW = (
+    "local t = redis.call('TIME')\n"
+    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+)
+
+CLAIM = (
+    _NOW
+    + """
+-- KEYS: leases (zset table -> expiry ms), holders (hash table -> process)
+-- ARGV: process, ttl ms, table...: take or renew each lease that is ours, free or lapsed
+local got = {}
+for i = 3, #ARGV do
+  local t = ARGV[i]
+  local holder = redis.call('HGET', KEYS[2], t)
+  local expiry = tonumber(redis.call('ZSCORE', KEYS[1], t))
+  if holder == ARGV[1] or not expiry or expiry < now then
+    redis.call('HSET', KEYS[2], t, ARGV[1])
+    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), t)
+    got[#got + 1] = t
+  end
+end
+return got
+"""
+)
+
+TAKE_LAPSED = (
+    _NOW
+    + """
+-- KEYS: leases, holders, processes (zset process -> heartbeat expiry ms)
+-- ARGV: process, ttl ms: beat, then take a fair share of the lapsed leases
+redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[1])
+local lapsed = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - 1)
+if #lapsed == 0 then return {} end
+local alive = math.max(1, redis.call('ZCOUNT', KEYS[3], now, '+inf'))
+local share = math.ceil(#lapsed / alive)
+local got = {}
+for i = 1, math.min(share, #lapsed) do
+  local t = lapsed[i]
+  redis.call('HSET', KEYS[2], t, ARGV[1])
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), t)
+  got[#got + 1] = t
+end
+return got
+"""
+)
+
+RELEASE = """
+-- KEYS: leases, holders; ARGV: process, table...: give up the leases that are ours
+for i = 2, #ARGV do
+  local t = ARGV[i]
+  if redis.call('HGET', KEYS[2], t) == ARGV[1] then
+    redis.call('HDEL', KEYS[2], t)
+    redis.call('ZREM', KEYS[1], t)
+  end
+end
+return 0
+"""
+
+HAND_OFF = """
+-- KEYS: leases, holders; ARGV: process, table...: let our leases lapse now (a clean shutdown)
+for i = 2, #ARGV do
+  if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[1] then
+    redis.call('ZADD', KEYS[1], 0, ARGV[i])
+  end
+end
+return 0
+"""
+
+PEERS = (
+    _NOW
+    + """
+-- KEYS: processes; ARGV: forget after ms. The live processes; forget long-dead ones.
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))
+return redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf')
+"""
+)
+
+
+class RedisCluster:
+    """Leases and notices in one Redis shared by every process (see the module's docstring)."""
+
+    shared = True
+
+    def __init__(
+        self,
+        url: str,
+        prefix: str = "ludoteca",
+        lease_seconds: float = 3.0,
+    ) -> None:
+        self.name = f"{secrets.token_hex(6)}"
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(url)
+        self.channel = f"{prefix}:tables"
+        self.keys = [f"{prefix}:leases", f"{prefix}:holders", f"{prefix}:processes"]
+        self.lease_ms = int(lease_seconds * 1000)
+        self.tick = lease_seconds / 3  # renew three times within a lease
+        self.held: set[str] = set()
+        self.alive: set[str] = set()  # the live processes, as of the last tick
+        self.prefix = prefix
+        self._claim = self.redis.register_script(CLAIM)
+        self._take = self.redis.register_script(TAKE_LAPSED)
+        self._release = self.redis.register_script(RELEASE)
+        self._hand_off = self.redis.register_script(HAND_OFF)
+        self._peers = self.redis.register_script(PEERS)
+        self._renewed = time.monotonic()
+
+    def drives(self, table_id: str) -> bool:
+        return table_id in self.held
+
+    async def claim(self, table_id: str) -> bool:
+        got = await self._claim(keys=self.keys[:2], args=[self.name, self.lease_ms, table_id])
+        if got:
+            self.held.add(table_id)
+        return bool(got)
+
+    async def release(self, table_id: str) -> None:
+        self.held.discard(table_id)
+        await self._release(keys=self.keys[:2], args=[self.name, table_id])
+
+    async def publish(self, notice: Notice) -> None:
+        await self.redis.publish(self.channel, notice.encode())
+
+    async def present(self, table_id: str, seats: set[int]) -> None:
+        key = f"{self.prefix}:presence:{table_id}"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            if seats:
+                pipe.hset(key, self.name, orjson.dumps(sorted(seats)))
+                pipe.expire(key, 7 * 24 * 3600)
+            else:
+                pipe.hdel(key, self.name)
+            await pipe.execute()
+
+    async def presence(self, table_id: str) -> set[int]:
+        found = await self.redis.hgetall(f"{self.prefix}:presence:{table_id}")
+        seats: set[int] = set()
+        for process, value in found.items():
+            name = _text(process)
+            if name != self.name and name in self.alive:
+                seats.update(orjson.loads(value))
+        return seats
+
+    async def run(self, handler: Handler) -> None:
+        listening = asyncio.create_task(self._listen(handler))
+        try:
+            await self._keep(handler)
+        finally:
+            listening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listening
+
+    # ------------------------------------------------------------------------ the leases
+    async def _keep(self, handler: Handler) -> None:
+        peers: set[str] = set()
+        while True:
+            try:
+                peers = await self._tick(handler, peers)
+                self._renewed = time.monotonic()
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as exc:
+                log("cluster_unreachable", logging.WARNING, error=repr(exc))
+                if time.monotonic() - self._renewed > self.lease_ms / 1000 and self.held:
+                    # our leases may have lapsed: stop driving rather than drive beside another
+                    for table_id in list(self.held):
+                        self.held.discard(table_id)
+                        handler.lost(table_id)
+            except Exception as exc:  # a bug here must not stop the leases being kept
+                log("cluster_tick_failed", logging.ERROR, error=repr(exc))
+            await asyncio.sleep(self.tick)
+
+    async def _tick(self, handler: Handler, peers: set[str]) -> set[str]:
+        done = handler.finished(self.held)
+        for table_id in done:
+            await self.release(table_id)
+        if self.held:
+            held = list(self.held)
+            kept = await self._claim(keys=self.keys[:2], args=[self.name, self.lease_ms, *held])
+            kept_ids = {_text(t) for t in kept}
+            for table_id in held:
+                if table_id not in kept_ids:
+                    self.held.discard(table_id)
+                    log("lease_lost", logging.WARNING, table=table_id)
+                    handler.lost(table_id)
+        taken = await self._take(keys=self.keys, args=[self.name, self.lease_ms])
+        alive = {_text(p) for p in await self._peers(keys=self.keys[2:], args=[60_000])}
+        self.alive = alive
+        if peers - alive:
+            log("process_lost", processes=sorted(peers - alive))
+            await handler.resync()
+        for raw in taken:
+            table_id = _text(raw)
+            self.held.add(table_id)
+            log("lease_taken", table=table_id)
+            await handler.gained(table_id)
+        return alive
+
+    # ----------------------------------------------------------------------- the notices
+    async def _listen(self, handler: Handler) -> None:
+        first = True
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel)
+                if not first:  # notices sent while we were away are gone: read the tables again
+                    await handler.resync()
+                first = False
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    notice = Notice.decode(message["data"])
+                    if notice.origin != self.name:
+                        try:
+                            await handler.notice(notice)
+                        except Exception as exc:
+                            log("notice_failed", logging.ERROR, table=notice.table, error=repr(exc))
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as exc:
+                log("cluster_unreachable", logging.WARNING, error=repr(exc))
+                await asyncio.sleep(self.tick)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def close(self) -> None:
+        """Hand the tables this process drives to the others at once, then disconnect."""
+        held, self.held = list(self.held), set()
+        if held:
+            with contextlib.suppress(RedisError, OSError):
+                await self._hand_off(keys=self.keys[:2], args=[self.name, *held])
+        await self.redis.aclose()
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def open_cluster(settings: Settings) -> Cluster:
+    """The cluster for these settings: Redis when a URL is given, else one process on its own."""
+    if not settings.redis_url:
+        return Solo()
+    return RedisCluster(settings.redis_url, settings.redis_prefix, settings.lease_seconds)
