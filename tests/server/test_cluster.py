@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import random
 import secrets
 import time
@@ -131,6 +132,45 @@ def test_a_seat_reconnecting_to_another_process_resumes_with_the_same_view(
         assert after["view"] == before["view"] and after["legal"] == before["legal"]
         assert again.log == ana.log  # the whole log again, from the start
         await again.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_lobby_is_the_same_at_every_process(cluster: list[ProcessServer]) -> None:
+    """A table made at one process is listed by the others, and a lobby page following another
+    process sees it arrive, fill and leave the open list."""
+
+    async def scenario() -> None:
+        async with websockets.connect(f"{cluster[2].ws_base}/ws/lobby") as feed:
+            first = json.loads(await feed.recv())
+            assert first["type"] == "tables" and first["tables"] == []
+            made = api(cluster[0].base).post(
+                "/api/tables", json={"game": "heroes", "seats": [{}, {}], "name": "Ana"}
+            )
+            table_id = made.json()["table"]["id"]
+            added = json.loads(await asyncio.wait_for(feed.recv(), 10))
+            assert added["type"] == "table_added" and added["table"]["id"] == table_id
+            listed = api(cluster[1].base).get("/api/tables", params={"status": "open"})
+            assert [t["id"] for t in listed.json()] == [table_id]
+            assert listed.headers["X-Total-Count"] == "1"
+            joined = api(cluster[1].base).post(f"/api/tables/{table_id}/join", json={"name": "Bo"})
+            assert joined.status_code == 200, joined.text
+            changed = json.loads(await asyncio.wait_for(feed.recv(), 10))
+            assert changed["type"] == "table_changed"
+            assert [s["name"] for s in changed["table"]["seats"]] == ["Ana", "Bo"]
+            start = api(cluster[2].base).post(
+                f"/api/tables/{table_id}/start",
+                headers={"Authorization": f"Bearer {made.json()['token']}"},
+            )
+            assert start.status_code == 200, start.text
+            removed = json.loads(await asyncio.wait_for(feed.recv(), 10))
+            assert removed == {"type": "table_removed", "id": table_id}
+            # a second start at another process is refused: the table started already
+            again = api(cluster[0].base).post(
+                f"/api/tables/{table_id}/start",
+                headers={"Authorization": f"Bearer {made.json()['token']}"},
+            )
+            assert again.status_code == 409 and again.json()["error"] == "not_open"
 
     asyncio.run(scenario())
 

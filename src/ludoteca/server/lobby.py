@@ -91,9 +91,9 @@ class Lobby:
 
     def open_summary(self, table_id: str) -> dict[str, Any] | None:
         """The summary of an open table, held here or announced by another process; else None."""
-        table = self.open_table(table_id)
-        if table is not None:
-            return table.summary()
+        table = self.tables.get(table_id)
+        if table is not None:  # held here, and kept current by the notices
+            return table.summary() if table.row.status == Status.OPEN else None
         return self.elsewhere.get(table_id)
 
     @property
@@ -460,6 +460,7 @@ class Lobby:
                 raise Rejected("not_open", "this table has already started") from None
         self.owners.pop(table.id, None)
         self.waiting_since.pop(table.id, None)
+        self.elsewhere.pop(table.id, None)
         log("match_started", table=table.id, game=table.game.spec.id, fingerprint=table.fingerprint)
         await table.announce()
         table.changed()
