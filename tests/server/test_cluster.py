@@ -175,6 +175,38 @@ def test_the_lobby_is_the_same_at_every_process(cluster: list[ProcessServer]) ->
     asyncio.run(scenario())
 
 
+def driving(servers: list[ProcessServer]) -> list[int]:
+    return [api(srv.base).get("/healthz").json()["driving"] for srv in servers]
+
+
+def test_tables_are_shared_out_and_a_stopping_process_hands_its_own_over(
+    cluster: list[ProcessServer],
+) -> None:
+    """Tables started at one process are shared out among all three; a process shut down
+    cleanly (SIGTERM) lets the others take its tables at once, without waiting for a lapse."""
+    for _ in range(9):
+        made = api(cluster[0].base).post(
+            "/api/play-now", json={"game": "heroes", "name": "Ana", "turn_seconds": 600}
+        )
+        assert made.status_code == 201, made.text
+    deadline = time.monotonic() + 15
+    shares = driving(cluster)
+    while (min(shares) == 0 or sum(shares) < 9) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        shares = driving(cluster)
+    assert sum(shares) == 9 and min(shares) > 0, f"not shared out: {shares}"
+
+    stopped = time.monotonic()
+    assert cluster[0].terminate() in {0, -15}
+    rest = cluster[1:]
+    while sum(driving(rest)) < 9 and time.monotonic() < stopped + 15:
+        time.sleep(0.1)
+    took = time.monotonic() - stopped
+    assert sum(driving(rest)) == 9, f"tables left undriven: {driving(rest)}"
+    print(f"\nhanded over after SIGTERM in {took:.2f} s (a lease lapses after {LEASE_SECONDS} s)")
+    assert "leases_handed_off" in cluster[0].log_text()
+
+
 # ------------------------------------------------------------------------- killing processes
 @dataclass
 class Seat:

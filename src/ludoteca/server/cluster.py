@@ -180,20 +180,20 @@ TAKE_LAPSED = (
     _NOW
     + """
 -- KEYS: leases, holders, processes (zset process -> heartbeat expiry ms)
--- ARGV: process, ttl ms: beat, then take a fair share of the lapsed leases
+-- ARGV: process, ttl ms: beat, then take a fair share of the lapsed leases.
+-- Returns {taken tables, leases in all, live processes}.
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[1])
-local lapsed = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - 1)
-if #lapsed == 0 then return {} end
 local alive = math.max(1, redis.call('ZCOUNT', KEYS[3], now, '+inf'))
-local share = math.ceil(#lapsed / alive)
+local total = redis.call('ZCARD', KEYS[1])
+local lapsed = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - 1)
 local got = {}
-for i = 1, math.min(share, #lapsed) do
+for i = 1, math.min(math.ceil(#lapsed / alive), #lapsed) do
   local t = lapsed[i]
   redis.call('HSET', KEYS[2], t, ARGV[1])
   redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), t)
   got[#got + 1] = t
 end
-return got
+return {got, total, alive}
 """
 )
 
@@ -210,9 +210,11 @@ return 0
 """
 
 HAND_OFF = """
--- KEYS: leases, holders; ARGV: process, table...: let our leases lapse now (a clean shutdown)
+-- KEYS: leases, holders; ARGV: process, table...: let our leases lapse now, for the others
+-- to take at their next tick (a clean shutdown, or more than a fair share)
 for i = 2, #ARGV do
   if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[1] then
+    redis.call('HDEL', KEYS[2], ARGV[i])
     redis.call('ZADD', KEYS[1], 0, ARGV[i])
   end
 end
@@ -333,7 +335,8 @@ class RedisCluster:
                     self.held.discard(table_id)
                     log("lease_lost", logging.WARNING, table=table_id)
                     handler.lost(table_id)
-        taken = await self._take(keys=self.keys, args=[self.name, self.lease_ms])
+        taken, total, processes = await self._take(keys=self.keys, args=[self.name, self.lease_ms])
+        await self._balance(handler, int(total), int(processes))
         alive = {_text(p) for p in await self._peers(keys=self.keys[2:], args=[60_000])}
         self.alive = alive
         if peers - alive:
@@ -345,6 +348,20 @@ class RedisCluster:
             log("lease_taken", table=table_id)
             await handler.gained(table_id)
         return alive
+
+    async def _balance(self, handler: Handler, total: int, processes: int) -> None:
+        """Drive no more than a fair share (with some slack): hand the excess to the others, a
+        few at a time, so a process that starts or restarts gets tables to drive."""
+        fair = -(-total // max(1, processes))
+        excess = len(self.held) - fair - max(2, fair // 10)
+        if excess <= 0:
+            return
+        given = sorted(self.held)[: min(excess, 50)]
+        for table_id in given:
+            self.held.discard(table_id)
+            handler.lost(table_id)
+        await self._hand_off(keys=self.keys[:2], args=[self.name, *given])
+        log("leases_handed_off", tables=len(given), held=len(self.held), fair=fair)
 
     # ----------------------------------------------------------------------- the notices
     async def _listen(self, handler: Handler) -> None:

@@ -23,6 +23,7 @@ async def health(state: State) -> JSONResponse:
     except Exception as exc:
         return JSONResponse({"status": "failing", "db": repr(exc)}, status_code=503)
     lobby = state.lobby
+    cluster = lobby.services.cluster
     return JSONResponse(
         {
             "status": "degraded" if lobby.broken else "ok",
@@ -32,6 +33,8 @@ async def health(state: State) -> JSONResponse:
             "broken": len(lobby.broken),
             "connections": len(state.connections),
             "limits": state.limits.backend,
+            "process": cluster.name,  # "solo", or this process's name among several
+            "driving": sum(cluster.drives(t) for t in lobby.tables),
             "version": __version__,
         }
     )
