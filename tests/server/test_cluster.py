@@ -51,6 +51,7 @@ def cluster(
         "LUDOTECA_LIMIT_JOIN": "10000/minute",
         "LUDOTECA_LIMIT_START": "10000/minute",
         "LUDOTECA_LIMIT_WEBSOCKET": "100000/minute",
+        "LUDOTECA_MAX_OPEN_TABLES_PER_CLIENT": "3",
     }
     for _ in range(3):  # one after the other: the first makes the signing key the others read
         process_servers.append(ProcessServer(postgres_url, tmp_path, env=dict(env)).start())
@@ -173,6 +174,18 @@ def test_the_lobby_is_the_same_at_every_process(cluster: list[ProcessServer]) ->
             assert again.status_code == 409 and again.json()["error"] == "not_open"
 
     asyncio.run(scenario())
+
+
+def test_the_cap_on_open_tables_per_address_holds_across_processes(
+    cluster: list[ProcessServer],
+) -> None:
+    body = {"game": "dwarves", "players": 3, "name": "Ana"}
+    for srv in cluster:  # three open tables, one at each process: the cap is three
+        assert api(srv.base).post("/api/tables", json=body).status_code == 201
+    refused = api(cluster[1].base).post("/api/tables", json=body)
+    assert refused.status_code == 429 and refused.json()["error"] == "too_many_tables"
+    started = api(cluster[2].base).post("/api/tables", json={**body, "start": True})
+    assert started.status_code == 201  # a table started at once is nobody's open table
 
 
 def driving(servers: list[ProcessServer]) -> list[int]:

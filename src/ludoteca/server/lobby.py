@@ -4,6 +4,7 @@ expiring open tables nobody joins and letting finished ones leave memory."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
 import unicodedata
@@ -48,6 +49,11 @@ def clean_name(name: str | None, fallback: str) -> str:
     return text or fallback
 
 
+def owner_of(client: str) -> str:
+    """Who opened a table, as stored: a digest of the client's address, not the address."""
+    return hashlib.sha256(f"ludoteca/owner\n{client}".encode()).hexdigest()[:32]
+
+
 def bot_name(level: str, seat: int) -> str:
     return f"Bot {seat + 1} ({level})"
 
@@ -65,7 +71,6 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.watchers: set[Watcher] = set()  # lobby pages following the list of open tables
         self.broken: dict[str, str] = {}  # tables whose stored match does not replay: why
-        self.owners: dict[str, str] = {}  # open table id -> the client address that made it
         self.waiting_since: dict[str, float] = {}  # open table id -> created or last joined
         self.over_since: dict[str, float] = {}  # finished table id -> when the sweep saw it over
         self.idle_since: dict[str, float] = {}  # table held for clients that left -> since when
@@ -116,7 +121,6 @@ class Lobby:
         elif self.elsewhere.pop(notice.table, None) is None and table is None:
             return
         if notice.status != Status.OPEN:
-            self.owners.pop(notice.table, None)
             self.waiting_since.pop(notice.table, None)
         self.changed(notice.table)
 
@@ -278,8 +282,9 @@ class Lobby:
             settings.max_live_tables
         ):
             raise Rejected(ErrorCode.SERVER_BUSY, "the server holds all the tables it can")
-        if not start and client:
-            mine = sum(owner == client for owner in self.owners.values())
+        owner = owner_of(client) if client and not start else None
+        if owner is not None:  # counted in storage: the cap holds across server processes
+            mine = await self.storage.count_tables(statuses=[Status.OPEN], owner=owner)
             if mine >= settings.max_open_tables_per_client:
                 raise Rejected(
                     ErrorCode.TOO_MANY_TABLES,
@@ -337,6 +342,7 @@ class Lobby:
             turn_seconds=turn,
             created_at=self.services.now(),
             seats=seat_rows,
+            owner=owner,
         )
         storage = self.services.storage
         await storage.create_table(row)
@@ -346,7 +352,6 @@ class Lobby:
         if start:
             await self._start(table)
         else:
-            self.owners[row.id] = client
             self.waiting_since[row.id] = row.created_at
             await table.announce()
             self.changed(row.id)
@@ -458,7 +463,6 @@ class Lobby:
             except ConflictError:  # started at another process meanwhile
                 await table.refresh()
                 raise Rejected("not_open", "this table has already started") from None
-        self.owners.pop(table.id, None)
         self.waiting_since.pop(table.id, None)
         self.elsewhere.pop(table.id, None)
         log("match_started", table=table.id, game=table.game.spec.id, fingerprint=table.fingerprint)
@@ -492,7 +496,6 @@ class Lobby:
             if table is None:
                 continue
             table.row.status = Status.EXPIRED
-            self.owners.pop(tid, None)
             self.waiting_since.pop(tid, None)
             self.elsewhere.pop(tid, None)
             await table.announce()
