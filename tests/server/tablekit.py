@@ -198,6 +198,9 @@ class HubCluster:
             for s in seats
         }
 
+    async def ping(self) -> str | None:
+        return None
+
     async def run(self, handler: Any) -> None:
         return None
 

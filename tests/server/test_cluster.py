@@ -14,6 +14,8 @@ import itertools
 import json
 import random
 import secrets
+import shutil
+import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,7 +25,15 @@ from typing import Any
 import psycopg
 import pytest
 import websockets
-from serverkit import Client, ProcessServer, api, replayed_views, two_people_table
+from serverkit import (
+    IN_CI,
+    Client,
+    ProcessServer,
+    api,
+    free_port,
+    replayed_views,
+    two_people_table,
+)
 
 from ludoteca.core import verify
 from ludoteca.games import get
@@ -186,6 +196,71 @@ def test_the_cap_on_open_tables_per_address_holds_across_processes(
     assert refused.status_code == 429 and refused.json()["error"] == "too_many_tables"
     started = api(cluster[2].base).post("/api/tables", json={**body, "start": True})
     assert started.status_code == 201  # a table started at once is nobody's open table
+
+
+def test_a_redis_outage_loses_no_action_and_heals_when_redis_is_back(
+    sqlite_url: str, tmp_path: Path, process_servers: list[ProcessServer]
+) -> None:
+    """With its Redis gone a process still serves: people play (limits let them through, logged),
+    and nothing is driven; once Redis answers, the table is claimed and its bot moves."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if IN_CI:
+            pytest.fail("redis-server must be installed under CI=true")
+        pytest.skip("no redis-server binary to stage an outage with")
+    port = free_port()
+    env = {"LUDOTECA_REDIS": f"redis://127.0.0.1:{port}", "LUDOTECA_LEASE_SECONDS": "1.5"}
+    srv = ProcessServer(sqlite_url, tmp_path, env=env).start()
+    process_servers.append(srv)
+    health = api(srv.base).get("/healthz").json()
+    assert health["status"] == "degraded" and "Connect" in health["redis"]
+    made = api(srv.base).post("/api/play-now", json={"game": "heroes", "name": "Ana"})
+    assert made.status_code == 201, made.text
+    table_id, token = made.json()["table"]["id"], made.json()["token"]
+    redis_server: subprocess.Popen[bytes] | None = None
+
+    async def scenario() -> None:
+        nonlocal redis_server
+        ana = await Client.connect(srv.ws_base, table_id, token)
+        state = await ana.until(
+            lambda m: m["type"] == "state" and m["table"]["status"] == "playing"
+        )
+        if state["clock"]["seat"] == 0:  # Ana moves first: her move is stored without Redis
+            answer = await ana.act(state["legal"][0], state["version"])
+            assert answer["type"] == "state" and answer["version"] == 1
+        stalled = ana.state
+        assert stalled is not None and stalled["clock"]["seat"] == 1  # the bot's turn
+        with contextlib.suppress(TimeoutError):
+            await ana.until(lambda m: m["type"] == "state" and m["version"] > stalled["version"], 3)
+            raise AssertionError("a bot moved with nobody driving the table")
+        redis_server = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        moved = await ana.until(
+            lambda m: m["type"] == "state" and m["version"] > stalled["version"], 20
+        )
+        assert moved["log"][-1]["by"] == "bot"
+        await ana.close()
+
+    try:
+        asyncio.run(scenario())
+        assert api(srv.base).get("/healthz").json()["status"] == "ok"
+        assert "limits_unreachable" in srv.log_text()
+    finally:
+        if redis_server is not None:
+            redis_server.kill()
+            redis_server.wait()
 
 
 def driving(servers: list[ProcessServer]) -> list[int]:

@@ -81,6 +81,10 @@ class Handler(Protocol):
         """Of these driven tables, those with nothing left to drive (over, expired, gone)."""
         ...
 
+    async def live(self) -> list[str]:
+        """Every table in storage that needs a driver (starting or playing)."""
+        ...
+
     async def resync(self) -> None:
         """Notices may have been missed: re-read every table held from the database."""
         ...
@@ -108,6 +112,10 @@ class Cluster(Protocol):
 
     async def presence(self, table_id: str) -> set[int]:
         """The seats with a client connected to some *other* live process."""
+        ...
+
+    async def ping(self) -> str | None:
+        """None if the other processes can be reached, else what is wrong."""
         ...
 
     async def run(self, handler: Handler) -> None:
@@ -143,12 +151,18 @@ class Solo:
     async def presence(self, table_id: str) -> set[int]:
         return set()
 
+    async def ping(self) -> str | None:
+        return None
+
     async def run(self, handler: Handler) -> None:
         return None
 
     async def close(self) -> None:
         return None
 
+
+SEARCH_SECONDS = 30.0
+"""How often each process looks in storage for live tables that no process drives."""
 
 # Lua scripts: every lease change is atomic and uses Redis's clock, never a process's.
 _NOW = (
@@ -262,7 +276,13 @@ class RedisCluster:
         return table_id in self.held
 
     async def claim(self, table_id: str) -> bool:
-        got = await self._claim(keys=self.keys[:2], args=[self.name, self.lease_ms, table_id])
+        """As the protocol says; False (logged) when Redis cannot be reached: the table is then
+        claimed by the periodic search for undriven tables once Redis is back."""
+        try:
+            got = await self._claim(keys=self.keys[:2], args=[self.name, self.lease_ms, table_id])
+        except (RedisError, OSError) as exc:
+            log("cluster_unreachable", logging.WARNING, error=repr(exc))
+            return False
         if got:
             self.held.add(table_id)
         return bool(got)
@@ -285,13 +305,23 @@ class RedisCluster:
             await pipe.execute()
 
     async def presence(self, table_id: str) -> set[int]:
-        found = await self.redis.hgetall(f"{self.prefix}:presence:{table_id}")
+        try:
+            found = await self.redis.hgetall(f"{self.prefix}:presence:{table_id}")
+        except (RedisError, OSError):
+            return set()  # who is connected elsewhere is unknown for now: shown as not
         seats: set[int] = set()
         for process, value in found.items():
             name = _text(process)
             if name != self.name and name in self.alive:
                 seats.update(orjson.loads(value))
         return seats
+
+    async def ping(self) -> str | None:
+        try:
+            await self.redis.ping()
+        except (RedisError, OSError) as exc:
+            return repr(exc)
+        return None
 
     async def run(self, handler: Handler) -> None:
         listening = asyncio.create_task(self._listen(handler))
@@ -305,14 +335,19 @@ class RedisCluster:
     # ------------------------------------------------------------------------ the leases
     async def _keep(self, handler: Handler) -> None:
         peers: set[str] = set()
+        search_due = 0.0  # search for undriven tables at once, then every ``SEARCH_SECONDS``
         while True:
             try:
                 peers = await self._tick(handler, peers)
                 self._renewed = time.monotonic()
+                if self._renewed >= search_due:
+                    await self._adopt(handler, await handler.live())
+                    search_due = self._renewed + SEARCH_SECONDS
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as exc:
                 log("cluster_unreachable", logging.WARNING, error=repr(exc))
+                search_due = 0.0  # once back, look for tables started meanwhile
                 if time.monotonic() - self._renewed > self.lease_ms / 1000 and self.held:
                     # our leases may have lapsed: stop driving rather than drive beside another
                     for table_id in list(self.held):
@@ -348,6 +383,20 @@ class RedisCluster:
             log("lease_taken", table=table_id)
             await handler.gained(table_id)
         return alive
+
+    async def _adopt(self, handler: Handler, live: list[str]) -> None:
+        """Claim the live tables nobody drives: started while Redis could not be reached, or left
+        by a process that died before anybody held their lease."""
+        for start in range(0, len(live), 500):
+            batch = [t for t in live[start : start + 500] if t not in self.held]
+            if not batch:
+                continue
+            got = await self._claim(keys=self.keys[:2], args=[self.name, self.lease_ms, *batch])
+            for raw in got:
+                table_id = _text(raw)
+                self.held.add(table_id)
+                log("lease_taken", table=table_id, undriven=True)
+                await handler.gained(table_id)
 
     async def _balance(self, handler: Handler, total: int, processes: int) -> None:
         """Drive no more than a fair share (with some slack): hand the excess to the others, a

@@ -146,6 +146,11 @@ class Lobby:
             if tid in self.broken or (t := self.tables.get(tid)) is None or t.row.status not in live
         ]
 
+    async def live(self) -> list[str]:
+        statuses = (Status.STARTING, Status.PLAYING)
+        rows = await self.storage.tables_with_status(statuses, self.settings.max_live_tables)
+        return [r.id for r in rows if r.id not in self.broken and r.game in all_games()]
+
     async def resync(self) -> None:
         for table_id, table in list(self.tables.items()):
             if table_id in self.broken:
