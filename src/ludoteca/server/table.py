@@ -299,6 +299,11 @@ class Table:
                 raise Rejected(
                     "stale_version", "the table moved on meanwhile; here is the current state"
                 ) from None
+            except Exception as exc:  # the database is unreachable: nothing was applied
+                log("store_failed", logging.ERROR, table=self.id, error=repr(exc))
+                raise Rejected(
+                    "server_busy", "your action could not be stored just now: send it again"
+                ) from None
             events = match.commit(prepared, by)
             self._views.clear()
             self.row.version = match.version
