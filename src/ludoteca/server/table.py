@@ -185,17 +185,22 @@ class Table:
     def begin(self, steps: list[ActionRow] | None = None) -> None:
         """Deal the match and replay any stored steps (after a restart)."""
         match = Match(self.game, self.row.params, self.deal(), self.players())
-        stored = [Step(a.seat, a.action, actor(a.by)) for a in steps or []]
+        self.log = [LogEntry(0, None, None, None, match.opening_events, self.row.started_at or 0)]
+        self.match = match
+        self._replay(steps or [])
+
+    def _replay(self, steps: list[ActionRow]) -> None:
+        """Apply stored steps to the match, and log them (a RuntimeError names a bad one)."""
+        assert self.match is not None
+        stored = [Step(a.seat, a.action, actor(a.by)) for a in steps]
         try:
-            replayed = match.replay_steps(stored)
+            replayed = self.match.replay_steps(stored)
         except ReplayError as exc:
             raise RuntimeError(f"table {self.id}: stored {exc}") from exc
-        self.log = [LogEntry(0, None, None, None, match.opening_events, self.row.started_at or 0)]
         self.log += [
             LogEntry(a.seq, a.seat, actor(a.by), a.action, events, a.at)
-            for a, events in zip(steps or [], replayed, strict=True)
+            for a, events in zip(steps, replayed, strict=True)
         ]
-        self.match = match
         self._views.clear()
 
     async def contribute(self, seat: int, text: object) -> None:
@@ -451,17 +456,7 @@ class Table:
             if row.status in ("playing", "over"):
                 self.begin(await storage.load_actions(self.id))
             return
-        steps = await storage.load_actions(self.id, after=match.version)
-        stored = [Step(a.seat, a.action, actor(a.by)) for a in steps]
-        try:
-            replayed = match.replay_steps(stored)
-        except ReplayError as exc:
-            raise RuntimeError(f"table {self.id}: stored {exc}") from exc
-        self.log += [
-            LogEntry(a.seq, a.seat, actor(a.by), a.action, events, a.at)
-            for a, events in zip(steps, replayed, strict=True)
-        ]
-        self._views.clear()
+        self._replay(await storage.load_actions(self.id, after=match.version))
         self.row = row
 
     # ------------------------------------------------------------------ bots and clocks
