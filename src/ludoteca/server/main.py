@@ -49,12 +49,14 @@ def workers_problem(workers: int, settings: Settings) -> str | None:
         return None
     needs = []
     if not settings.db_url.startswith("postgres"):
-        needs.append(f"a PostgreSQL database (--db postgresql://..., not {shown_db(settings.db_url)})")
+        given = shown_db(settings.db_url)
+        needs.append(f"a PostgreSQL database (--db postgresql://..., not {given})")
     if not settings.redis_url:
         needs.append("a Redis (--redis redis://host:port/0 or LUDOTECA_REDIS)")
     if not needs:
         return None
-    return f"--workers {workers} needs " + " and ".join(needs) + ": processes share tables only there"
+    needed = " and ".join(needs)
+    return f"--workers {workers} needs {needed}: the processes share tables only there"
 
 
 def shown_db(url: str) -> str:
@@ -68,6 +70,7 @@ def serve(
     port: int = 8000,
     db: str | None = None,
     redis: str | None = None,
+    *,
     upgrade: bool = False,
     workers: int = 1,
 ) -> int:
