@@ -115,6 +115,40 @@ def scratch_postgres(url: str) -> Iterator[str]:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
+def backend_work(db: str, redis_url: str | None) -> dict[str, Any]:
+    """Counters of the work the database and Redis did so far: PostgreSQL's commits and rows
+    written in this database, the CPU seconds of its server processes serving this database (when
+    on this machine), and the commands Redis processed (all of that Redis's clients)."""
+    work: dict[str, Any] = {}
+    if is_postgres(db):
+        import psycopg  # noqa: PLC0415
+
+        with psycopg.connect(libpq_url(db), autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted "
+                "FROM pg_stat_database WHERE datname = current_database()"
+            ).fetchone()
+            pids = conn.execute(
+                "SELECT pid FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+        if row is not None:
+            work["db_commits"], work["db_rows"] = int(row[0]), int(row[1])
+        work["db_cpu"] = {}
+        for (pid,) in pids:
+            with contextlib.suppress(OSError):
+                work["db_cpu"][pid] = cpu_seconds(pid)
+    if redis_url:
+        import redis  # noqa: PLC0415
+
+        client = redis.Redis.from_url(redis_url)
+        try:
+            work["redis_commands"] = int(client.info("stats")["total_commands_processed"])
+        finally:
+            client.close()
+    return work
+
+
 def stored_actions(db: str) -> int:
     """Every action stored so far, counted in the database itself (whichever process stored it)."""
     if is_postgres(db):
@@ -234,10 +268,18 @@ class Load:
     server ``(i + 1) % N`` (the same one when there is one)."""
 
     def __init__(
-        self, bases: list[str], game: str, seconds: float, server_pids: list[int], db: str
+        self,
+        bases: list[str],
+        game: str,
+        seconds: float,
+        server_pids: list[int],
+        *,
+        db: str,
+        redis: str | None,
     ) -> None:
         self.bases, self.game, self.seconds = bases, game, seconds
-        self.server_pids, self.db = server_pids, db
+        self.server_pids, self.db, self.redis = server_pids, db, redis
+        self.work: dict[str, float] = {}  # database and Redis work while measuring
         self.server_cpu = self.client_cpu = 0.0
         self.stored = 0
         self.latencies: list[float] = []
@@ -293,14 +335,21 @@ class Load:
             players = [asyncio.create_task(self.table(https, i)) for i in range(tables)]
             await asyncio.sleep(warmup)
             before = await asyncio.to_thread(stored_actions, self.db)
+            work = await asyncio.to_thread(backend_work, self.db, self.redis)
             server_cpu, client_cpu = process_tree_cpu(self.server_pids), time.process_time()
             self.measuring = True
             await asyncio.sleep(self.seconds)
             self.measuring = False
             self.server_cpu = cpu_between(server_cpu, process_tree_cpu(self.server_pids))
             self.client_cpu = time.process_time() - client_cpu
+            work_after = await asyncio.to_thread(backend_work, self.db, self.redis)
             after = await asyncio.to_thread(stored_actions, self.db)
             self.stored = after - before
+            for name in ("db_commits", "db_rows", "redis_commands"):
+                if name in work and name in work_after:
+                    self.work[name] = work_after[name] - work[name]
+            if "db_cpu" in work:
+                self.work["db_cpu"] = cpu_between(work["db_cpu"], work_after["db_cpu"])
             for task in players:
                 task.cancel()
             await asyncio.gather(*players, return_exceptions=True)
@@ -409,7 +458,8 @@ def run(args: argparse.Namespace, out: IO[str]) -> dict[str, Any]:
             db = args.db
         started = stack.enter_context(servers(args.processes, db, args.redis, tmp))
         pids = [server.process.pid for server in started]
-        load = Load([server.base for server in started], args.game, args.seconds, pids, db)
+        bases = [server.base for server in started]
+        load = Load(bases, args.game, args.seconds, pids, db=db, redis=args.redis)
         asyncio.run(load.run(args.tables, args.warmup))
     ms = [1000 * x for x in load.latencies]
     mean = statistics.fmean(ms) if ms else float("nan")
@@ -431,6 +481,26 @@ def run(args: argparse.Namespace, out: IO[str]) -> dict[str, Any]:
         f"load client {load.client_cpu / args.seconds:.2f} cores",
         file=out,
     )
+    stored = max(1, load.stored)
+    work = {
+        "db_commits_per_action": load.work.get("db_commits", 0) / stored,
+        "db_rows_written_per_action": load.work.get("db_rows", 0) / stored,
+        "db_cpu_us_per_action": 1e6 * load.work.get("db_cpu", 0.0) / stored,
+        "redis_commands_per_action": load.work.get("redis_commands", 0) / stored,
+    }
+    if database == "postgresql":
+        print(
+            f"  PostgreSQL per stored action: {work['db_commits_per_action']:.2f} commits, "
+            f"{work['db_rows_written_per_action']:.2f} rows written, "
+            f"{work['db_cpu_us_per_action']:.0f} us CPU (its server processes for this database)",
+            file=out,
+        )
+    if args.redis:
+        print(
+            f"  Redis: {work['redis_commands_per_action']:.2f} commands per stored action "
+            "(everything that Redis served meanwhile)",
+            file=out,
+        )
     print(f"  matches finished: {load.finished}, refused actions: {load.rejected}", file=out)
     return {
         "tables": args.tables,
@@ -448,6 +518,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> dict[str, Any]:
         "server_cores": round(load.server_cpu / args.seconds, 3),
         "server_cpu_us_per_action": round(per_action, 1),
         "client_cores": round(load.client_cpu / args.seconds, 3),
+        **{name: round(value, 3) for name, value in work.items()},
         "echo_messages_per_s": None if echo is None else round(echo, 1),
         "matches_finished": load.finished,
         "refused_actions": load.rejected,
