@@ -263,6 +263,9 @@ def measure_echo(connections: int, seconds: float) -> float:
 
 
 # ----------------------------------------------------------------------------------- tables
+HTTP_AT_ONCE = 32  # play-now requests the load client has in flight
+
+
 class Load:
     """The simulated people. Table ``i`` is made on server ``i % N`` and its websocket opened on
     server ``(i + 1) % N`` (the same one when there is one)."""
@@ -288,15 +291,17 @@ class Load:
         self.finished = 0
         self.measuring = False
         self.stop_at = 0.0
+        self.http_slots = asyncio.Semaphore(HTTP_AT_ONCE)
 
     async def table(self, https: list[httpx.AsyncClient], index: int) -> None:
         pick = random.Random(index)
         http = https[index % len(https)]
         ws_base = self.bases[(index + 1) % len(self.bases)].replace("http", "ws", 1)
         while time.monotonic() < self.stop_at:
-            created = (
-                await http.post("/api/play-now", json={"game": self.game, "name": f"p{index}"})
-            ).json()
+            async with self.http_slots:
+                created = (
+                    await http.post("/api/play-now", json={"game": self.game, "name": f"p{index}"})
+                ).json()
             table_id, token = created["table"]["id"], created["token"]
             async with websockets.connect(f"{ws_base}/ws/tables/{table_id}", max_size=2**22) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -330,6 +335,9 @@ class Load:
 
     async def run(self, tables: int, warmup: float) -> None:
         self.stop_at = time.monotonic() + warmup + self.seconds
+        # httpx's pool scans its queue for every request: a thousand tables asking at once
+        # would cost the load client more than the server; a few at a time it stays cheap
+        self.http_slots = asyncio.Semaphore(HTTP_AT_ONCE)
         https = [httpx.AsyncClient(base_url=base, timeout=60) for base in self.bases]
         try:
             players = [asyncio.create_task(self.table(https, i)) for i in range(tables)]
