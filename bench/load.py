@@ -429,6 +429,13 @@ def main() -> None:
         if args.db is None or not is_postgres(args.db):
             parser.error("--processes N>1 needs --db postgresql://... (the processes share it)")
         args.redis = args.redis or "redis://127.0.0.1:6379/0"
+    if args.redis:
+        import redis  # noqa: PLC0415
+
+        try:
+            redis.Redis.from_url(args.redis, socket_connect_timeout=3).ping()
+        except redis.RedisError as exc:
+            parser.error(f"--redis {args.redis} does not answer: {exc}")
 
     out = sys.stderr if args.json else sys.stdout
     figures = run(args, out)
