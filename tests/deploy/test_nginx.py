@@ -74,11 +74,13 @@ def nginx_binary() -> str:
 def site_config(upstreams: list[int], port: int) -> str:
     """deploy/nginx.conf with its upstream servers and its listen address replaced."""
     text = SITE.read_text()
-    servers = "".join(
-        f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=10s;\n" for p in upstreams
-    )
-    text, count = re.subn(r"(?m)^\s*server 127\.0\.0\.1:\d+[^;]*;\n", "", text)
-    assert count >= 2, "deploy/nginx.conf lists its processes as `server 127.0.0.1:PORT ...;`"
+    listed = re.compile(r"(?m)^\s*server 127\.0\.0\.1:\d+([^;]*);\n")
+    first = listed.search(text)
+    assert first, "deploy/nginx.conf lists its processes as `server 127.0.0.1:PORT ...;`"
+    # each process with the parameters the file gives its own (max_fails, ...)
+    servers = "".join(f"    server 127.0.0.1:{p}{first.group(1)};\n" for p in upstreams)
+    text, count = listed.subn("", text)
+    assert count >= 2, "deploy/nginx.conf lists two processes or more"
     text, count = re.subn(r"(upstream ludoteca \{\n(?:\s*#.*\n)*)", rf"\g<1>{servers}", text)
     assert count == 1, "deploy/nginx.conf has one `upstream ludoteca` block"
     text, count = re.subn(r"(?m)^\s*listen \[::\]:80;\n", "", text)
