@@ -64,6 +64,9 @@ class Settings:
     ws_ping_interval: float = 20.0
     ws_ping_timeout: float = 20.0
     limit_concurrency: int = 4000
+    # the proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma-separated
+    # addresses or networks, "*" for any): behind nginx the client is the forwarded address
+    forwarded_allow_ips: str = "127.0.0.1,::1"
     contribution_seconds: float = 10.0  # how long a start waits for the players' own seeds
     keys_dir: str | None = None  # the record-signing keys (None: one key for this process only)
 
@@ -96,6 +99,7 @@ class Settings:
             limit_start=env("LUDOTECA_LIMIT_START") or base.limit_start,
             limit_websocket=env("LUDOTECA_LIMIT_WEBSOCKET") or base.limit_websocket,
             limit_concurrency=_int("LUDOTECA_LIMIT_CONCURRENCY", base.limit_concurrency),
+            forwarded_allow_ips=env("LUDOTECA_FORWARDED_ALLOW_IPS") or base.forwarded_allow_ips,
             contribution_seconds=_float("LUDOTECA_CONTRIBUTION_SECONDS", base.contribution_seconds),
             keys_dir=os.environ.get("LUDOTECA_KEYS", DEFAULT_KEYS),
         )
