@@ -176,6 +176,20 @@ class HubCluster:
         self.held.add(table_id)
         return True
 
+    async def draw(self, table_id: str) -> bool:
+        now = self.hub.clock.now()
+        holder, expiry = self.hub.leases.get(table_id, ("", float("-inf")))
+        seated = self.hub.presence_of.get(table_id, {}).get(holder)
+        if holder not in ("", self.name) and expiry >= now and seated:
+            return False
+        self.hub.leases[table_id] = (self.name, now + self.hub.lease_seconds)
+        self.held.add(table_id)
+        if holder in self.hub.members and holder != self.name:
+            previous, lobby = self.hub.members[holder]
+            previous.held.discard(table_id)
+            lobby.lost(table_id)
+        return True
+
     async def release(self, table_id: str) -> None:
         self.held.discard(table_id)
         if self.hub.leases.get(table_id, ("", 0.0))[0] == self.name:

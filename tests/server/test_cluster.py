@@ -89,9 +89,12 @@ def test_one_table_served_by_three_processes(cluster: list[ProcessServer]) -> No
         everyone = [ana, bruno, watcher]
         await settle(everyone, 0)
         # each sees both people connected, though each process holds only one of them
-        await watcher.until(
-            lambda m: m["type"] == "state" and all(s["connected"] for s in m["table"]["seats"])
-        )
+        def both_connected(message: dict[str, Any]) -> bool:
+            seats = message["table"]["seats"]
+            return message["type"] == "state" and all(s["connected"] for s in seats)
+
+        if not both_connected(state_of(watcher)):
+            await watcher.until(both_connected)
         pick = random.Random(7)
         seats = {0: ana, 1: bruno}
         while True:

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from tablekit import FakeClock, Hub, process_on, seated
+from tablekit import FakeClock, Hub, Watcher, process_on, seated, settle
 from test_table_inprocess import two_people
 
 from ludoteca.server.storage.memory import MemoryStorage
@@ -109,5 +109,33 @@ def test_a_stale_driver_cannot_store_a_step_another_process_took() -> None:
             assert table_a.version == 1  # and it caught up from the store
             assert len(await store.load_actions(table_a.id)) == 1
             assert table_a.log[-1].by == "player"
+
+    run(scenario)
+
+
+def test_a_table_is_driven_where_its_people_are_connected() -> None:
+    """Made at a, Ana plays from b: b draws the lease (nobody is seated at a), so the table's
+    clock runs where its person is, and a stops its timer at once. Bruno then connects at a: a
+    cannot draw the table back while Ana is at b, so it does not move back and forth."""
+
+    async def scenario() -> None:
+        clock = FakeClock()
+        hub, store = Hub(clock), MemoryStorage()
+        async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
+            table_a, _ = await two_people(a, turn_seconds=30)
+            assert hub.members["a"][0].drives(table_a.id) and table_a._driver is not None
+            table_b = await b.get(table_a.id)
+            table_b.listeners.add(Watcher(seat=0))
+            await table_b.seated_here()
+            assert hub.members["b"][0].drives(table_a.id) and table_b._driver is not None
+            assert not hub.members["a"][0].drives(table_a.id) and table_a._driver is None
+            table_a.listeners.add(Watcher(seat=1))
+            await table_a.seated_here()
+            assert hub.members["b"][0].drives(table_a.id)
+            assert not hub.members["a"][0].drives(table_a.id)
+            await clock.advance(30)  # the clock, driven at b, runs out once
+            await settle()
+            assert len(await store.load_actions(table_a.id)) == 1
+            assert table_a.version == table_b.version == 1
 
     run(scenario)

@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Notice:
     """A table changed at process ``origin``: a step was stored (``kind`` "step", with the step's
-    public fields) or something else changed (``kind`` "row": seats, status, deal). ``summary`` is
+    public fields), something else changed (``kind`` "row": seats, status, deal), who is connected
+    changed ("presence"), or ``origin`` took over driving it ("lease"). ``summary`` is
     the table's public summary while it is open, for the lobby feeds of every process."""
 
     table: str
@@ -81,6 +82,11 @@ class Handler(Protocol):
         """Of these driven tables, those with nothing left to drive (over, expired, gone)."""
         ...
 
+    def movable(self, table_ids: Iterable[str]) -> list[str]:
+        """Of these driven tables, those no seated person is connected to here (so another
+        process may drive them as well as this one)."""
+        ...
+
     async def live(self) -> list[str]:
         """Every table in storage that needs a driver (starting or playing)."""
         ...
@@ -100,6 +106,12 @@ class Cluster(Protocol):
 
     async def claim(self, table_id: str) -> bool:
         """Take the table's lease if nobody holds it or it lapsed; True if this process holds it."""
+        ...
+
+    async def draw(self, table_id: str) -> bool:
+        """Take the table's lease also from a live holder that has no seated person connected
+        (this process has one): the table is then driven where its people are, with no hop
+        through Redis for each move. True if this process holds it now."""
         ...
 
     async def release(self, table_id: str) -> None: ...
@@ -137,6 +149,9 @@ class Solo:
         return True
 
     async def claim(self, table_id: str) -> bool:
+        return True
+
+    async def draw(self, table_id: str) -> bool:
         return True
 
     async def release(self, table_id: str) -> None:
@@ -211,6 +226,38 @@ return {got, total, alive}
 """
 )
 
+DRAW = (
+    _NOW
+    + """
+-- KEYS: leases, holders, presence of the table (hash process -> seats connected there)
+-- ARGV: process, ttl ms, table: take the lease unless a live holder has people connected
+local holder = redis.call('HGET', KEYS[2], ARGV[3])
+local expiry = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[3]))
+if holder and holder ~= ARGV[1] and expiry and expiry >= now
+   and redis.call('HEXISTS', KEYS[3], holder) == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
+return 1
+"""
+)
+
+PRESENCE = (
+    _NOW
+    + """
+-- KEYS: presence of a table (hash process -> seats), processes; ARGV: process
+-- The seats connected at the other live processes (a dead process's entry is ignored).
+local found = {}
+local entries = redis.call('HGETALL', KEYS[1])
+for i = 1, #entries, 2 do
+  local beat = tonumber(redis.call('ZSCORE', KEYS[2], entries[i]))
+  if entries[i] ~= ARGV[1] and beat and beat >= now then found[#found + 1] = entries[i + 1] end
+end
+return found
+"""
+)
+
 RELEASE = """
 -- KEYS: leases, holders; ARGV: process, table...: give up the leases that are ours
 for i = 2, #ARGV do
@@ -263,12 +310,13 @@ class RedisCluster:
         self.lease_ms = int(lease_seconds * 1000)
         self.tick = lease_seconds / 3  # renew three times within a lease
         self.held: set[str] = set()
-        self.alive: set[str] = set()  # the live processes, as of the last tick
         self.prefix = prefix
         self._claim = self.redis.register_script(CLAIM)
         self._take = self.redis.register_script(TAKE_LAPSED)
         self._release = self.redis.register_script(RELEASE)
         self._hand_off = self.redis.register_script(HAND_OFF)
+        self._draw = self.redis.register_script(DRAW)
+        self._presence = self.redis.register_script(PRESENCE)
         self._peers = self.redis.register_script(PEERS)
         self._renewed = time.monotonic()
 
@@ -286,6 +334,22 @@ class RedisCluster:
         if got:
             self.held.add(table_id)
         return bool(got)
+
+    async def draw(self, table_id: str) -> bool:
+        if table_id in self.held:
+            return True
+        keys = [*self.keys[:2], f"{self.prefix}:presence:{table_id}"]
+        try:
+            got = await self._draw(keys=keys, args=[self.name, self.lease_ms, table_id])
+        except (RedisError, OSError) as exc:
+            log("cluster_unreachable", logging.WARNING, error=repr(exc))
+            return False
+        if not got:
+            return False
+        self.held.add(table_id)
+        # the previous holder stops at once rather than at its next renewal
+        await self.publish(Notice(table_id, "lease", self.name, 0, ""))
+        return True
 
     async def release(self, table_id: str) -> None:
         self.held.discard(table_id)
@@ -305,15 +369,14 @@ class RedisCluster:
             await pipe.execute()
 
     async def presence(self, table_id: str) -> set[int]:
+        keys = [f"{self.prefix}:presence:{table_id}", self.keys[2]]
         try:
-            found = await self.redis.hgetall(f"{self.prefix}:presence:{table_id}")
+            found = await self._presence(keys=keys, args=[self.name])
         except (RedisError, OSError):
             return set()  # who is connected elsewhere is unknown for now: shown as not
         seats: set[int] = set()
-        for process, value in found.items():
-            name = _text(process)
-            if name != self.name and name in self.alive:
-                seats.update(orjson.loads(value))
+        for value in found:
+            seats.update(orjson.loads(value))
         return seats
 
     async def ping(self) -> str | None:
@@ -373,7 +436,6 @@ class RedisCluster:
         taken, total, processes = await self._take(keys=self.keys, args=[self.name, self.lease_ms])
         await self._balance(handler, int(total), int(processes))
         alive = {_text(p) for p in await self._peers(keys=self.keys[2:], args=[60_000])}
-        self.alive = alive
         if peers - alive:
             log("process_lost", processes=sorted(peers - alive))
             await handler.resync()
@@ -405,7 +467,9 @@ class RedisCluster:
         excess = len(self.held) - fair - max(2, fair // 10)
         if excess <= 0:
             return
-        given = sorted(self.held)[: min(excess, 50)]
+        given = sorted(handler.movable(self.held))[: min(excess, 50)]
+        if not given:
+            return
         for table_id in given:
             self.held.discard(table_id)
             handler.lost(table_id)
@@ -426,7 +490,12 @@ class RedisCluster:
                     if message.get("type") != "message":
                         continue
                     notice = Notice.decode(message["data"])
-                    if notice.origin != self.name:
+                    if notice.kind == "lease" and notice.table in self.held:
+                        if notice.origin != self.name:
+                            self.held.discard(notice.table)
+                            handler.lost(notice.table)
+                        continue
+                    if notice.origin != self.name and notice.kind != "lease":
                         try:
                             await handler.notice(notice)
                         except Exception as exc:

@@ -108,6 +108,8 @@ class Lobby:
     # ------------------------------------------------------- other processes (cluster.Handler)
     async def notice(self, notice: Notice) -> None:
         """Another process changed a table: catch up if it is held here; tell the lobby feeds."""
+        if notice.kind == "lease":
+            return
         table = self.tables.get(notice.table)
         if table is not None and notice.table not in self.broken:
             try:
@@ -144,6 +146,13 @@ class Lobby:
             tid
             for tid in table_ids
             if tid in self.broken or (t := self.tables.get(tid)) is None or t.row.status not in live
+        ]
+
+    def movable(self, table_ids: Iterable[str]) -> list[str]:
+        return [
+            tid
+            for tid in table_ids
+            if (t := self.tables.get(tid)) is None or not t.seated_listeners()
         ]
 
     async def live(self) -> list[str]:

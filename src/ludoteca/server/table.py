@@ -375,12 +375,17 @@ class Table:
         except Exception as exc:
             log("notice_not_sent", logging.WARNING, table=self.id, error=repr(exc))
 
-    async def seated_here(self) -> None:
-        """A client came or went: tell the others which seats are connected here."""
-        cluster = self.services.cluster
-        seats = {
+    def seated_listeners(self) -> set[int]:
+        """The seats with a client connected to this process."""
+        return {
             s for listener in self.listeners if (s := getattr(listener, "seat", None)) is not None
         }
+
+    async def seated_here(self) -> None:
+        """A client came or went: tell the others which seats are connected here; and drive the
+        table from here if the process driving it has no seated person connected."""
+        cluster = self.services.cluster
+        seats = self.seated_listeners()
         if cluster.shared and seats != self._present:
             self._present = seats
             try:
@@ -388,10 +393,17 @@ class Table:
             except Exception as exc:
                 log("notice_not_sent", logging.WARNING, table=self.id, error=repr(exc))
             await self.announce("presence")
+            live = self.row.status in ("starting", "playing")
+            if seats and live and not cluster.drives(self.id) and await cluster.draw(self.id):
+                log("lease_drawn", table=self.id)
+                await self.refresh()
+                return
         self.changed()
 
     async def hear(self, notice: Notice) -> None:
         """Another process changed this table: take its step, or read the table again."""
+        if notice.kind == "lease":
+            return  # who drives it changed: the cluster has stopped this process's timers
         if notice.kind == "presence":
             self.connected_elsewhere = await self.services.cluster.presence(self.id)
             self.changed()
