@@ -129,6 +129,8 @@ def test_a_table_is_driven_where_its_people_are_connected() -> None:
             await table_b.seated_here()
             assert hub.members["b"][0].drives(table_a.id) and table_b._driver is not None
             assert not hub.members["a"][0].drives(table_a.id) and table_a._driver is None
+            assert table_a.id not in a.tables  # nobody follows it at a: it left memory there
+            table_a = await a.get(table_a.id)
             table_a.listeners.add(Watcher(seat=1))
             await table_a.seated_here()
             assert hub.members["b"][0].drives(table_a.id)

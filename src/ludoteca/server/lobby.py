@@ -136,9 +136,13 @@ class Lobby:
         log("table_taken_over", table=table_id, status=table.row.status, version=table.version)
 
     def lost(self, table_id: str) -> None:
+        """Another process drives the table now: stop its timers here, and let it leave memory
+        at once if nobody here follows it (else every move would be replayed here for nobody)."""
         table = self.tables.get(table_id)
         if table is not None:
             table.stop()
+            if not table.listeners:
+                del self.tables[table_id]
 
     def finished(self, table_ids: Iterable[str]) -> list[str]:
         live = (Status.STARTING, Status.PLAYING)

@@ -395,9 +395,10 @@ class Table:
             await self.announce("presence")
             live = self.row.status in ("starting", "playing")
             if seats and live and not cluster.drives(self.id) and await cluster.draw(self.id):
+                # the table here is current (read when the client came, then kept by notices);
+                # should it not be, its first timed move is fenced and the table read again
                 log("lease_drawn", table=self.id)
-                await self.refresh()
-                return
+                self.schedule()
         self.changed()
 
     async def hear(self, notice: Notice) -> None:
