@@ -26,7 +26,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -324,6 +324,29 @@ class RedisCluster:
         self._presence = self.redis.register_script(PRESENCE)
         self._peers = self.redis.register_script(PEERS)
         self._renewed = time.monotonic()
+        # taking tables over reads them from the database: done beside the lease rounds, a
+        # few at a time, so that taking many never delays renewing the leases already held
+        self._loading = asyncio.Semaphore(16)
+        self._background: set[asyncio.Task[None]] = set()
+
+    def _beside(self, work: Coroutine[Any, Any, None], table_id: str | None = None) -> None:
+        """Run ``work`` beside the lease rounds; if it takes a table over and fails (say, the
+        database did not answer), let the lease lapse for another try rather than sit on it."""
+
+        async def limited() -> None:
+            async with self._loading:
+                try:
+                    await work
+                except Exception as exc:
+                    log("take_over_failed", logging.ERROR, table=table_id, error=repr(exc))
+                    if table_id is not None and table_id in self.held:
+                        self.held.discard(table_id)
+                        with contextlib.suppress(RedisError, OSError):
+                            await self._hand_off(keys=self.keys[:2], args=[self.name, table_id])
+
+        task = asyncio.create_task(limited())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def drives(self, table_id: str) -> bool:
         return table_id in self.held
@@ -417,9 +440,9 @@ class RedisCluster:
         try:
             await self._keep(handler)
         finally:
-            for task in helpers:
+            for task in [*helpers, *self._background]:
                 task.cancel()
-            for task in helpers:
+            for task in [*helpers, *self._background]:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
 
@@ -450,8 +473,9 @@ class RedisCluster:
 
     async def _tick(self, handler: Handler, peers: set[str]) -> set[str]:
         done = handler.finished(self.held)
-        for table_id in done:
-            await self.release(table_id)
+        if done:
+            self.held.difference_update(done)
+            await self._release(keys=self.keys[:2], args=[self.name, *done])
         if self.held:
             held = list(self.held)
             kept = await self._claim(keys=self.keys[:2], args=[self.name, self.lease_ms, *held])
@@ -466,12 +490,12 @@ class RedisCluster:
         alive = {_text(p) for p in await self._peers(keys=self.keys[2:], args=[60_000])}
         if peers - alive:
             log("process_lost", processes=sorted(peers - alive))
-            await handler.resync()
+            self._beside(handler.resync())
         for raw in taken:
             table_id = _text(raw)
             self.held.add(table_id)
             log("lease_taken", table=table_id)
-            await handler.gained(table_id)
+            self._beside(handler.gained(table_id), table_id)
         return alive
 
     async def _adopt(self, handler: Handler, live: list[str]) -> None:
@@ -486,7 +510,7 @@ class RedisCluster:
                 table_id = _text(raw)
                 self.held.add(table_id)
                 log("lease_taken", table=table_id, undriven=True)
-                await handler.gained(table_id)
+                self._beside(handler.gained(table_id), table_id)
 
     async def _balance(self, handler: Handler, total: int, processes: int) -> None:
         """Drive no more than a fair share (with some slack): hand the excess to the others, a
