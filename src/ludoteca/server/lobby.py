@@ -129,8 +129,10 @@ class Lobby:
     async def gained(self, table_id: str) -> None:
         """This process now drives the table: hold it, read it afresh, arm its timers."""
         try:
+            held = table_id in self.tables  # else ``get`` reads it now, and arms its timer
             table = await self.get(table_id)
-            await table.refresh()
+            if held:
+                await table.refresh()
         except Rejected:
             return  # gone or broken: ``finished`` lets the lease go
         log("table_taken_over", table=table_id, status=table.row.status, version=table.version)
@@ -255,6 +257,7 @@ class Lobby:
         if table is not None and table_id not in self.broken:
             return table
         found = await self.peek(table_id)
+        found.connected_elsewhere = await self.services.cluster.presence(table_id)
         async with self._lock:
             if table_id in self.tables:
                 return self.tables[table_id]
