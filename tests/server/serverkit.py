@@ -167,7 +167,11 @@ class Client:
     async def connect(cls, ws_base: str, table_id: str, token: str | None = None) -> Client:
         ws = await websockets.connect(f"{ws_base}/ws/tables/{table_id}", max_size=2**22)
         client = cls(ws)
-        await client.send({"type": "hello", **({"token": token} if token else {})})
+        try:
+            await client.send({"type": "hello", **({"token": token} if token else {})})
+        except BaseException:
+            await ws.close()  # the server went away at once: leave no socket open
+            raise
         return client
 
     async def send(self, message: dict[str, Any]) -> None:

@@ -212,19 +212,33 @@ TAKE_LAPSED = (
     _NOW
     + """
 -- KEYS: leases, holders, processes (zset process -> heartbeat expiry ms)
--- ARGV: process, ttl ms: beat, then take a fair share of the lapsed leases.
--- Returns {taken tables, leases in all, live processes}.
+-- ARGV: process, ttl ms: beat, then take a fair share of the lapsed leases: of those a live
+-- process handed over, a share among the others (never back to the giver unless it is alone);
+-- of those whose holder died, a share among all. Returns {taken, leases in all, live processes}.
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[1])
 local alive = math.max(1, redis.call('ZCOUNT', KEYS[3], now, '+inf'))
 local total = redis.call('ZCARD', KEYS[1])
-local lapsed = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - 1)
-local got = {}
-for i = 1, math.min(math.ceil(#lapsed / alive), #lapsed) do
-  local t = lapsed[i]
-  redis.call('HSET', KEYS[2], t, ARGV[1])
-  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), t)
-  got[#got + 1] = t
+local mine = 'from:' .. ARGV[1]
+local handed, orphaned = {}, {}
+for _, t in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - 1)) do
+  local holder = redis.call('HGET', KEYS[2], t)
+  if holder and string.sub(holder, 1, 5) == 'from:' then
+    if holder ~= mine or alive == 1 then handed[#handed + 1] = t end
+  else
+    orphaned[#orphaned + 1] = t
+  end
 end
+local got = {}
+local function take(list, share)
+  for i = 1, math.min(share, #list) do
+    local t = list[i]
+    redis.call('HSET', KEYS[2], t, ARGV[1])
+    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), t)
+    got[#got + 1] = t
+  end
+end
+take(handed, math.ceil(#handed / math.max(1, alive - 1)))
+take(orphaned, math.ceil(#orphaned / alive))
 return {got, total, alive}
 """
 )
@@ -275,10 +289,11 @@ return 0
 
 HAND_OFF = """
 -- KEYS: leases, holders; ARGV: process, table...: let our leases lapse now, for the others
--- to take at their next tick (a clean shutdown, or more than a fair share)
+-- to take at their next round (a clean shutdown, or more than a fair share), marked as given
+-- by us so that we do not take them back ourselves
 for i = 2, #ARGV do
   if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[1] then
-    redis.call('HDEL', KEYS[2], ARGV[i])
+    redis.call('HSET', KEYS[2], ARGV[i], 'from:' .. ARGV[1])
     redis.call('ZADD', KEYS[1], 0, ARGV[i])
   end
 end
@@ -328,6 +343,7 @@ class RedisCluster:
         # few at a time, so that taking many never delays renewing the leases already held
         self._loading = asyncio.Semaphore(16)
         self._background: set[asyncio.Task[None]] = set()
+        self._arriving: set[str] = set()  # tables taken over, being read: not finished yet
 
     def _beside(self, work: Coroutine[Any, Any, None], table_id: str | None = None) -> None:
         """Run ``work`` beside the lease rounds; if it takes a table over and fails (say, the
@@ -343,6 +359,11 @@ class RedisCluster:
                         self.held.discard(table_id)
                         with contextlib.suppress(RedisError, OSError):
                             await self._hand_off(keys=self.keys[:2], args=[self.name, table_id])
+                finally:
+                    self._arriving.discard(table_id or "")
+
+        if table_id is not None:
+            self._arriving.add(table_id)
 
         task = asyncio.create_task(limited())
         self._background.add(task)
@@ -472,7 +493,7 @@ class RedisCluster:
             await asyncio.sleep(self.tick)
 
     async def _tick(self, handler: Handler, peers: set[str]) -> set[str]:
-        done = handler.finished(self.held)
+        done = [t for t in handler.finished(self.held) if t not in self._arriving]
         if done:
             self.held.difference_update(done)
             await self._release(keys=self.keys[:2], args=[self.name, *done])
