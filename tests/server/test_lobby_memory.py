@@ -45,7 +45,7 @@ def storage(tmp_path: Path) -> Iterator[SqlStorage]:
 def make_lobby(storage: SqlStorage, clock: Clock, **changes: object) -> Lobby:
     url = storage.engine.url.render_as_string(hide_password=False)
     settings = replace(fast_settings(url), **changes)  # type: ignore[arg-type]
-    return Lobby(Services(storage, BotRunner(processes=1, threads=1), settings, clock))
+    return Lobby(Services(storage, BotRunner(processes=1), settings, clock))
 
 
 async def open_table(lobby: Lobby, client: str = "") -> str:
