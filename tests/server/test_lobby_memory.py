@@ -118,6 +118,23 @@ def test_open_tables_per_client_are_capped(storage: SqlStorage) -> None:
     asyncio.run(scenario())
 
 
+def test_live_tables_are_capped_and_finished_ones_do_not_count(storage: SqlStorage) -> None:
+    async def scenario() -> None:
+        lobby = make_lobby(storage, Clock(), max_live_tables=2)
+        first = await open_table(lobby)
+        await open_table(lobby)
+        with pytest.raises(Rejected) as refused:
+            await open_table(lobby)
+        assert refused.value.code == "server_busy"
+        lobby.tables[first].row.status = Status.OVER  # finished, still in memory until swept
+        await open_table(lobby)
+        with pytest.raises(Rejected) as again:
+            await open_table(lobby)
+        assert again.value.code == "server_busy"
+
+    asyncio.run(scenario())
+
+
 def finished_match(game_id: str = "heroes") -> tuple[Match, list[ActionRow]]:
     """A whole match played by the first legal action each turn."""
     game = get(game_id)
