@@ -121,7 +121,9 @@ async def play(game_id: str, actions: int, db: str, phases: Phases) -> tuple[int
             listener = Listener(tbl, seat)
             tbl.listeners.add(listener)
             listener.woken = True
-            listener.render(phases)  # the first state, as after hello
+            counted = phases.seconds.copy()
+            listener.render(phases)  # the first state, as after hello: part of the set-up
+            phases.seconds = counted
             setup += time.process_time() - start
             start = time.process_time()
             while (match := tbl.match) is not None and not match.over and done < actions:
