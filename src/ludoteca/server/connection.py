@@ -77,7 +77,7 @@ class Outbox:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
-        self._sending = False
+        self._writing = False  # in a send or the close, where only a cancel stops the writer
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run())
@@ -123,24 +123,25 @@ class Outbox:
                         await self._send(message)
                 if self.closing and not self._stopped:
                     if self.websocket.application_state == WebSocketState.CONNECTED:
+                        self._writing = True
                         await self.websocket.close(*self.closing)
                     return
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
 
     async def _send(self, message: dict[str, Any]) -> None:
-        self._sending = True
+        self._writing = True
         try:
             await self.websocket.send_text(encode(message))
         finally:
-            self._sending = False
+            self._writing = False
         self.sent += 1
 
     async def finish(self) -> None:
         """Stop writing: flush and close when closing (briefly), else stop at once.
 
-        A writer waiting for work is woken to return, and only one caught in a send is
-        cancelled: the cancellation's traceback held the connection's every object in a
+        A writer waiting for work is woken to return, and only one caught in a send or the close
+        is cancelled: the cancellation's traceback held the connection's every object in a
         reference cycle, left for the collector, once per connection."""
         task = self._task
         if task is None:
@@ -151,7 +152,7 @@ class Outbox:
         self._stopped = True
         self.replies.clear()
         self.latest.clear()  # a pending render refers to its connection
-        if self._sending:
+        if self._writing:
             task.cancel()
         else:
             self._wake.set()
