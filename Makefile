@@ -7,7 +7,7 @@ PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 RUN_STAMP  := $(VENV)/.run-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: run test lint typecheck pytest coverage bench browser clean
+.PHONY: run test lint typecheck pytest coverage bench browser nginx clean
 
 # `make run` installs what running needs; `make test` and `make bench` add their tools on top.
 $(VENV)/.created:
@@ -36,6 +36,14 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+# Debian's nginx for the deployment tests (tests/deploy/test_nginx.py runs its own nginx as a child
+# process with its own prefix and port; it does not use the system's nginx service).
+nginx:
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { \
+	  echo "installing Debian's nginx for the deployment tests"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx >/dev/null; }
+
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests bench docs
 	$(BIN)/ruff format --check src tests bench docs
@@ -43,7 +51,7 @@ lint: $(TEST_STAMP)
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy src/ludoteca
 
-pytest: $(TEST_STAMP) browser
+pytest: $(TEST_STAMP) browser nginx
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest

@@ -71,7 +71,15 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(metavar="COMMAND")
     game_ids = ", ".join(all_games())
 
-    serve = commands.add_parser("serve", help="start the table server (web table and API)")
+    serve = commands.add_parser(
+        "serve",
+        help="start the table server (web table and API)",
+        description="Start the table server (web table and API). Every option can also be set by "
+        "its LUDOTECA_* environment variable (LUDOTECA_HOST, LUDOTECA_PORT, LUDOTECA_DB, "
+        "LUDOTECA_REDIS, LUDOTECA_WORKERS); behind a proxy, LUDOTECA_FORWARDED_ALLOW_IPS names "
+        "the proxies whose X-Forwarded-For is believed (default 127.0.0.1,::1). "
+        "See docs/deploy.md.",
+    )
     serve.add_argument("--host", default=os.environ.get("LUDOTECA_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("LUDOTECA_PORT", "8000")))
     serve.add_argument(
@@ -82,10 +90,19 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--redis",
         default=os.environ.get("LUDOTECA_REDIS"),
-        help="redis://host:port to share rate limits between server processes (default: memory)",
+        help="redis://host:port/0 that server processes share: rate limits and, with several "
+        "processes, table changes (default: LUDOTECA_REDIS, else none: limits in memory)",
     )
     serve.add_argument(
         "--upgrade", action="store_true", help="upgrade a database at an older schema first"
+    )
+    serve.add_argument(
+        "--workers",
+        type=workers_count,
+        default=os.environ.get("LUDOTECA_WORKERS", "1"),
+        metavar="N",
+        help="server processes on this address (default: LUDOTECA_WORKERS, else 1); more than 1 "
+        "needs --db postgresql://... and --redis, which the processes share (see docs/deploy.md)",
     )
     serve.set_defaults(run=cmd_serve)
     add_db_commands(commands)
@@ -496,7 +513,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # the web stack (FastAPI, SQLAlchemy, uvicorn) loads only for this command
     from ludoteca.server.main import serve  # noqa: PLC0415
 
-    return serve(host=args.host, port=args.port, db=args.db, redis=args.redis, upgrade=args.upgrade)
+    return serve(
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        redis=args.redis,
+        upgrade=args.upgrade,
+        workers=args.workers,
+    )
+
+
+def workers_count(text: str) -> int:
+    """``--workers``: a whole number of processes, 1 or more."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of processes, not {text!r}") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"1 or more processes, not {count}")
+    return count
 
 
 # --------------------------------------------------------------------------------------- db

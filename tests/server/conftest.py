@@ -8,7 +8,16 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from serverkit import IN_CI, POSTGRES_URL, ProcessServer, ThreadServer, close_api, fast_settings
+import redis
+from serverkit import (
+    IN_CI,
+    POSTGRES_URL,
+    REDIS_URL,
+    ProcessServer,
+    ThreadServer,
+    close_api,
+    fast_settings,
+)
 
 
 @pytest.fixture
@@ -46,6 +55,18 @@ def postgres_url(postgres_base: str) -> Iterator[str]:
     yield f"{postgres_base}{sep}options=-csearch_path%3D{schema}"
     with psycopg.connect(postgres_base, autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The local Redis; skip visibly if none answers (never under CI=true)."""
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except Exception as exc:
+        if IN_CI:
+            pytest.fail(f"Redis must run under CI=true ({REDIS_URL}): {exc}")
+        pytest.skip(f"no Redis at {REDIS_URL} ({exc}); set LUDOTECA_TEST_REDIS")
+    return REDIS_URL
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ from ludoteca.server.config import Settings
 from ludoteca.server.main import uvicorn_options
 
 POSTGRES_URL = os.environ.get("LUDOTECA_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("LUDOTECA_TEST_REDIS", "redis://127.0.0.1:6379")
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 

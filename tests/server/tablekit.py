@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ludoteca.server.bots import BotRunner
+from ludoteca.server.cluster import Notice
 from ludoteca.server.config import Settings
 from ludoteca.server.lobby import Lobby
 from ludoteca.server.storage import Storage, open_storage
@@ -118,3 +119,128 @@ async def lobby_on(store: Storage | str, clock: FakeClock, **changes: Any) -> As
         bots.close()
         if isinstance(store, str):
             await storage.close()
+
+
+# --------------------------------------------------------------------- several processes
+@dataclass
+class Hub:
+    """What Redis is between processes, for lobbies in one process on the fake clock: leases
+    that lapse ``lease_seconds`` after their last renewal, and notices to every other member.
+    A member stops (as if killed) with ``kill``; ``tick`` is one member's lease round."""
+
+    clock: FakeClock
+    lease_seconds: float = 3.0
+    leases: dict[str, tuple[str, float]] = field(default_factory=dict)  # table -> holder, expiry
+    members: dict[str, tuple[HubCluster, Lobby]] = field(default_factory=dict)
+    presence_of: dict[str, dict[str, set[int]]] = field(default_factory=dict)
+
+    def join(self, name: str) -> HubCluster:
+        return HubCluster(self, name)
+
+    def kill(self, name: str) -> None:
+        _, lobby = self.members.pop(name)
+        lobby.shutdown()  # its timers die with it; its leases lapse in time
+
+    async def tick(self, name: str) -> None:
+        """Renew the member's leases, let go of finished tables, take lapsed ones."""
+        cluster, lobby = self.members[name]
+        now = self.clock.now()
+        for table_id in lobby.finished(cluster.held):
+            await cluster.release(table_id)
+        for table_id in list(cluster.held):
+            if not await cluster.claim(table_id):
+                cluster.held.discard(table_id)
+                lobby.lost(table_id)
+        lapsed = [t for t, (_, expiry) in self.leases.items() if expiry < now]
+        for table_id in lapsed:
+            if await cluster.claim(table_id):
+                await lobby.gained(table_id)
+
+
+@dataclass(eq=False)
+class HubCluster:
+    hub: Hub
+    name: str
+    held: set[str] = field(default_factory=set)
+    shared: bool = True
+
+    def drives(self, table_id: str) -> bool:
+        return table_id in self.held
+
+    async def claim(self, table_id: str) -> bool:
+        now = self.hub.clock.now()
+        holder, expiry = self.hub.leases.get(table_id, ("", float("-inf")))
+        if holder != self.name and expiry >= now:
+            return False
+        self.hub.leases[table_id] = (self.name, now + self.hub.lease_seconds)
+        self.held.add(table_id)
+        return True
+
+    async def draw(self, table_id: str) -> bool:
+        now = self.hub.clock.now()
+        holder, expiry = self.hub.leases.get(table_id, ("", float("-inf")))
+        seated = self.hub.presence_of.get(table_id, {}).get(holder)
+        if holder not in ("", self.name) and expiry >= now and seated:
+            return False
+        self.hub.leases[table_id] = (self.name, now + self.hub.lease_seconds)
+        self.held.add(table_id)
+        if holder in self.hub.members and holder != self.name:
+            previous, lobby = self.hub.members[holder]
+            previous.held.discard(table_id)
+            lobby.lost(table_id)
+        return True
+
+    async def release(self, table_id: str) -> None:
+        self.held.discard(table_id)
+        if self.hub.leases.get(table_id, ("", 0.0))[0] == self.name:
+            del self.hub.leases[table_id]
+
+    async def publish(self, notice: Notice) -> None:
+        for name, (_, lobby) in list(self.hub.members.items()):
+            if name != self.name:
+                await lobby.notice(notice)
+
+    async def present(self, table_id: str, seats: set[int]) -> None:
+        self.hub.presence_of.setdefault(table_id, {})[self.name] = set(seats)
+
+    async def presence(self, table_id: str) -> set[int]:
+        found = self.hub.presence_of.get(table_id, {})
+        return {
+            s
+            for n, seats in found.items()
+            if n != self.name and n in self.hub.members
+            for s in seats
+        }
+
+    async def ping(self) -> str | None:
+        return None
+
+    async def run(self, handler: Any) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+@asynccontextmanager
+async def process_on(hub: Hub, name: str, store: Storage, **changes: Any) -> AsyncIterator[Lobby]:
+    """A lobby as one of several processes on one store, its leases and notices in ``hub``."""
+    bots = BotRunner(processes=1)
+    services = Services(
+        store,
+        bots,
+        settings("memory://", **changes),
+        now=hub.clock.now,
+        sleep=hub.clock.sleep,
+        cluster=hub.join(name),
+    )
+    lobby = Lobby(services)
+    hub.members[name] = (services.cluster, lobby)  # type: ignore[assignment]
+    await lobby.load()
+    try:
+        yield lobby
+    finally:
+        hub.members.pop(name, None)
+        lobby.shutdown()
+        await settle()
+        bots.close()

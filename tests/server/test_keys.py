@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import stat
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ludoteca.bots.arena import play_match
@@ -46,3 +49,29 @@ def test_rotation_keeps_older_records_checking(tmp_path: Path) -> None:
     stranger = KeyRing.ephemeral().sign(record("stranger"))
     problems = verify(stranger.to_json(), get, trusted_keys=trusted).problems
     assert [p.check for p in problems] == ["signature"]
+
+
+def test_processes_starting_at_once_make_one_key(tmp_path: Path) -> None:
+    """Eight server processes (threads here, each opening the lock file on its own, as processes
+    do) start on a fresh folder at the same instant: one key is made, and all sign with it."""
+    folder = tmp_path / "keys"
+    start = threading.Barrier(8)
+
+    def load() -> str:
+        start.wait()
+        return KeyRing.load(folder).current.key_id
+
+    with ThreadPoolExecutor(8) as pool:
+        ids = list(pool.map(lambda _: load(), range(8)))
+    assert len(set(ids)) == 1
+    assert len(list(folder.glob("*.pem"))) == 1
+
+
+def test_every_process_signs_with_a_key_rotated_by_another(tmp_path: Path) -> None:
+    folder = tmp_path / "keys"
+    running = KeyRing.load(folder)  # a server process, started before the rotation
+    first = running.current.key_id
+    time.sleep(0.01)  # the folder's change time moves on (nanoseconds, but not every filesystem)
+    _, newer = rotate(folder)  # `ludoteca keys rotate`, run beside it
+    assert running.current.key_id == newer.key_id != first
+    assert [k.key_id for k in running.published()] == [newer.key_id, first]

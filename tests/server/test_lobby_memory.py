@@ -75,14 +75,14 @@ def test_open_tables_nobody_joins_expire_and_leave_the_lobby(storage: SqlStorage
         await lobby.join(busy.id, "Bo", None)  # a join restarts the wait
         clock.now += 200
         assert await lobby.sweep() == (1, 0)
-        assert [t["id"] for t in lobby.listing("open")[0]] == [busy.id]
+        assert [t["id"] for t in (await lobby.listing("open"))[0]] == [busy.id]
         assert seen[-1] == quiet and lobby.open_table(quiet) is None
         with pytest.raises(Rejected) as gone:
             await lobby.peek(quiet)
         assert gone.value.code == "no_table"
         clock.now += 600
         assert await lobby.sweep() == (1, 0)
-        assert lobby.listing("open") == ([], 0)
+        assert (await lobby.listing("open")) == ([], 0)
         # after a restart neither comes back
         again = make_lobby(storage, clock)
         assert await again.load() == 0
@@ -113,7 +113,7 @@ def test_open_tables_per_client_are_capped(storage: SqlStorage) -> None:
             await open_table(lobby, "10.0.0.1")
         assert refused.value.code == "too_many_tables"
         await open_table(lobby, "10.0.0.2")
-        assert lobby.listing("open")[1] == 3
+        assert (await lobby.listing("open"))[1] == 3
 
     asyncio.run(scenario())
 
@@ -226,7 +226,7 @@ def test_reading_finished_tables_keeps_none_of_them_and_memory_flat(storage: Sql
         grown = rss_mb() - before
         assert grown < 12, f"900 more finished tables kept {grown:.1f} MB"
         assert lobby.tables == {}
-        page, total = await lobby.finished(offset=10, limit=5)
+        page, total = await lobby.listing("over", offset=10, limit=5)
         assert total == 1000 and [t["id"] for t in page] == [
             f"done{n:05d}" for n in range(989, 984, -1)
         ]

@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import secrets
 import time
 from collections.abc import Iterator
@@ -16,11 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-import redis
 import websockets
-from serverkit import IN_CI, ThreadServer, api, fast_settings, two_people_table
-
-REDIS_URL = os.environ.get("LUDOTECA_TEST_REDIS", "redis://127.0.0.1:6379")
+from serverkit import ThreadServer, api, fast_settings, two_people_table
 
 
 @pytest.fixture
@@ -285,23 +281,11 @@ def test_an_invalid_utf8_frame_is_one_warning_without_traceback(
     assert lines[0].exc_info is None and not any(r.levelno >= logging.ERROR for r in caplog.records)
 
 
-@pytest.fixture
-def redis_url() -> str:
-    """The local Redis; skip visibly if none answers (never under CI=true)."""
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except Exception as exc:
-        if IN_CI:
-            pytest.fail(f"Redis must run under CI=true ({REDIS_URL}): {exc}")
-        pytest.skip(f"no Redis at {REDIS_URL} ({exc}); set LUDOTECA_TEST_REDIS")
-    return REDIS_URL
-
-
 def test_two_servers_on_one_redis_share_one_limit(sqlite_url: str, redis_url: str) -> None:
     settings = fast_settings(
         sqlite_url,
         redis_url=redis_url,
-        limits_prefix=f"ludoteca-test-{secrets.token_hex(4)}",
+        redis_prefix=f"ludoteca-test-{secrets.token_hex(4)}",
         limit_create="3/minute",
     )
     first, second = ThreadServer(settings).start(), ThreadServer(settings).start()

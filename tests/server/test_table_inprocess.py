@@ -201,6 +201,31 @@ def test_a_stale_version_is_refused_and_changes_nothing(db: MemoryStorage) -> No
     run(scenario)
 
 
+def test_a_store_that_fails_refuses_the_action_and_changes_nothing(db: MemoryStorage) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(db, clock) as lobby:
+            table, _ = await two_people(lobby)
+            seat = table.to_move()
+            assert seat is not None and table.match is not None
+            legal = table.match.legal(seat)[0]
+            append = db.append
+
+            async def unreachable(item: Any) -> None:
+                raise OSError("connection refused")
+
+            db.append = unreachable  # type: ignore[method-assign]
+            with pytest.raises(Rejected) as busy:
+                await table.submit(seat, legal, 0)
+            assert busy.value.code == "server_busy"
+            assert table.version == 0 and await db.load_actions(table.id) == []
+            db.append = append  # type: ignore[method-assign]
+            await table.submit(seat, legal, 0)  # sent again, stored once
+            assert table.version == 1 and len(await db.load_actions(table.id)) == 1
+
+    run(scenario)
+
+
 def test_a_second_writer_of_the_same_step_is_refused_and_catches_up(db: MemoryStorage) -> None:
     async def scenario() -> None:
         clock = FakeClock()

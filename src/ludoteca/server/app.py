@@ -22,6 +22,7 @@ from . import replay
 from .api import games, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
+from .cluster import open_cluster
 from .config import Settings
 from .keys import KeyRing
 from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
@@ -42,7 +43,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         storage = open_storage(settings.db_url)
         bots = BotRunner(processes=settings.bot_processes)
         keys = KeyRing.load(Path(settings.keys_dir)) if settings.keys_dir else KeyRing.ephemeral()
-        lobby = Lobby(Services(storage, bots, settings, keys=keys))
+        cluster = open_cluster(settings)
+        lobby = Lobby(Services(storage, bots, settings, keys=keys, cluster=cluster))
         await lobby.load()
         state = AppState(
             settings=settings,
@@ -54,12 +56,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.ludoteca = state
         sweeper = asyncio.create_task(lobby.run_sweeper())
-        log("server_started", db=storage.dialect, version=__version__)
+        keeper = asyncio.create_task(cluster.run(lobby))
+        log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
         finally:
             log("server_stopping", connections=len(state.connections))
             sweeper.cancel()
+            keeper.cancel()
             lobby.shutdown()
             for websocket in list(state.connections):
                 await _close_quietly(websocket)
@@ -68,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 async with table.lock:
                     pass
             bots.close()
+            await cluster.close()  # the others take this process's tables over at once
             await storage.close()
             await state.limits.close()
             log("server_stopped")

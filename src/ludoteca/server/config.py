@@ -55,13 +55,18 @@ class Settings:
     limit_join: str = "60/minute"
     limit_start: str = "60/minute"
     limit_websocket: str = "240/minute"
-    redis_url: str | None = None  # share the limits across processes (LUDOTECA_REDIS)
-    limits_prefix: str = "ludoteca"
+    # several processes as one server: limits, table leases and notices in Redis (LUDOTECA_REDIS)
+    redis_url: str | None = None
+    redis_prefix: str = "ludoteca"  # keys and channel names (LUDOTECA_REDIS_PREFIX)
+    lease_seconds: float = 3.0  # a driving lease not renewed this long lapses to another process
     # uvicorn
     ws_max_frame_bytes: int = 64 * 1024
     ws_ping_interval: float = 20.0
     ws_ping_timeout: float = 20.0
     limit_concurrency: int = 4000
+    # the proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma-separated
+    # addresses or networks, "*" for any): behind nginx the client is the forwarded address
+    forwarded_allow_ips: str = "127.0.0.1,::1"
     contribution_seconds: float = 10.0  # how long a start waits for the players' own seeds
     keys_dir: str | None = None  # the record-signing keys (None: one key for this process only)
 
@@ -79,6 +84,8 @@ class Settings:
             rate_burst=_int("LUDOTECA_RATE_BURST", base.rate_burst),
             bot_processes=_int("LUDOTECA_BOT_PROCESSES", base.bot_processes),
             redis_url=redis_url or env("LUDOTECA_REDIS") or None,
+            redis_prefix=env("LUDOTECA_REDIS_PREFIX") or base.redis_prefix,
+            lease_seconds=_float("LUDOTECA_LEASE_SECONDS", base.lease_seconds),
             open_table_ttl=_float("LUDOTECA_OPEN_TABLE_TTL", base.open_table_ttl),
             max_connections=_int("LUDOTECA_MAX_CONNECTIONS", base.max_connections),
             max_connections_per_client=_int(
@@ -92,6 +99,7 @@ class Settings:
             limit_start=env("LUDOTECA_LIMIT_START") or base.limit_start,
             limit_websocket=env("LUDOTECA_LIMIT_WEBSOCKET") or base.limit_websocket,
             limit_concurrency=_int("LUDOTECA_LIMIT_CONCURRENCY", base.limit_concurrency),
+            forwarded_allow_ips=env("LUDOTECA_FORWARDED_ALLOW_IPS") or base.forwarded_allow_ips,
             contribution_seconds=_float("LUDOTECA_CONTRIBUTION_SECONDS", base.contribution_seconds),
             keys_dir=os.environ.get("LUDOTECA_KEYS", DEFAULT_KEYS),
         )

@@ -310,7 +310,7 @@ class Connection:
             await self.outbox.finish()
             if self.table is not None and self in self.table.listeners:
                 self.table.listeners.discard(self)
-                self.table.changed()  # the seat's "connected" flag changed
+                await self.table.seated_here()  # the seat's "connected" flag changed
 
     async def _read(self, opened: float) -> None:
         while not self.outbox.closing:
@@ -353,7 +353,7 @@ class Connection:
         role = "spectator" if seat is None else "player"
         self.outbox.reply({"type": "welcome", "table": table.id, "seat": seat, "role": role})
         table.listeners.add(self)
-        table.changed()
+        await table.seated_here()
         log("connected", table=table.id, seat=seat)
 
     async def on_ping(self, _message: Ping) -> None:
@@ -430,18 +430,20 @@ class LobbyFeed:
         self.outbox.put_latest(table_id, lambda: self._delta(table_id))
 
     def _delta(self, table_id: str) -> dict[str, Any] | None:
-        table = self.lobby.open_table(table_id)
-        if table is not None and self.game in (None, table.game.spec.id):
+        summary = self.lobby.open_summary(table_id)
+        if summary is not None and self.game in (None, summary["game"]):
             kind = "table_changed" if table_id in self.known else "table_added"
             self.known.add(table_id)
-            return {"type": kind, "table": table.summary()}
+            return {"type": kind, "table": summary}
         if table_id in self.known:
             self.known.discard(table_id)
             return {"type": "table_removed", "id": table_id}
         return None
 
     async def serve(self) -> None:
-        page, total = self.lobby.listing("open", game=self.game, limit=self.settings.page_size)
+        page, total = await self.lobby.listing(
+            "open", game=self.game, limit=self.settings.page_size
+        )
         self.known = {t["id"] for t in page}
         self.outbox.reply(
             {"type": "tables", "status": "open", "game": self.game, "tables": page, "total": total}

@@ -4,6 +4,7 @@ total, and the size of an HTTP body (refused before it is read)."""
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections import Counter
@@ -15,9 +16,11 @@ from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
+from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .config import Settings
+from .logs import log
 from .protocol import ErrorCode
 
 ACTIONS = ("create", "join", "start", "websocket")
@@ -33,7 +36,7 @@ class RateLimits:
             "start": parse(settings.limit_start),
             "websocket": parse(settings.limit_websocket),
         }
-        self.prefix = settings.limits_prefix
+        self.prefix = settings.redis_prefix
         self.storage: Storage
         self._pool: aioredis.ConnectionPool | None = None
         if settings.redis_url:
@@ -56,11 +59,18 @@ class RateLimits:
         return "redis" if not isinstance(self.storage, MemoryStorage) else "memory"
 
     async def hit(self, action: str, client: str) -> float | None:
-        """Count one ``action`` by ``client``: None if allowed, else the seconds to wait."""
+        """Count one ``action`` by ``client``: None if allowed, else the seconds to wait.
+
+        While Redis cannot be reached the request is let through (logged): the limits guard
+        against floods, and refusing everyone would be the outage itself."""
         item = self.items[action]
-        if await self.limiter.hit(item, self.prefix, action, client):
+        try:
+            if await self.limiter.hit(item, self.prefix, action, client):
+                return None
+            stats = await self.limiter.get_window_stats(item, self.prefix, action, client)
+        except (RedisError, OSError) as exc:
+            log("limits_unreachable", logging.WARNING, action=action, error=repr(exc))
             return None
-        stats = await self.limiter.get_window_stats(item, self.prefix, action, client)
         return max(1.0, math.ceil(stats.reset_time - time.time()))
 
     async def ping(self) -> bool:

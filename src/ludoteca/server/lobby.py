@@ -4,9 +4,11 @@ expiring open tables nobody joins and letting finished ones leave memory."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -15,10 +17,11 @@ from ludoteca.core import InvalidParamsError, MatchRecord, commitment
 from ludoteca.core.fairness import new_secret
 from ludoteca.games import all_games
 
+from .cluster import Notice
 from .config import Settings
 from .logs import log
 from .protocol import ErrorCode, SeatKind, Status
-from .storage import SeatRow, Storage, TableRow
+from .storage import ConflictError, SeatRow, Storage, TableRow
 from .table import Rejected, Services, Table, token_hash
 
 MAX_NAME = 24
@@ -46,22 +49,32 @@ def clean_name(name: str | None, fallback: str) -> str:
     return text or fallback
 
 
+def owner_of(client: str) -> str:
+    """Who opened a table, as stored: a digest of the client's address, not the address."""
+    return hashlib.sha256(f"ludoteca/owner\n{client}".encode()).hexdigest()[:32]
+
+
 def bot_name(level: str, seat: int) -> str:
     return f"Bot {seat + 1} ({level})"
 
 
 class Lobby:
     """The tables this process holds in memory, by id: every open and playing one, and finished
-    ones for a short grace (or while someone watches); older ones are read from storage."""
+    ones for a short grace (or while someone watches); older ones are read from storage.
+
+    With other processes beside it (``services.cluster.shared``) it holds only the tables it
+    drives and those its clients sit at or watch; it hears what the others change (``notice``),
+    takes over tables whose driver died (``gained``), and lists tables from the database."""
 
     def __init__(self, services: Services) -> None:
         self.services = services
         self.tables: dict[str, Table] = {}
         self.watchers: set[Watcher] = set()  # lobby pages following the list of open tables
         self.broken: dict[str, str] = {}  # tables whose stored match does not replay: why
-        self.owners: dict[str, str] = {}  # open table id -> the client address that made it
         self.waiting_since: dict[str, float] = {}  # open table id -> created or last joined
         self.over_since: dict[str, float] = {}  # finished table id -> when the sweep saw it over
+        self.idle_since: dict[str, float] = {}  # table held for clients that left -> since when
+        self.elsewhere: dict[str, dict[str, Any]] = {}  # open tables other processes announced
         self._lock = asyncio.Lock()
 
     @property
@@ -81,6 +94,94 @@ class Lobby:
         table = self.tables.get(table_id)
         return table if table is not None and table.row.status == Status.OPEN else None
 
+    def open_summary(self, table_id: str) -> dict[str, Any] | None:
+        """The summary of an open table, held here or announced by another process; else None."""
+        table = self.tables.get(table_id)
+        if table is not None:  # held here, and kept current by the notices
+            return table.summary() if table.row.status == Status.OPEN else None
+        return self.elsewhere.get(table_id)
+
+    @property
+    def shared(self) -> bool:
+        return self.services.cluster.shared
+
+    # ------------------------------------------------------- other processes (cluster.Handler)
+    async def notice(self, notice: Notice) -> None:
+        """Another process changed a table: catch up if it is held here; tell the lobby feeds."""
+        if notice.kind == "lease":
+            return
+        table = self.tables.get(notice.table)
+        if table is not None and notice.table not in self.broken:
+            try:
+                await table.hear(notice)
+            except Exception as exc:
+                self._break(notice.table, exc)
+        if notice.status == Status.OPEN and notice.summary is not None:
+            self.elsewhere[notice.table] = notice.summary
+            if notice.table in self.waiting_since:
+                self.waiting_since[notice.table] = self.services.now()
+        elif self.elsewhere.pop(notice.table, None) is None and table is None:
+            return
+        if notice.status != Status.OPEN:
+            self.waiting_since.pop(notice.table, None)
+        self.changed(notice.table)
+
+    async def gained(self, table_id: str) -> None:
+        """This process now drives the table: hold it, read it afresh, arm its timers."""
+        try:
+            held = table_id in self.tables  # else ``get`` reads it now, and arms its timer
+            table = await self.get(table_id)
+            if held:
+                await table.refresh()
+        except Rejected:
+            return  # gone or broken: ``finished`` lets the lease go
+        log("table_taken_over", table=table_id, status=table.row.status, version=table.version)
+
+    def lost(self, table_id: str) -> None:
+        """Another process drives the table now: stop its timers here, and let it leave memory
+        at once if nobody here follows it (else every move would be replayed here for nobody)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.stop()
+            if not table.listeners:
+                del self.tables[table_id]
+
+    def finished(self, table_ids: Iterable[str]) -> list[str]:
+        live = (Status.STARTING, Status.PLAYING)
+        return [
+            tid
+            for tid in table_ids
+            if tid in self.broken or (t := self.tables.get(tid)) is None or t.row.status not in live
+        ]
+
+    def movable(self, table_ids: Iterable[str]) -> list[str]:
+        return [
+            tid
+            for tid in table_ids
+            if (t := self.tables.get(tid)) is None or not t.seated_listeners()
+        ]
+
+    async def live(self) -> list[str]:
+        statuses = (Status.STARTING, Status.PLAYING)
+        rows = await self.storage.tables_with_status(statuses, self.settings.max_live_tables)
+        return [r.id for r in rows if r.id not in self.broken and r.game in all_games()]
+
+    async def resync(self) -> None:
+        for table_id, table in list(self.tables.items()):
+            if table_id in self.broken:
+                continue
+            try:
+                await table.refresh()
+            except Exception as exc:
+                self._break(table_id, exc)
+
+    def _break(self, table_id: str, exc: Exception) -> None:
+        self.broken[table_id] = str(exc)
+        log("table_broken", logging.ERROR, table=table_id, error=str(exc))
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.stop()
+
     # ------------------------------------------------------------------------- start-up
     async def load(self) -> int:
         """Reload every open and unfinished table; replay matches and restart clocks and bots.
@@ -89,7 +190,9 @@ class Lobby:
         health check, its clients told so) and the others are served as usual; open tables
         that waited longer than the expiry leave at once."""
         storage = self.storage
-        statuses = (Status.OPEN, Status.STARTING, Status.PLAYING)
+        statuses: tuple[Status, ...] = (Status.OPEN, Status.STARTING, Status.PLAYING)
+        if self.shared:  # the others hold the rest; open tables are read when asked for
+            statuses = (Status.STARTING, Status.PLAYING)
         rows = await storage.tables_with_status(statuses, self.settings.max_live_tables)
         now = self.services.now()
         stale = [r.id for r in rows if r.status == Status.OPEN and self._expired(r.created_at, now)]
@@ -98,6 +201,8 @@ class Lobby:
         for row in rows:
             if row.id in stale or row.game not in all_games():
                 continue
+            if row.status != Status.OPEN and not await self.services.cluster.claim(row.id):
+                continue  # a live process drives it
             table = self._table(row)
             if row.status == Status.PLAYING:
                 steps = await storage.load_actions(row.id)
@@ -152,6 +257,7 @@ class Lobby:
         if table is not None and table_id not in self.broken:
             return table
         found = await self.peek(table_id)
+        found.connected_elsewhere = await self.services.cluster.presence(table_id)
         async with self._lock:
             if table_id in self.tables:
                 return self.tables[table_id]
@@ -159,28 +265,22 @@ class Lobby:
             self.tables[table_id] = found
             return found
 
-    def listing(
+    async def listing(
         self, status: str, game: str | None = None, offset: int = 0, limit: int = 50
     ) -> tuple[list[dict[str, Any]], int]:
-        """One page of the tables in memory with ``status`` (open or playing), newest first, and
-        how many there are in all."""
-        found = [
-            t
-            for t in self.tables.values()
-            if t.row.status == status and game in (None, t.game.spec.id)
-        ]
-        found.sort(key=lambda t: -t.row.created_at)
-        return [t.summary() for t in found[offset : offset + limit]], len(found)
-
-    async def finished(
-        self, game: str | None = None, offset: int = 0, limit: int = 50
-    ) -> tuple[list[dict[str, Any]], int]:
-        """One page of finished tables, newest first, read from storage without keeping them."""
+        """One page of the tables with ``status``, newest first, and how many there are in all:
+        read from storage (every process sees every table), summarised from memory where held."""
         storage = self.storage
-        rows = await storage.tables_with_status((Status.OVER,), 10_000)
-        rows = [r for r in rows if game in (None, r.game) and r.game in all_games()]
-        page = [self._table(r).summary() for r in rows[offset : offset + limit]]
-        return page, len(rows)
+        page = await storage.list_tables(statuses=[status], game=game, limit=limit, offset=offset)
+        total = await storage.count_tables(statuses=[status], game=game)
+        summaries = []
+        for row in page.rows:
+            held = self.tables.get(row.id)
+            if held is not None and held.row.status == row.status:
+                summaries.append(held.summary())
+            elif row.game in all_games():
+                summaries.append(self._table(row).summary())
+        return summaries, total
 
     # ----------------------------------------------------------------------- operations
     async def create(
@@ -207,8 +307,9 @@ class Lobby:
             >= settings.max_live_tables
         ):
             raise Rejected(ErrorCode.SERVER_BUSY, "the server holds all the tables it can")
-        if not start and client:
-            mine = sum(owner == client for owner in self.owners.values())
+        owner = owner_of(client) if client and not start else None
+        if owner is not None:  # counted in storage: the cap holds across server processes
+            mine = await self.storage.count_tables(statuses=[Status.OPEN], owner=owner)
             if mine >= settings.max_open_tables_per_client:
                 raise Rejected(
                     ErrorCode.TOO_MANY_TABLES,
@@ -266,6 +367,7 @@ class Lobby:
             turn_seconds=turn,
             created_at=self.services.now(),
             seats=seat_rows,
+            owner=owner,
         )
         storage = self.services.storage
         await storage.create_table(row)
@@ -275,8 +377,8 @@ class Lobby:
         if start:
             await self._start(table)
         else:
-            self.owners[row.id] = client
             self.waiting_since[row.id] = row.created_at
+            await table.announce()
             self.changed(row.id)
         return table, creator_seat, token
 
@@ -330,6 +432,7 @@ class Lobby:
             await storage.update_seat(table_id, row)
         self.waiting_since[table_id] = self.services.now()
         log("seat_joined", table=table_id, seat=row.seat)
+        await table.announce()
         table.changed()
         self.changed(table_id)
         return row.seat, token
@@ -356,6 +459,7 @@ class Lobby:
             storage = self.services.storage
             await storage.update_seat(table_id, row)
         log("seat_left", table=table_id, seat=seat)
+        await table.announce()
         table.changed()
         self.changed(table_id)
         table.schedule()
@@ -372,14 +476,22 @@ class Lobby:
         async with table.lock:
             if table.row.status != "open":
                 raise Rejected("not_open", "this table has already started")
+            # drive it from here: taken before the start is stored, so a started table always
+            # has a lease, which lapses to another process if this one dies
+            await self.services.cluster.claim(table.id)
             for row in table.seats:
                 if row.kind == "open":
                     row.kind, row.level = "bot", settings.fill_level
                     row.name = bot_name(settings.fill_level, row.seat)
-            await table.start()
-        self.owners.pop(table.id, None)
+            try:
+                await table.start()
+            except ConflictError:  # started at another process meanwhile
+                await table.refresh()
+                raise Rejected("not_open", "this table has already started") from None
         self.waiting_since.pop(table.id, None)
+        self.elsewhere.pop(table.id, None)
         log("match_started", table=table.id, game=table.game.spec.id, fingerprint=table.fingerprint)
+        await table.announce()
         table.changed()
         self.changed(table.id)
         table.schedule()
@@ -400,15 +512,23 @@ class Lobby:
             if self._expired(since, now) and self.open_table(tid) is not None
         ]
         if stale:
-            await self.storage.expire_tables(stale)
+            stale = await self.storage.expire_tables(stale)
+        if self.shared:  # open tables whose process died: expired by the database's clock
+            orphans = await self.storage.expire_open_tables(now - 2 * self.settings.open_table_ttl)
+            stale += [tid for tid in orphans if tid not in stale]
         for tid in stale:
-            table = self.tables.pop(tid)
+            table = self.tables.pop(tid, None) or (await self._expired_row(tid))
+            if table is None:
+                continue
             table.row.status = Status.EXPIRED
-            self.owners.pop(tid, None)
             self.waiting_since.pop(tid, None)
+            self.elsewhere.pop(tid, None)
+            await table.announce()
             table.changed()
             self.changed(tid)
             log("table_expired", table=tid)
+        if self.shared:
+            self._let_go(now)
         over = [t for t in self.tables.values() if t.row.status == Status.OVER]
         for table in over:
             self.over_since.setdefault(table.id, now)
@@ -424,6 +544,24 @@ class Lobby:
                 del self.over_since[table.id]
                 evicted += 1
         return len(stale), evicted
+
+    async def _expired_row(self, table_id: str) -> Table | None:
+        row = await self.storage.load_table(table_id)
+        return self._table(row) if row is not None and row.game in all_games() else None
+
+    def _let_go(self, now: float) -> None:
+        """Tables held here only for clients who have all left, and driven elsewhere, leave
+        memory after ``finished_grace``."""
+        cluster = self.services.cluster
+        for tid, table in list(self.tables.items()):
+            if table.listeners or cluster.drives(tid) or table.row.status == Status.OVER:
+                self.idle_since.pop(tid, None)
+                continue
+            since = self.idle_since.setdefault(tid, now)
+            if now - since >= self.settings.finished_grace:
+                table.stop()
+                del self.tables[tid]
+                del self.idle_since[tid]
 
     async def run_sweeper(self) -> None:
         while True:

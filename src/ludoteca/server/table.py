@@ -38,6 +38,7 @@ from ludoteca.core.record import Actor
 
 from .bots import SEARCHING_LEVELS, BotRunner
 from .clock import TurnClock, next_turn_start
+from .cluster import Cluster, Notice, Solo
 from .keys import KeyRing
 from .logs import log, monotonic_ms
 from .storage import ActionRow, Append, ConflictError, SeatRow, Storage, TableRow
@@ -98,7 +99,8 @@ class LogEntry:
 
 @dataclass(slots=True)
 class Services:
-    """What a table needs from the process: storage, bots, settings, signing keys, and the time
+    """What a table needs from the process: storage, bots, settings, signing keys, the other
+    processes (``cluster``: who drives which table, and telling them what changed), and the time
     (``now`` and ``sleep``, injected so tests drive clocks without waiting)."""
 
     storage: Storage
@@ -107,6 +109,7 @@ class Services:
     now: Callable[[], float] = time.time
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     keys: KeyRing = field(default_factory=KeyRing.ephemeral)
+    cluster: Cluster = field(default_factory=Solo)
 
 
 @dataclass(slots=True, eq=False)
@@ -122,6 +125,8 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _driver: asyncio.Task[None] | None = None
     _views: dict[int | None, tuple[dict[str, Any], list[str]]] = field(default_factory=dict)
+    connected_elsewhere: set[int] = field(default_factory=set)  # seats at other processes
+    _present: set[int] = field(default_factory=set)  # seats at this process, as last announced
 
     # --------------------------------------------------------------------------- basics
     @property
@@ -180,17 +185,22 @@ class Table:
     def begin(self, steps: list[ActionRow] | None = None) -> None:
         """Deal the match and replay any stored steps (after a restart)."""
         match = Match(self.game, self.row.params, self.deal(), self.players())
-        stored = [Step(a.seat, a.action, actor(a.by)) for a in steps or []]
+        self.log = [LogEntry(0, None, None, None, match.opening_events, self.row.started_at or 0)]
+        self.match = match
+        self._replay(steps or [])
+
+    def _replay(self, steps: list[ActionRow]) -> None:
+        """Apply stored steps to the match, and log them (a RuntimeError names a bad one)."""
+        assert self.match is not None
+        stored = [Step(a.seat, a.action, actor(a.by)) for a in steps]
         try:
-            replayed = match.replay_steps(stored)
+            replayed = self.match.replay_steps(stored)
         except ReplayError as exc:
             raise RuntimeError(f"table {self.id}: stored {exc}") from exc
-        self.log = [LogEntry(0, None, None, None, match.opening_events, self.row.started_at or 0)]
         self.log += [
             LogEntry(a.seq, a.seat, actor(a.by), a.action, events, a.at)
-            for a, events in zip(steps or [], replayed, strict=True)
+            for a, events in zip(steps, replayed, strict=True)
         ]
-        self.match = match
         self._views.clear()
 
     async def contribute(self, seat: int, text: object) -> None:
@@ -213,8 +223,12 @@ class Table:
             await storage.update_seat(self.id, row)
             dealt = self.row.status == "starting" and not self.waiting_for()
             if dealt:
-                await self._deal()
+                try:
+                    await self._deal()
+                except ConflictError:  # another process dealt it meanwhile
+                    await self._catch_up()
         log("contribution", table=self.id, seat=seat, dealt=dealt)
+        await self.announce()
         self.changed()
         self.schedule()
 
@@ -243,9 +257,13 @@ class Table:
     async def _deal_when_due(self, delay: float) -> None:
         await self.services.sleep(delay)
         async with self.lock:
-            if self.row.status != "starting":
+            if self.row.status != "starting" or not self.services.cluster.drives(self.id):
                 return
-            await self._deal()
+            try:
+                await self._deal()
+            except ConflictError:  # the last seed arrived at another process meanwhile
+                await self._catch_up()
+        await self.announce()
         self.changed()
         self.schedule()
 
@@ -282,9 +300,14 @@ class Table:
             try:
                 await self.services.storage.append(Append(self.id, step, turn_start, outcome_json))
             except ConflictError:
-                await self._reload()
+                await self._catch_up()
                 raise Rejected(
                     "stale_version", "the table moved on meanwhile; here is the current state"
+                ) from None
+            except Exception as exc:  # the database is unreachable: nothing was applied
+                log("store_failed", logging.ERROR, table=self.id, error=repr(exc))
+                raise Rejected(
+                    "server_busy", "your action could not be stored just now: send it again"
                 ) from None
             events = match.commit(prepared, by)
             self._views.clear()
@@ -307,6 +330,7 @@ class Table:
         )
         if outcome is not None:
             log("match_over", table=self.id, outcome=outcome.to_json())
+        await self.announce("step", step)
         self.changed()
         self.schedule()
 
@@ -322,18 +346,131 @@ class Table:
         """The person at ``seat`` is back: the table stops playing for them after a short grace."""
         async with self.lock:
             await self._mark_away(seat, away=False)
+        await self.announce()
         self.changed()
         self.schedule()
 
-    async def _reload(self) -> None:
-        """Catch up with steps another writer stored (the database is the authority)."""
+    # ------------------------------------------------------------ several processes
+    async def announce(self, kind: str = "row", step: ActionRow | None = None) -> None:
+        """Tell the other processes this table changed (a step stored, or anything else); a
+        notice that cannot be sent is logged, never fatal: what changed is stored already."""
+        cluster = self.services.cluster
+        if not cluster.shared:
+            return
+        public = None
+        if step is not None:
+            public = {
+                "seq": step.seq,
+                "seat": step.seat,
+                "action": step.action,
+                "by": step.by,
+                "at": step.at,
+                "turn_started_at": self.row.turn_started_at,
+                "outcome": self.row.outcome,
+            }
+        summary = self.summary() if self.row.status == "open" else None
+        notice = Notice(self.id, kind, cluster.name, self.version, self.row.status, public, summary)
+        try:
+            await cluster.publish(notice)
+        except Exception as exc:
+            log("notice_not_sent", logging.WARNING, table=self.id, error=repr(exc))
+
+    def seated_listeners(self) -> set[int]:
+        """The seats with a client connected to this process."""
+        return {
+            s for listener in self.listeners if (s := getattr(listener, "seat", None)) is not None
+        }
+
+    async def seated_here(self) -> None:
+        """A client came or went: tell the others which seats are connected here; and drive the
+        table from here if the process driving it has no seated person connected."""
+        cluster = self.services.cluster
+        seats = self.seated_listeners()
+        if cluster.shared and seats != self._present:
+            self._present = seats
+            try:
+                await cluster.present(self.id, seats)
+            except Exception as exc:
+                log("notice_not_sent", logging.WARNING, table=self.id, error=repr(exc))
+            await self.announce("presence")
+            live = self.row.status in ("starting", "playing")
+            if seats and live and not cluster.drives(self.id) and await cluster.draw(self.id):
+                # the table here is current (read when the client came, then kept by notices);
+                # should it not be, its first timed move is fenced and the table read again
+                log("lease_drawn", table=self.id)
+                self.schedule()
+        self.changed()
+
+    async def hear(self, notice: Notice) -> None:
+        """Another process changed this table: take its step, or read the table again."""
+        if notice.kind == "lease":
+            return  # who drives it changed: the cluster has stopped this process's timers
+        if notice.kind == "presence":
+            self.connected_elsewhere = await self.services.cluster.presence(self.id)
+            self.changed()
+            return
+        async with self.lock:
+            step = notice.step
+            match = self.match
+            if notice.kind == "step" and step is not None and match is not None:
+                if step["seq"] <= match.version:
+                    return  # already here
+                if step["seq"] == match.version + 1 and self._take_step(step):
+                    pass
+                else:
+                    await self._catch_up()
+            else:
+                await self._catch_up()
+        self.changed()
+        self.schedule()
+
+    def _take_step(self, step: dict[str, Any]) -> bool:
+        """Apply a step another process stored (the caller holds the lock); False if it does not
+        apply here, so the table is read again from the database."""
+        match = self.match
+        assert match is not None
+        by = actor(step["by"])
+        try:
+            (events,) = match.replay_steps([Step(step["seat"], step["action"], by)])
+        except ReplayError as exc:
+            log("notice_unusable", logging.WARNING, table=self.id, error=str(exc))
+            return False
+        self._views.clear()
+        self.row.version = match.version
+        self.row.turn_started_at = step["turn_started_at"]
+        if step["outcome"] is not None:
+            self.row.status, self.row.outcome = "over", step["outcome"]
+        self.log.append(
+            LogEntry(match.version, step["seat"], by, step["action"], events, step["at"])
+        )
+        seat = self.seats[step["seat"]]
+        if seat.kind == "human":
+            seat.away = by == "table"  # what the storing process stored, by the same rule
+        return True
+
+    async def refresh(self) -> None:
+        """Read the table again from the database (notices may have been missed)."""
+        async with self.lock:
+            await self._catch_up()
+        self.connected_elsewhere = await self.services.cluster.presence(self.id)
+        self.changed()
+        self.schedule()
+
+    async def _catch_up(self) -> None:
+        """Catch up with what other writers stored (the caller holds the lock; the database is
+        the authority): the row, and the steps after the ones held here."""
         storage = self.services.storage
         row = await storage.load_table(self.id)
-        steps = await storage.load_actions(self.id)
         if row is None:
             return
+        match = self.match
+        if match is None or row.status in ("open", "starting"):
+            self.row = row
+            if row.status in ("playing", "over"):
+                self.begin(await storage.load_actions(self.id))
+            return
+        self._replay(await storage.load_actions(self.id, after=match.version))
         self.row = row
-        self.begin(steps)
 
     # ------------------------------------------------------------------ bots and clocks
     def schedule(self) -> None:
@@ -342,6 +479,8 @@ class Table:
         if self._driver is not None and self._driver is not current and not self._driver.done():
             self._driver.cancel()
         self._driver = None
+        if not self.services.cluster.drives(self.id):
+            return  # another process drives this table
         if self.row.status == "starting":
             due = (self.row.started_at or 0) + self.services.settings.contribution_seconds
             delay = max(0.0, due - self.services.now())
@@ -368,6 +507,8 @@ class Table:
         match = self.match
         if match is None or match.version != version or self.row.status != "playing":
             return
+        if not self.services.cluster.drives(self.id):
+            return
         try:
             text = await self.services.bots.choose(self.game, match.state, seat, level)
             await self.submit(seat, text, version, by=by)
@@ -390,6 +531,7 @@ class Table:
     # --------------------------------------------------------------------------- views
     def seats_json(self) -> list[dict[str, Any]]:
         listening = {getattr(listener, "seat", None) for listener in self.listeners}
+        listening |= self.connected_elsewhere
         return [
             {
                 "seat": s.seat,

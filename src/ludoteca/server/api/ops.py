@@ -23,15 +23,20 @@ async def health(state: State) -> JSONResponse:
     except Exception as exc:
         return JSONResponse({"status": "failing", "db": repr(exc)}, status_code=503)
     lobby = state.lobby
+    cluster = lobby.services.cluster
+    unreachable = await cluster.ping()
     return JSONResponse(
         {
-            "status": "degraded" if lobby.broken else "ok",
+            "status": "degraded" if lobby.broken or unreachable else "ok",
+            "redis": unreachable or ("ok" if cluster.shared else None),
             "db": storage.dialect,
             "tables": sum(t.row.status == Status.PLAYING for t in lobby.tables.values()),
             "in_memory": len(lobby.tables),
             "broken": len(lobby.broken),
             "connections": len(state.connections),
             "limits": state.limits.backend,
+            "process": cluster.name,  # "solo", or this process's name among several
+            "driving": sum(cluster.drives(t) for t in lobby.tables),
             "version": __version__,
         }
     )

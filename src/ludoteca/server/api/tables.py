@@ -93,10 +93,7 @@ async def list_tables(  # noqa: PLR0917
     offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> list[dict[str, Any]]:
-    if status == "over":
-        page, total = await lobby.finished(game, offset, limit)
-    else:
-        page, total = lobby.listing(status, game, offset, limit)
+    page, total = await lobby.listing(status, game, offset, limit)
     response.headers["X-Total-Count"] = str(total)
     return page
 

@@ -184,10 +184,15 @@ class MemoryStorage:
         return page_of(rows, limit)
 
     async def count_tables(
-        self, *, statuses: Iterable[str] | None = None, game: str | None = None
+        self,
+        *,
+        statuses: Iterable[str] | None = None,
+        game: str | None = None,
+        owner: str | None = None,
     ) -> int:
         self._open()
-        return len(self._newest_first(status_filter(statuses), game))
+        found = self._newest_first(status_filter(statuses), game)
+        return sum(owner in (None, s.row.owner) for s in found)
 
     async def ping(self) -> None:
         self._open()

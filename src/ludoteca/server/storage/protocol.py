@@ -81,9 +81,14 @@ class Storage(Protocol):
         ...
 
     async def count_tables(
-        self, *, statuses: Iterable[str] | None = None, game: str | None = None
+        self,
+        *,
+        statuses: Iterable[str] | None = None,
+        game: str | None = None,
+        owner: str | None = None,
     ) -> int:
-        """How many tables ``list_tables`` would page through with these filters."""
+        """How many tables ``list_tables`` would page through with these filters; with ``owner``,
+        only the tables opened by that owner."""
         ...
 
     async def expire_tables(self, table_ids: Iterable[str]) -> list[str]:

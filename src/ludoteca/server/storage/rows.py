@@ -50,6 +50,7 @@ class TableRow:
     outcome: dict[str, Any] | None = None
     seats: list[SeatRow] = field(default_factory=list)
     format: int = 2
+    owner: str | None = field(default=None, repr=False)  # who opened it (a digest), if anyone
 
 
 @dataclass(frozen=True, slots=True)

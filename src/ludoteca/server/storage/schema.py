@@ -30,6 +30,9 @@ tables = Table(
     # players' contributions (``seats.contribution``) into the seed when the match is dealt.
     # Tables stored before formats existed are format 1 (revision 0002).
     Column("format", Integer, nullable=False, default=1, server_default="1"),
+    # who opened the table: a digest of the client's address, for the cap on open tables per
+    # address across processes (revision 0004; None for tables started at once)
+    Column("owner", String(32)),
     # the lobby's listing and the expiry of open tables: by status, newest first (revision 0003)
     Index("ix_tables_status_created_at", "status", "created_at", "id"),
 )

@@ -397,9 +397,15 @@ class SqlStorage:
         return page_of(rows, limit)
 
     async def count_tables(
-        self, *, statuses: Iterable[str] | None = None, game: str | None = None
+        self,
+        *,
+        statuses: Iterable[str] | None = None,
+        game: str | None = None,
+        owner: str | None = None,
     ) -> int:
         query = select(func.count()).select_from(tables).where(_filters(statuses, game))
+        if owner is not None:
+            query = query.where(tables.c.owner == owner)
         return await self._run(self._count, query)
 
     def _count(self, query: Select[int]) -> int:
@@ -461,6 +467,7 @@ def _table_values(row: TableRow) -> dict[str, Any]:
         "version": row.version,
         "outcome": to_json(row.outcome) if row.outcome is not None else None,
         "format": row.format,
+        "owner": row.owner,
     }
 
 
@@ -499,4 +506,5 @@ def _table_row(r: Any) -> TableRow:
         version=r["version"],
         outcome=json.loads(r["outcome"]) if r["outcome"] else None,
         format=r["format"],
+        owner=r["owner"],
     )

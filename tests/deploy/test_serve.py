@@ -1,0 +1,189 @@
+"""``ludoteca serve --workers N`` and the client address behind a proxy, on real processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from serverkit import ProcessServer, close_api, free_port, wait_healthy
+
+from ludoteca.cli import build_parser
+from ludoteca.server.config import Settings
+from ludoteca.server.main import uvicorn_options, workers_problem
+
+
+def serve(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``ludoteca serve ARGS`` run to its end (a refused start ends at once)."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("LUDOTECA_")}
+    return subprocess.run(
+        [sys.executable, "-m", "ludoteca.cli", "serve", "--port", str(free_port()), *args],
+        env={**clean, **env},
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+# ------------------------------------------------------------------------- --workers refused
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "needs"),
+    [
+        (["--workers", "2"], {}, ["PostgreSQL", "Redis"]),  # the default SQLite file
+        (["--workers", "3", "--db", "memory://"], {}, ["PostgreSQL", "Redis"]),
+        (["--workers", "2", "--redis", REDIS], {}, ["PostgreSQL"]),
+        (["--db", "postgresql://nobody@127.0.0.1:1/none", "--workers", "2"], {}, ["Redis"]),
+        (
+            [],
+            {"LUDOTECA_WORKERS": "2", "LUDOTECA_DB": "sqlite:///x.db", "LUDOTECA_REDIS": REDIS},
+            ["PostgreSQL"],
+        ),
+    ],
+    ids=["sqlite-default", "memory", "sqlite-with-redis", "postgres-without-redis", "env"],
+)
+def test_workers_without_a_shared_database_and_redis_are_refused(
+    tmp_path: Path, args: list[str], env: dict[str, str], needs: list[str]
+) -> None:
+    done = serve(*args, env=env, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    message = done.stderr.strip().splitlines()[-1]
+    assert message.startswith("ludoteca: --workers ")
+    for need in ["PostgreSQL", "Redis"]:
+        assert (need in message) == (need in needs), message
+    assert "the table is at" not in done.stdout  # refused before anything started
+    assert not (tmp_path / "var").exists(), "no database or key was made"
+
+
+@pytest.mark.parametrize("given", ["0", "-1", "two", "1.5"])
+def test_workers_must_be_a_whole_number_of_one_or_more(
+    given: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LUDOTECA_WORKERS", raising=False)
+    with pytest.raises(SystemExit) as refused:
+        build_parser().parse_args(["serve", "--workers", given])
+    assert refused.value.code == 2
+    assert "--workers" in capsys.readouterr().err
+    monkeypatch.setenv("LUDOTECA_WORKERS", given)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve"])
+
+
+def test_workers_come_from_the_option_else_ludoteca_workers_else_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("LUDOTECA_WORKERS", raising=False)
+    assert build_parser().parse_args(["serve"]).workers == 1
+    monkeypatch.setenv("LUDOTECA_WORKERS", "3")
+    assert build_parser().parse_args(["serve"]).workers == 3
+    assert build_parser().parse_args(["serve", "--workers", "5"]).workers == 5
+
+
+def test_which_settings_may_run_several_workers() -> None:
+    postgres = "postgresql://u@db/ludoteca"
+    redis = "redis://127.0.0.1:6379/0"
+    assert workers_problem(1, Settings()) is None  # one process: anything goes
+    assert workers_problem(1, Settings(db_url="memory://")) is None
+    assert workers_problem(4, Settings(db_url=postgres, redis_url=redis)) is None
+    psycopg_url = "postgresql+psycopg://u@db/x"
+    assert workers_problem(4, Settings(db_url=psycopg_url, redis_url=redis)) is None
+    assert "Redis" in (workers_problem(2, Settings(db_url=postgres)) or "")
+    sqlite = Settings(db_url="sqlite:///a", redis_url=redis)
+    assert "PostgreSQL" in (workers_problem(2, sqlite) or "")
+    assert workers_problem(0, Settings(db_url=postgres, redis_url=redis)) is not None
+
+
+def test_forwarded_allow_ips_reach_uvicorn(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LUDOTECA_FORWARDED_ALLOW_IPS", raising=False)
+    options = uvicorn_options(Settings.from_env())
+    assert options["proxy_headers"] is True
+    assert options["forwarded_allow_ips"] == "127.0.0.1,::1"
+    monkeypatch.setenv("LUDOTECA_FORWARDED_ALLOW_IPS", "10.0.0.5,10.0.1.0/24")
+    assert uvicorn_options(Settings.from_env())["forwarded_allow_ips"] == "10.0.0.5,10.0.1.0/24"
+
+
+# -------------------------------------------------------------------- --workers that serve
+@pytest.mark.postgres
+def test_two_workers_serve_one_address_and_stop_together(
+    tmp_path: Path, postgres_url: str, redis_url: str
+) -> None:
+    port = free_port()
+    log = (tmp_path / "serve.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ludoteca.cli", "serve", "--port", str(port), "--workers", "2"],
+        cwd=tmp_path,
+        env={**os.environ, "LUDOTECA_DB": postgres_url, "LUDOTECA_REDIS": redis_url},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_healthy(base, 60)
+        text = (tmp_path / "serve.log").read_text()
+        deadline = time.monotonic() + 30  # the second worker may still be starting
+        while text.count('"server_started"') < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            text = (tmp_path / "serve.log").read_text()
+        assert "2 processes" in text
+        assert text.count('"server_started"') == 2, text  # the JSON logs of both workers
+        health = httpx.get(f"{base}/healthz").json()
+        assert health["db"] == "postgresql" and health["limits"] == "redis"
+        # one signing key, made before the workers started (not one per worker)
+        assert len(list((tmp_path / "var" / "keys").glob("*.pem"))) == 1
+        created = httpx.post(f"{base}/api/tables", json={"game": "heroes", "name": "Ana"})
+        assert created.status_code == 201
+    finally:
+        process.terminate()
+        code = process.wait(timeout=30)
+        log.close()
+    assert code == 0
+    assert (tmp_path / "serve.log").read_text().count('"server_stopped"') == 2
+
+
+# ------------------------------------------------------------- the client behind a proxy
+def create_from(base: str, forwarded_for: str) -> int:
+    """POST /api/tables as if a local proxy forwarded a request of ``forwarded_for``."""
+    answer = httpx.post(
+        f"{base}/api/tables",
+        json={"game": "heroes", "name": "A"},
+        headers={"X-Forwarded-For": forwarded_for},
+    )
+    return answer.status_code
+
+
+def test_the_local_proxy_s_forwarded_address_is_what_the_limits_count(tmp_path: Path) -> None:
+    """From 127.0.0.1 (the proxy), X-Forwarded-For names the client: each forwarded address has
+    its own allowance; a proxy not in LUDOTECA_FORWARDED_ALLOW_IPS is not believed."""
+    limits = {"LUDOTECA_LIMIT_CREATE": "2/minute"}
+    trusting = ProcessServer(f"sqlite:///{tmp_path}/a.sqlite3", tmp_path, env=limits).start()
+    try:
+        first = [create_from(trusting.base, "203.0.113.7") for _ in range(3)]
+        assert first == [201, 201, 429]
+        assert create_from(trusting.base, "203.0.113.8") == 201  # another client: its own count
+        # the right-most address not a trusted proxy is the client (a chain of proxies)
+        assert create_from(trusting.base, "198.51.100.1, 203.0.113.8") == 201
+        assert create_from(trusting.base, "198.51.100.1, 203.0.113.8") == 429
+    finally:
+        close_api(trusting.base)
+        trusting.terminate()
+
+    doubting = ProcessServer(
+        f"sqlite:///{tmp_path}/b.sqlite3",
+        tmp_path,
+        env={**limits, "LUDOTECA_FORWARDED_ALLOW_IPS": "192.0.2.1"},
+    ).start()
+    try:
+        # the header is ignored: every request is 127.0.0.1's
+        codes = [create_from(doubting.base, f"203.0.113.{n}") for n in range(3)]
+        assert codes == [201, 201, 429]
+    finally:
+        close_api(doubting.base)
+        doubting.terminate()

@@ -1,0 +1,143 @@
+"""Several processes in one: lobbies on one in-memory store, their leases and notices in a hub
+on a fake clock. The logic of driving, hearing and taking over, with no server and no sleep."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from tablekit import FakeClock, Hub, Watcher, process_on, seated, settle
+from test_table_inprocess import two_people
+
+from ludoteca.server.storage.memory import MemoryStorage
+from ludoteca.server.table import Rejected, Table
+
+
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(test())
+
+
+def first_legal(table: Table, seat: int) -> str:
+    _, legal = table.seat_view(seat)
+    return legal[0]
+
+
+def test_a_step_stored_at_one_process_reaches_the_other_and_its_driver_answers() -> None:
+    async def scenario() -> None:
+        hub, store = Hub(FakeClock()), MemoryStorage()
+        async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
+            table_a, seat, _ = await a.play_now(
+                "heroes", players=2, level="random", name="Ana", turn_seconds=60
+            )
+            assert seat == 0
+            await table_a.contribute(0, "ana-seed")
+            table_b = await b.get(table_a.id)
+            assert table_b.version == 0 and table_b.match is not None
+            assert hub.members["a"][0].drives(table_a.id)
+            assert not hub.members["b"][0].drives(table_a.id)
+            while table_a.to_move() != 0:  # the bot (driven at a) moves first if it must
+                await hub.clock.advance(1.0)
+                await seated(table_a)
+            version = table_b.version
+            assert version == table_a.version
+            # Ana acts at b; a hears it and its bot answers; b hears that
+            watcher = await seated(table_b)
+            await table_b.submit(0, first_legal(table_b, 0), version)
+            assert table_a.version == version + 1  # heard at once
+            await hub.clock.advance(0.5)  # the bot's delay, at the driving process
+            await watcher.until(lambda: table_b.version > version + 1 or table_b.to_move() == 0)
+            assert table_b.version == table_a.version
+            for seat_ in (0, 1, None):
+                assert table_b.seat_view(seat_) == table_a.seat_view(seat_)
+            assert [e.action for e in table_b.log] == [e.action for e in table_a.log]
+
+    run(scenario)
+
+
+def test_a_dead_processes_tables_are_taken_over_with_their_clocks() -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        hub, store = Hub(clock), MemoryStorage()
+        async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
+            table, _ = await two_people(a, turn_seconds=30)
+            dealt = clock.now()
+            assert hub.members["a"][0].drives(table.id)
+            await clock.advance(10)
+            await hub.tick("a")
+            hub.kill("a")  # as by SIGKILL: its timers stop, its lease is no longer renewed
+            await clock.advance(2)
+            await hub.tick("b")
+            assert table.id not in b.tables  # the lease has not lapsed yet
+            await clock.advance(1.5)
+            await hub.tick("b")  # lapsed: b takes the table over
+            taken = b.tables[table.id]
+            assert hub.members["b"][0].drives(table.id)
+            assert taken.version == 0
+            await clock.advance(30 - 13.5 - 0.01)
+            assert taken.version == 0, "the clock kept its start: not run out yet"
+            await clock.advance(0.02)
+            watcher = await seated(taken)
+            await watcher.until(lambda: taken.version == 1)
+            step = (await store.load_actions(table.id))[0]
+            assert step.by == "table" and step.at == dealt + 30  # no reset, no double expiry
+            assert len(await store.load_actions(table.id)) == 1
+
+    run(scenario)
+
+
+def test_a_stale_driver_cannot_store_a_step_another_process_took() -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        hub, store = Hub(clock), MemoryStorage()
+        async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
+            table_a, _ = await two_people(a, turn_seconds=30)
+            table_b = await b.get(table_a.id)
+            mover = table_a.to_move()
+            assert mover is not None
+            # a stops hearing b (a blip), and b stores the mover's step
+            hearing = hub.members.pop("a")
+            await table_b.submit(mover, first_legal(table_b, mover), 0)
+            hub.members["a"] = hearing
+            assert table_a.version == 0
+            try:
+                await table_a.submit(mover, first_legal(table_a, mover), 0, by="table")
+            except Rejected as exc:
+                assert exc.code == "stale_version"
+            else:
+                raise AssertionError("a stale driver stored a step another process took")
+            assert table_a.version == 1  # and it caught up from the store
+            assert len(await store.load_actions(table_a.id)) == 1
+            assert table_a.log[-1].by == "player"
+
+    run(scenario)
+
+
+def test_a_table_is_driven_where_its_people_are_connected() -> None:
+    """Made at a, Ana plays from b: b draws the lease (nobody is seated at a), so the table's
+    clock runs where its person is, and a stops its timer at once. Bruno then connects at a: a
+    cannot draw the table back while Ana is at b, so it does not move back and forth."""
+
+    async def scenario() -> None:
+        clock = FakeClock()
+        hub, store = Hub(clock), MemoryStorage()
+        async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
+            table_a, _ = await two_people(a, turn_seconds=30)
+            assert hub.members["a"][0].drives(table_a.id) and table_a._driver is not None
+            table_b = await b.get(table_a.id)
+            table_b.listeners.add(Watcher(seat=0))
+            await table_b.seated_here()
+            assert hub.members["b"][0].drives(table_a.id) and table_b._driver is not None
+            assert not hub.members["a"][0].drives(table_a.id) and table_a._driver is None
+            assert table_a.id not in a.tables  # nobody follows it at a: it left memory there
+            table_a = await a.get(table_a.id)
+            table_a.listeners.add(Watcher(seat=1))
+            await table_a.seated_here()
+            assert hub.members["b"][0].drives(table_a.id)
+            assert not hub.members["a"][0].drives(table_a.id)
+            await clock.advance(30)  # the clock, driven at b, runs out once
+            await settle()
+            assert len(await store.load_actions(table_a.id)) == 1
+            assert table_a.version == table_b.version == 1
+
+    run(scenario)
