@@ -45,7 +45,7 @@ def storage(tmp_path: Path) -> Iterator[SqlStorage]:
 def make_lobby(storage: SqlStorage, clock: Clock, **changes: object) -> Lobby:
     url = storage.engine.url.render_as_string(hide_password=False)
     settings = replace(fast_settings(url), **changes)  # type: ignore[arg-type]
-    return Lobby(Services(storage, BotRunner(processes=1, threads=1), settings, clock))
+    return Lobby(Services(storage, BotRunner(processes=1), settings, clock))
 
 
 async def open_table(lobby: Lobby, client: str = "") -> str:
@@ -114,6 +114,23 @@ def test_open_tables_per_client_are_capped(storage: SqlStorage) -> None:
         assert refused.value.code == "too_many_tables"
         await open_table(lobby, "10.0.0.2")
         assert (await lobby.listing("open"))[1] == 3
+
+    asyncio.run(scenario())
+
+
+def test_live_tables_are_capped_and_finished_ones_do_not_count(storage: SqlStorage) -> None:
+    async def scenario() -> None:
+        lobby = make_lobby(storage, Clock(), max_live_tables=2)
+        first = await open_table(lobby)
+        await open_table(lobby)
+        with pytest.raises(Rejected) as refused:
+            await open_table(lobby)
+        assert refused.value.code == "server_busy"
+        lobby.tables[first].row.status = Status.OVER  # finished, still in memory until swept
+        await open_table(lobby)
+        with pytest.raises(Rejected) as again:
+            await open_table(lobby)
+        assert again.value.code == "server_busy"
 
     asyncio.run(scenario())
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import random
+import weakref
 from typing import Any
 
 import pytest
@@ -169,3 +171,39 @@ def test_replaying_the_stored_record_gives_the_same_final_view(server: ThreadSer
     final = asyncio.run(scenario())
     record = check_record(server, table_id)
     assert replay(record).view(0) == final["view"]
+
+
+def test_a_closed_connection_is_freed_at_once_not_by_the_collector(server: ThreadServer) -> None:
+    """Nothing a connection owns refers back to it, so closing it frees it by reference
+    counting: with the collector off, its objects still go (under load, a cycle per connection
+    was collector work for every match)."""
+    created = api(server.base).post("/api/play-now", json={"game": "heroes", "name": "Ana"}).json()
+    table_id = created["table"]["id"]
+    assert server.server is not None
+    lobby = server.server.config.app.state.ludoteca.lobby
+
+    async def until(condition: Any) -> None:
+        async with asyncio.timeout(10):
+            while not condition():
+                await asyncio.sleep(0.01)
+
+    async def scenario() -> weakref.ref[Any]:
+        client = await Client.connect(server.ws_base, table_id, created["token"])
+        await client.recv()  # welcome: the connection now listens at the table
+        table = lobby.tables[table_id]
+        await until(lambda: table.listeners)
+        (connection,) = table.listeners
+        gone = weakref.ref(connection)
+        del connection
+        await client.close()
+        await until(lambda: not table.listeners)
+        await until(lambda: gone() is None)
+        return gone
+
+    gc.collect()
+    gc.disable()
+    try:
+        gone = asyncio.run(scenario())
+    finally:
+        gc.enable()
+    assert gone() is None

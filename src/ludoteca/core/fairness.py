@@ -14,6 +14,7 @@ does the same with Python's standard library alone and is tested against this mo
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -39,6 +40,7 @@ def commitment(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+@functools.lru_cache(maxsize=4096)  # every state message shows its table's fingerprint
 def fingerprint(commitment_hex: str, bits: int = FINGERPRINT_BITS) -> str:
     """The first ``bits`` bits of the commitment in Crockford base 32, in groups of four
     (``XXXX-XXXX-XXXX-XXXX`` for 80 bits, ``XXXX-XXXX`` for the 40 of format-1 records)."""

@@ -76,6 +76,8 @@ class Outbox:
         self.sent = 0
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopped = False
+        self._writing = False  # in a send or the close, where only a cancel stops the writer
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run())
@@ -109,36 +111,51 @@ class Outbox:
 
     async def _run(self) -> None:
         try:
-            while True:
+            while not self._stopped:
                 await self._wake.wait()
                 self._wake.clear()
-                while self.replies:
+                while self.replies and not self._stopped:
                     await self._send(self.replies.popleft())
-                while self.latest:
+                while self.latest and not self._stopped:
                     key = next(iter(self.latest))
                     message = self.latest.pop(key)()
                     if message is not None:
                         await self._send(message)
-                if self.closing:
+                if self.closing and not self._stopped:
                     if self.websocket.application_state == WebSocketState.CONNECTED:
+                        self._writing = True
                         await self.websocket.close(*self.closing)
                     return
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
 
     async def _send(self, message: dict[str, Any]) -> None:
-        await self.websocket.send_text(encode(message))
+        self._writing = True
+        try:
+            await self.websocket.send_text(encode(message))
+        finally:
+            self._writing = False
         self.sent += 1
 
     async def finish(self) -> None:
-        """Stop writing: flush and close when closing (briefly), else stop at once."""
+        """Stop writing: flush and close when closing (briefly), else stop at once.
+
+        A writer waiting for work is woken to return, and only one caught in a send or the close
+        is cancelled: the cancellation's traceback held the connection's every object in a
+        reference cycle, left for the collector, once per connection."""
         task = self._task
         if task is None:
             return
         if self.closing and not task.done():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(task), 1.0)
-        task.cancel()
+        self._stopped = True
+        self.replies.clear()
+        self.latest.clear()  # a pending render refers to its connection
+        if self._writing:
+            task.cancel()
+        else:
+            self._wake.set()
         if self.closing and self.websocket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(TimeoutError, RuntimeError, OSError, WebSocketDisconnect):
                 await asyncio.wait_for(self.websocket.close(*self.closing), 1.0)
@@ -216,31 +233,45 @@ def parse(text: str) -> ClientMessage | tuple[ErrorCode, str]:
         return ErrorCode.BAD_MESSAGE, f"'{field}': {first['msg']}"
 
 
+class _At:
+    """The table a connection is at, apart from the connection: its reader asks it for the
+    version without holding the connection (which holds the reader) in a reference cycle."""
+
+    __slots__ = ("table",)
+
+    def __init__(self) -> None:
+        self.table: Table | None = None
+
+    def version(self) -> int | None:
+        return self.table.version if self.table else None
+
+
 class Connection:
-    """A client of one table, as a seat (with its token) or as a spectator."""
+    """A client of one table, as a seat (with its token) or as a spectator.
+
+    Nothing it owns refers back to it (handlers are looked up by message type, the reader asks
+    ``_At`` for the version), so a closed connection is freed at once, not by the collector."""
 
     def __init__(self, websocket: WebSocket, lobby: Lobby, settings: Settings) -> None:
         self.websocket = websocket
         self.lobby = lobby
         self.settings = settings
-        self.table: Table | None = None
+        self._at = _At()
         self.seat: int | None = None
         self.greeted = False
         self.log_from = 0
         self.outbox = Outbox(
             websocket, settings.max_pending_replies, 1, f"table:{websocket.url.path}"
         )
-        self.reader = Reader(
-            websocket, self.outbox, settings, lambda: self.table.version if self.table else None
-        )
-        self.handlers: dict[type, Callable[[Any], Awaitable[None]]] = {
-            Hello: self.on_hello,
-            Act: self.on_act,
-            Contribute: self.on_contribute,
-            Back: self.on_back,
-            Sync: self.on_sync,
-            Ping: self.on_ping,
-        }
+        self.reader = Reader(websocket, self.outbox, settings, self._at.version)
+
+    @property
+    def table(self) -> Table | None:
+        return self._at.table
+
+    @table.setter
+    def table(self, table: Table | None) -> None:
+        self._at.table = table
 
     def wake(self) -> None:
         """The table changed: send the new state when the writer next runs."""
@@ -304,7 +335,7 @@ class Connection:
                     ErrorCode.NO_HELLO, 'send {"type": "hello"} first (with your seat token)'
                 )
             else:
-                await self.handlers[type(message)](message)
+                await HANDLERS[type(message)](self, message)
 
     # ---------------------------------------------------------------------------- handlers
     async def on_hello(self, message: Hello) -> None:
@@ -364,6 +395,17 @@ class Connection:
             self.error(exc.code, exc.message)
             if exc.code == ErrorCode.STALE_VERSION:
                 self.wake()
+
+
+HANDLERS: dict[type, Callable[[Connection, Any], Awaitable[None]]] = {
+    Hello: Connection.on_hello,
+    Act: Connection.on_act,
+    Contribute: Connection.on_contribute,
+    Back: Connection.on_back,
+    Sync: Connection.on_sync,
+    Ping: Connection.on_ping,
+}
+"""What a connection does with each client message (after hello)."""
 
 
 class LobbyFeed:

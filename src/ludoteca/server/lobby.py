@@ -299,8 +299,12 @@ class Lobby:
         Returns the table and, when the creator sits, their seat and token.
         """
         settings = self.settings
-        if sum(t.row.status != Status.OVER for t in self.tables.values()) >= (
-            settings.max_live_tables
+        # counting walks every table in memory (finished ones wait there for the sweep): only
+        # when there are enough of them for the live ones to reach the cap
+        if (
+            len(self.tables) >= settings.max_live_tables
+            and sum(t.row.status != Status.OVER for t in self.tables.values())
+            >= settings.max_live_tables
         ):
             raise Rejected(ErrorCode.SERVER_BUSY, "the server holds all the tables it can")
         owner = owner_of(client) if client and not start else None

@@ -602,13 +602,17 @@ class Table:
         return record
 
     def seat_view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
-        """The game's view for a seat and its legal action texts, computed once per version."""
+        """The game's view for a seat and its legal action texts, computed once per version
+        while the match is played. A finished match's views are not kept: the table waits in
+        memory for a while, mostly unwatched, and each view is a hundred objects or so for the
+        collector to walk."""
         cached = self._views.get(seat)
         if cached is None:
             match = self.match
             assert match is not None
-            legal = match.legal(seat) if self.row.status == "playing" else []
-            cached = self._views[seat] = (match.view(seat), legal)
+            if self.row.status != "playing":
+                return match.view(seat), []
+            cached = self._views[seat] = (match.view(seat), match.legal(seat))
         return cached
 
     def message_for(self, seat: int | None, log_from: int) -> dict[str, Any]:

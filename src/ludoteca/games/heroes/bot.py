@@ -27,6 +27,13 @@ INVASION = 50_000.0
 HOLD = (0.0, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.5)
 HAND = (0.0, 8.0, 15.0, 21.0, 26.0, 30.0, 33.0, 35.0, 36.0)
 WARD_PRESSURE = (0.0, 2.0, 7.0, 18.0, 0.0)
+THREAT_PRESSURE = (0.0, 2.0, 7.0, 27.0, 0.0)  # the rival's pressure: 1.5 times as much at 3
+TOP_VALUE = tuple(3.0 + hold for hold in HOLD)  # a room topped by a hero of each role
+# WARD_WEIGHT[relics held][ward]: the ward's relics, three times as much when they would win
+WARD_WEIGHT = tuple(
+    tuple(r * (3.0 if held + r >= RELICS_TO_WIN else 1) for r in WARD_RELICS)
+    for held in range(sum(WARD_RELICS) + 1)
+)
 
 
 def _progress(chain: int, seat: int) -> int:
@@ -39,7 +46,11 @@ def _progress(chain: int, seat: int) -> int:
 
 
 def evaluate(state: HeroesState, seat: int) -> float:
-    """The position's worth to ``seat`` (higher is better)."""
+    """The position's worth to ``seat`` (higher is better).
+
+    Every term is a small multiple of 1/4, so the sum is exact in any order (the bot's choice
+    does not depend on how the terms are added up).
+    """
     result = state.result
     rival = 1 - seat
     if result is not None:
@@ -48,31 +59,32 @@ def evaluate(state: HeroesState, seat: int) -> float:
         return 0.0 if result.draw else -WIN
     masks = state.masks
     mine, theirs = masks[seat], masks[rival]
-    score = 60.0 * (state.relics[seat] - state.relics[rival])
+    relics, hands = state.relics, state.hands
+    my_relics, their_relics = relics[seat], relics[rival]
+    my_hand, their_hand = sum(hands[seat]), sum(hands[rival])
+    score = 60.0 * (my_relics - their_relics)
     chain, rival_chain = connection(state, seat), connection(state, rival)
-    if rival_chain & CAMP_ROW[seat] and sum(state.hands[rival]):
+    if rival_chain & CAMP_ROW[seat] and their_hand:
         score -= INVASION if state.mover == rival else INVASION / 10
-    if chain & CAMP_ROW[rival] and sum(state.hands[seat]):
+    if chain & CAMP_ROW[rival] and my_hand:
         score += INVASION / 10 if state.mover == rival else INVASION
-    for w, need in enumerate(WARD_MASKS):
-        if state.sealed[w] >= 0:
+    sealed = state.sealed
+    for w in range(8):
+        if sealed[w] >= 0:
             continue
+        need = WARD_MASKS[w]
         a, b = (mine & need).bit_count(), (theirs & need).bit_count()
-        weight = WARD_RELICS[w] * (
-            3.0 if state.relics[seat] + WARD_RELICS[w] >= RELICS_TO_WIN else 1
-        )
         if not b:
-            score += weight * WARD_PRESSURE[a]
-        threat = 3.0 if state.relics[rival] + WARD_RELICS[w] >= RELICS_TO_WIN else 1
-        if not a:
-            score -= WARD_RELICS[w] * threat * WARD_PRESSURE[b] * (1.5 if b == 3 else 1)
+            score += WARD_WEIGHT[my_relics][w] * WARD_PRESSURE[a]
+        elif not a:
+            score -= WARD_WEIGHT[their_relics][w] * THREAT_PRESSURE[b]
     score += 6.0 * (_progress(chain, seat) - _progress(rival_chain, rival))
-    for room, top in enumerate(state.tops):
-        if mine >> room & 1:
-            score += 3.0 + HOLD[top & 7]
-        elif theirs >> room & 1:
-            score -= 3.0 + HOLD[top & 7]
-    score += HAND[sum(state.hands[seat])] - HAND[sum(state.hands[rival])] / 2
+    # the rooms each side tops, by the strength of the top hero (hero_rooms is per seat and role)
+    rooms = state.hero_rooms
+    own, other = seat * 8, rival * 8
+    for role in range(8):
+        score += TOP_VALUE[role] * (rooms[own + role].bit_count() - rooms[other + role].bit_count())
+    score += HAND[my_hand] - HAND[their_hand] / 2
     return score
 
 

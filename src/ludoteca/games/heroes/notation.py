@@ -61,6 +61,11 @@ ROLE_LIST = ", ".join(ROLES)
 
 def action_to_text(action: Action) -> str:
     """The canonical text: ``draw``, ``skip``, ``place <role> <room|camp>``, ``strike <room>``."""
+    text = _TEXTS.get(action)
+    return text if text is not None else _write(action)
+
+
+def _write(action: Action) -> str:
     kind = action[0]
     if kind == "place":
         target = int(action[2])
@@ -68,6 +73,10 @@ def action_to_text(action: Action) -> str:
     if kind == "strike":
         return f"strike {ROOMS[int(action[1])]}"
     return str(kind)
+
+
+# every action's text, written once (the table writes the legal texts at every version)
+_TEXTS = {a: _write(a) for a in (DRAW, SKIP, *STRIKE, *(p for role in PLACE for p in role))}
 
 
 def _shown(word: str) -> str:

@@ -22,7 +22,6 @@ from .rules import (
     WARDS_OF_ROOM,
     HeroesState,
     hand_roles,
-    hero_json,
     legal_actions,
     strike_targets,
 )
@@ -30,27 +29,45 @@ from .rules import (
 # ---------------------------------------------------------------------------- observation
 
 
+# what never changes: each room's name, sanctuary flag and wards; each ward's rooms; each hero
+_ROOM_PARTS = tuple(
+    (ROOMS[r], bool(SANCTUARIES >> r & 1), tuple(WARDS[w] for w in WARDS_OF_ROOM[r]))
+    for r in range(15)
+)
+_WARD_PARTS = tuple(
+    (WARDS[w], tuple(ROOMS[r] for r in range(15) if WARD_MASKS[w] >> r & 1), WARD_RELICS[w])
+    for w in range(8)
+)
+_HEROES = tuple((hero >> 3, ROLES[hero & 7]) for hero in range(16))
+
+
+def _hero(hero: int) -> JSON:
+    owner, role = _HEROES[hero]
+    return {"owner": owner, "role": role}
+
+
 def observation(state: HeroesState, seat: int | None) -> JSON:
     """What ``seat`` sees (None = a spectator); documented in docs/notation/heroes.md."""
     over = state.result is not None
     hands = state.hands
+    stacks, sealed = state.stacks, state.sealed
     rooms = [
         {
-            "room": ROOMS[r],
-            "stack": [hero_json(h) for h in state.stacks[r]],
-            "sanctuary": bool(SANCTUARIES >> r & 1),
-            "wards": [WARDS[w] for w in WARDS_OF_ROOM[r]],
+            "room": name,
+            "stack": [_hero(h) for h in stacks[r]],
+            "sanctuary": sanctuary,
+            "wards": list(wards),
         }
-        for r in range(15)
+        for r, (name, sanctuary, wards) in enumerate(_ROOM_PARTS)
     ]
     wards = [
         {
-            "ward": WARDS[w],
-            "rooms": [ROOMS[r] for r in range(15) if WARD_MASKS[w] >> r & 1],
-            "relics": WARD_RELICS[w],
-            "sealed_by": None if state.sealed[w] < 0 else state.sealed[w],
+            "ward": name,
+            "rooms": list(ward_rooms),
+            "relics": relics,
+            "sealed_by": None if sealed[w] < 0 else sealed[w],
         }
-        for w in range(8)
+        for w, (name, ward_rooms, relics) in enumerate(_WARD_PARTS)
     ]
     return {
         "seats": [{"seat": s, "name": SEATS[s], "camp": CAMPS[s]} for s in (0, 1)],
@@ -65,7 +82,7 @@ def observation(state: HeroesState, seat: int | None) -> JSON:
         "set_aside": [[ROLES[r] for r in state.aside[s]] for s in (0, 1)] if over else None,
         "to_move": None if over else state.mover,
         "pending": _pending_view(state, seat),
-        "camp_hero": None if state.camp_hero < 0 else hero_json(state.camp_hero),
+        "camp_hero": None if state.camp_hero < 0 else _hero(state.camp_hero),
     }
 
 

@@ -1,5 +1,8 @@
 """What every route may ask for: the app's state (a typed object on ``app.state``), the lobby,
-the settings, storage, the caller's address, and its rate limit."""
+the settings, storage, the caller's address, and its rate limit.
+
+The dependencies are ``async def`` although none of them waits: FastAPI runs a plain ``def``
+dependency on a worker thread, a hand-over per dependency per request or websocket."""
 
 from __future__ import annotations
 
@@ -41,12 +44,12 @@ class TooMany(Rejected):
         self.retry_after = retry_after
 
 
-def app_state(connection: HTTPConnection) -> AppState:
+async def app_state(connection: HTTPConnection) -> AppState:
     state: AppState = connection.app.state.ludoteca
     return state
 
 
-def client_address(connection: HTTPConnection) -> str:
+async def client_address(connection: HTTPConnection) -> str:
     return connection.client.host if connection.client else "unknown"
 
 
@@ -54,15 +57,15 @@ State = Annotated[AppState, Depends(app_state)]
 Client = Annotated[str, Depends(client_address)]
 
 
-def get_lobby(state: State) -> Lobby:
+async def get_lobby(state: State) -> Lobby:
     return state.lobby
 
 
-def get_settings(state: State) -> Settings:
+async def get_settings(state: State) -> Settings:
     return state.settings
 
 
-def get_storage(state: State) -> Storage:
+async def get_storage(state: State) -> Storage:
     return state.storage
 
 
