@@ -119,7 +119,9 @@ def health(process: ProcessServer) -> dict[str, Any]:
     return found
 
 
-def play_to_the_end(page: Any, after: int, seen: list[dict[str, Any]], pick: Any) -> dict[str, Any]:
+def play_to_the_end(
+    page: Any, after: int, seen: list[dict[str, Any]], pick: random.Random
+) -> dict[str, Any]:
     """Click the seat's turns until the match is over; keep every state the page decided on."""
     for _ in range(MAX_DECISIONS):
         s = decision(page, after)
@@ -131,9 +133,7 @@ def play_to_the_end(page: Any, after: int, seen: list[dict[str, Any]], pick: Any
     raise AssertionError("the match did not end")
 
 
-def test_the_page_survives_the_kill_of_its_process(
-    chromium: Any, site: Site, tmp_path: Path
-) -> None:
+def test_the_page_survives_the_kill_of_its_process(chromium: Any, site: Site) -> None:
     pages = Pages(chromium, site.nginx.base)
     try:
         page = pages.open("/")
