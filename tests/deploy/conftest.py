@@ -15,6 +15,8 @@ import pytest
 import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
+# the browser kit of tests/web (Chromium's path and flags, the page helpers)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "web"))
 
 from serverkit import IN_CI, POSTGRES_URL
 
