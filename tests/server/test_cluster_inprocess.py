@@ -141,3 +141,35 @@ def test_a_table_is_driven_where_its_people_are_connected() -> None:
             assert table_a.version == table_b.version == 1
 
     run(scenario)
+
+
+def test_a_move_made_while_a_table_is_being_read_is_not_missed() -> None:
+    """b reads the table for a client; a stores a move after b's read but before b holds the
+    table in memory, so b drops that move's notice: b must read the table again."""
+
+    async def scenario() -> None:
+        clock = FakeClock()
+        hub, store = Hub(clock), MemoryStorage()
+        async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
+            table_a, _ = await two_people(a, turn_seconds=30)
+            read, move_made = asyncio.Event(), asyncio.Event()
+            load_actions = store.load_actions
+
+            async def slow_read(table_id: str, after: int = 0) -> Any:
+                found = await load_actions(table_id, after)
+                read.set()
+                await move_made.wait()  # the snapshot is taken; the move comes meanwhile
+                return found
+
+            store.load_actions = slow_read  # type: ignore[method-assign]
+            reading = asyncio.create_task(b.get(table_a.id))
+            await read.wait()
+            store.load_actions = load_actions  # type: ignore[method-assign]
+            mover = table_a.to_move()
+            assert mover is not None
+            await table_a.submit(mover, first_legal(table_a, mover), 0)
+            move_made.set()
+            table_b = await reading
+            assert table_b.version == table_a.version == 1
+
+    run(scenario)

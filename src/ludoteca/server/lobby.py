@@ -8,6 +8,7 @@ import hashlib
 import logging
 import secrets
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -75,6 +76,8 @@ class Lobby:
         self.over_since: dict[str, float] = {}  # finished table id -> when the sweep saw it over
         self.idle_since: dict[str, float] = {}  # table held for clients that left -> since when
         self.elsewhere: dict[str, dict[str, Any]] = {}  # open tables other processes announced
+        self.loading: Counter[str] = Counter()  # tables being read from storage into memory
+        self.missed: set[str] = set()  # ... that heard a notice meanwhile: to read again
         self._lock = asyncio.Lock()
 
     @property
@@ -116,6 +119,8 @@ class Lobby:
                 await table.hear(notice)
             except Exception as exc:
                 self._break(notice.table, exc)
+        elif notice.table in self.loading:
+            self.missed.add(notice.table)
         if notice.status == Status.OPEN and notice.summary is not None:
             self.elsewhere[notice.table] = notice.summary
             if notice.table in self.waiting_since:
@@ -256,14 +261,23 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is not None and table_id not in self.broken:
             return table
-        found = await self.peek(table_id)
-        found.connected_elsewhere = await self.services.cluster.presence(table_id)
+        self.loading[table_id] += 1
+        try:
+            found = await self.peek(table_id)
+            found.connected_elsewhere = await self.services.cluster.presence(table_id)
+        finally:
+            self.loading[table_id] -= 1
+            if not self.loading[table_id]:
+                del self.loading[table_id]
         async with self._lock:
             if table_id in self.tables:
                 return self.tables[table_id]
             found.schedule()
             self.tables[table_id] = found
-            return found
+        if table_id in self.missed:  # a notice came while it was being read: read it again
+            self.missed.discard(table_id)
+            await found.refresh()
+        return found
 
     async def listing(
         self, status: str, game: str | None = None, offset: int = 0, limit: int = 50
