@@ -268,6 +268,44 @@ def test_a_redis_outage_loses_no_action_and_heals_when_redis_is_back(
             redis_server.wait()
 
 
+def test_a_process_cut_off_from_redis_still_shows_every_move(
+    cluster: list[ProcessServer], postgres_url: str, tmp_path: Path
+) -> None:
+    """One process cannot reach Redis (the others can): a person playing through it still sees
+    the bot's moves, which another process drives, and the driver still sees the person's moves
+    it stores (each process checks in the database what it holds and did not hear of)."""
+    env = {**cluster[0].env, "LUDOTECA_REDIS": f"redis://127.0.0.1:{free_port()}"}
+    cut_off = ProcessServer(postgres_url, tmp_path, env=env).start()
+    try:
+        made = api(cluster[0].base).post(
+            "/api/play-now", json={"game": "heroes", "name": "Ana", "level": "easy"}
+        )
+        table_id, token = made.json()["table"]["id"], made.json()["token"]
+
+        async def scenario() -> None:
+            ana = await Client.connect(cut_off.ws_base, table_id, token)
+            state = await ana.until(
+                lambda m: m["type"] == "state" and m["table"]["status"] == "playing"
+            )
+            for _ in range(3):  # three of Ana's moves, each answered by the bot
+                if state["clock"]["seat"] != 0:
+                    state = await ana.until(
+                        lambda m: m["type"] == "state" and m["clock"]["seat"] == 0, 15
+                    )
+                if state["table"]["status"] != "playing":
+                    break
+                answer = await ana.act(state["legal"][0], state["version"])
+                assert answer["type"] == "state", answer
+                state = answer
+            assert any(e["by"] == "bot" for e in ana.log[2:])
+            await ana.close()
+
+        asyncio.run(scenario())
+        assert "table_moved_unheard" in cut_off.log_text()
+    finally:
+        cut_off.kill()
+
+
 def driving(servers: list[ProcessServer]) -> list[int]:
     return [api(srv.base).get("/healthz").json()["driving"] for srv in servers]
 

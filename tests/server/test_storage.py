@@ -98,6 +98,19 @@ def test_a_table_comes_back_as_stored_and_copies_are_the_callers(url: str) -> No
     check(url, scenario)
 
 
+def test_versions_say_where_each_table_stands_in_one_read(url: str) -> None:
+    async def scenario(store: Storage) -> None:
+        await store.create_table(table("t1"))
+        await store.create_table(table("t2", status="open"))
+        await store.append(Append("t1", step(1), 1.0, None))
+        await store.append(Append("t1", step(2), 2.0, {"winners": [0]}))
+        found = await store.versions(["t1", "t2", "gone"])
+        assert found == {"t1": (2, "over"), "t2": (0, "open")}
+        assert await store.versions([]) == {}
+
+    check(url, scenario)
+
+
 def test_a_taken_id_or_a_bad_row_stores_nothing(url: str) -> None:
     async def scenario(store: Storage) -> None:
         await store.create_table(table("t1"))

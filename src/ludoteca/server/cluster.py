@@ -96,6 +96,10 @@ class Handler(Protocol):
         """Notices may have been missed: re-read every table held from the database."""
         ...
 
+    async def poll(self) -> None:
+        """Re-read the tables held whose version or status moved in the database."""
+        ...
+
 
 class Cluster(Protocol):
     name: str
@@ -181,6 +185,9 @@ class Solo:
 
 SEARCH_SECONDS = 30.0
 """How often each process looks in storage for live tables that no process drives."""
+POLL_SECONDS = 2.0
+"""How often each process checks that the tables it holds did not move unheard (while Redis
+answers: notices are only lost when a process dies, or it is cut off from Redis)."""
 
 # Lua scripts: every lease change is atomic and uses Redis's clock, never a process's.
 _NOW = (
@@ -471,7 +478,16 @@ class RedisCluster:
     async def _keep(self, handler: Handler) -> None:
         peers: set[str] = set()
         search_due = 0.0  # search for undriven tables at once, then every ``SEARCH_SECONDS``
+        poll_due = 0.0
         while True:
+            if time.monotonic() >= poll_due:
+                try:
+                    await handler.poll()
+                except Exception as exc:  # the database is out of reach: the next round tries
+                    log("poll_failed", logging.WARNING, error=repr(exc))
+                # cut off from Redis, nothing is heard: look every round, not every 2 s
+                cut_off = time.monotonic() - self._renewed > self.tick * 1.5
+                poll_due = time.monotonic() + (self.tick if cut_off else POLL_SECONDS)
             try:
                 peers = await self._tick(handler, peers)
                 self._renewed = time.monotonic()

@@ -171,6 +171,22 @@ class Lobby:
         rows = await self.storage.tables_with_status(statuses, self.settings.max_live_tables)
         return [r.id for r in rows if r.id not in self.broken and r.game in all_games()]
 
+    async def poll(self) -> None:
+        """Read again the tables held here that moved in storage without this process hearing
+        (a notice lost, or Redis out of reach): one read for all, then only those that moved."""
+        held = {t: table for t, table in self.tables.items() if t not in self.broken}
+        if not held:
+            return
+        stored = await self.storage.versions(held)
+        for table_id, (version, status) in stored.items():
+            table = held[table_id]
+            if (table.version, table.row.status) != (version, status):
+                log("table_moved_unheard", table=table_id, version=version, held=table.version)
+                try:
+                    await table.refresh()
+                except Exception as exc:
+                    self._break(table_id, exc)
+
     async def resync(self) -> None:
         for table_id, table in list(self.tables.items()):
             if table_id in self.broken:

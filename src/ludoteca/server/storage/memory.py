@@ -144,6 +144,11 @@ class MemoryStorage:
         stored = self._tables.get(table_id)
         return None if stored is None else self._copy(stored)
 
+    async def versions(self, table_ids: Iterable[str]) -> dict[str, tuple[int, str]]:
+        self._open()
+        found = (self._tables.get(t) for t in table_ids)
+        return {s.row.id: (s.row.version, s.row.status) for s in found if s is not None}
+
     async def load_actions(self, table_id: str, after: int = 0) -> list[ActionRow]:
         self._open()
         stored = self._tables.get(table_id)

@@ -55,6 +55,11 @@ class Storage(Protocol):
 
     async def load_table(self, table_id: str) -> TableRow | None: ...
 
+    async def versions(self, table_ids: Iterable[str]) -> dict[str, tuple[int, str]]:
+        """The version and status of each of these tables that exists (one cheap read: how a
+        process checks that the tables it holds have not moved without it hearing)."""
+        ...
+
     async def load_actions(self, table_id: str, after: int = 0) -> list[ActionRow]:
         """The table's actions with ``seq > after``, in order."""
         ...

@@ -356,6 +356,21 @@ class SqlStorage:
             loaded.seats = self._seats(conn, [table_id])[table_id]
             return loaded
 
+    async def versions(self, table_ids: Iterable[str]) -> dict[str, tuple[int, str]]:
+        wanted = list(table_ids)
+        found: dict[str, tuple[int, str]] = {}
+        for start in range(0, len(wanted), 1000):
+            batch = wanted[start : start + 1000]
+            found.update(await self._run(self._versions, batch))
+        return found
+
+    def _versions(self, table_ids: list[str]) -> dict[str, tuple[int, str]]:
+        query = select(tables.c.id, tables.c.version, tables.c.status).where(
+            tables.c.id.in_(table_ids)
+        )
+        with self.engine.connect() as conn:
+            return {r.id: (r.version, r.status) for r in conn.execute(query)}
+
     async def load_actions(self, table_id: str, after: int = 0) -> list[ActionRow]:
         return await self._run(self._load_actions, table_id, after)
 
