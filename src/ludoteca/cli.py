@@ -391,11 +391,14 @@ def describe_outcome(outcome: dict[str, Any], players: list[dict[str, Any]]) -> 
 
 # ------------------------------------------------------------------------------------- keys
 def cmd_keys(args: argparse.Namespace) -> int:
-    """Rotation makes a new key that signs from the next record on; servers read the folder at
-    start, so restart them; older keys stay published and their records keep checking."""
+    """Rotation makes a new key that signs from the next record on; running servers notice the
+    folder changed and sign with it; older keys stay published and their records keep checking."""
     if args.action == "rotate":
         _, key = rotate(args.dir)
-        print(f"new signing key {key.key_id} in {args.dir}; restart the servers to use it")
+        print(
+            f"new signing key {key.key_id} in {args.dir}: servers reading this folder sign with "
+            "it from their next record (copy it to every machine's key folder)"
+        )
     try:
         ring = KeyRing.load(args.dir, create=False)
     except (FileNotFoundError, ValueError) as exc:

@@ -177,6 +177,7 @@ def site(
 ) -> Iterator[Site]:
     env = {
         "LUDOTECA_REDIS": redis_url,
+        "LUDOTECA_REDIS_PREFIX": f"ludoteca-test-{secrets.token_hex(4)}",  # this site's own
         "LUDOTECA_LIMIT_CREATE": "4/minute",  # small enough to reach in the limits test
         "LUDOTECA_CONTRIBUTION_SECONDS": "5",
     }

@@ -187,3 +187,27 @@ def test_the_local_proxy_s_forwarded_address_is_what_the_limits_count(tmp_path: 
     finally:
         close_api(doubting.base)
         doubting.terminate()
+
+
+# ---------------------------------------------------------------------------- bad settings
+@pytest.mark.parametrize(
+    ("env", "args", "said"),
+    [
+        ({"LUDOTECA_LEASE_SECONDS": "0"}, [], "LUDOTECA_LEASE_SECONDS must be at least 0.5"),
+        ({"LUDOTECA_MAX_CONNECTIONS": "-5"}, [], "LUDOTECA_MAX_CONNECTIONS must be at least 1"),
+        ({"LUDOTECA_BOT_DELAY": "-1"}, [], "LUDOTECA_BOT_DELAY must be at least 0"),
+        ({"LUDOTECA_LIMIT_CREATE": "lots"}, [], "LUDOTECA_LIMIT_CREATE is 'N/second'"),
+        ({}, ["--redis", "127.0.0.1:6379"], "the Redis address is redis://HOST:PORT/DB"),
+    ],
+    ids=["lease", "connections", "bot-delay", "limit", "redis-scheme"],
+)
+def test_a_bad_setting_is_one_clear_line_before_anything_starts(
+    tmp_path: Path, env: dict[str, str], args: list[str], said: str
+) -> None:
+    done = serve(*args, env=env, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert lines and all(line.startswith("ludoteca: ") for line in lines), done.stderr
+    assert any(said in line for line in lines), done.stderr
+    assert "the table is at" not in done.stdout
+    assert not (tmp_path / "var").exists(), "nothing was made"

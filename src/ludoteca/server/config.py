@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 
@@ -69,6 +70,50 @@ class Settings:
     forwarded_allow_ips: str = "127.0.0.1,::1"
     contribution_seconds: float = 10.0  # how long a start waits for the players' own seeds
     keys_dir: str | None = None  # the record-signing keys (None: one key for this process only)
+
+    def problems(self) -> list[str]:
+        """What is wrong with these settings, in words (empty when nothing is): checked before
+        serving, so a bad value is one clear line, not a traceback or a server that misbehaves."""
+        found = []
+        at_least = {
+            "LUDOTECA_LEASE_SECONDS": (self.lease_seconds, 0.5),
+            "LUDOTECA_MAX_CONNECTIONS": (self.max_connections, 1),
+            "LUDOTECA_MAX_CONNECTIONS_PER_CLIENT": (self.max_connections_per_client, 1),
+            "LUDOTECA_MAX_OPEN_TABLES_PER_CLIENT": (self.max_open_tables_per_client, 1),
+            "LUDOTECA_LIMIT_CONCURRENCY": (self.limit_concurrency, 1),
+            "LUDOTECA_RATE": (self.rate_per_second, 0.1),
+            "LUDOTECA_RATE_BURST": (self.rate_burst, 1),
+            "LUDOTECA_BOT_DELAY": (self.bot_delay, 0),
+            "LUDOTECA_AWAY_GRACE": (self.away_grace, 0),
+            "LUDOTECA_CONTRIBUTION_SECONDS": (self.contribution_seconds, 0),
+            "LUDOTECA_OPEN_TABLE_TTL": (self.open_table_ttl, 1),
+            "LUDOTECA_BOT_PROCESSES": (self.bot_processes, 1),
+            "LUDOTECA_MIN_TURN_SECONDS": (self.min_turn_seconds, 1),
+        }
+        for name, (value, least) in at_least.items():
+            if value < least:
+                found.append(f"{name} must be at least {least}, not {value}")
+        if not self.min_turn_seconds <= self.default_turn_seconds <= self.max_turn_seconds:
+            found.append(
+                f"LUDOTECA_TURN_SECONDS must be between {self.min_turn_seconds} and "
+                f"{self.max_turn_seconds}, not {self.default_turn_seconds}"
+            )
+        for name, limit in (
+            ("LUDOTECA_LIMIT_CREATE", self.limit_create),
+            ("LUDOTECA_LIMIT_JOIN", self.limit_join),
+            ("LUDOTECA_LIMIT_START", self.limit_start),
+            ("LUDOTECA_LIMIT_WEBSOCKET", self.limit_websocket),
+        ):
+            if not re.fullmatch(r"\s*\d+\s*/\s*(second|minute|hour|day)\s*", limit):
+                found.append(
+                    f"{name} is 'N/second', 'N/minute', 'N/hour' or 'N/day', not {limit!r}"
+                )
+        if self.redis_url and not self.redis_url.startswith(("redis://", "rediss://", "unix://")):
+            found.append(
+                f"the Redis address is redis://HOST:PORT/DB (or rediss://, unix://), "
+                f"not {self.redis_url!r}"
+            )
+        return found
 
     @classmethod
     def from_env(cls, db_url: str | None = None, redis_url: str | None = None) -> Settings:

@@ -99,6 +99,10 @@ def serve(
     """
     configure()
     settings = Settings.from_env(db, redis)
+    for wrong in settings.problems():
+        print(f"ludoteca: {wrong}", file=sys.stderr)
+    if settings.problems():
+        return 2
     problem = workers_problem(workers, settings)
     if problem is not None:
         print(f"ludoteca: {problem}", file=sys.stderr)

@@ -103,6 +103,7 @@ class CloseCode(IntEnum):
     POLICY = 1008  # the client kept sending after being told to slow down
     TOO_BIG = 1009  # a frame larger than the limit (closed by uvicorn)
     BROKEN = 1011  # the table's stored match does not replay
+    SERVICE_RESTART = 1012  # the process is stopping (closed by uvicorn on SIGTERM)
     TRY_LATER = 1013  # the client reads too slowly, or the server is full
     NO_TABLE = 4404  # there is no such table
     NO_HELLO = 4408  # no hello in time
