@@ -12,7 +12,9 @@ One process (default) serves from a temporary SQLite file, or from ``--db`` (Pos
 database ``ludoteca_bench_<random>`` made on that server and dropped afterwards). ``--processes N``
 starts N processes, each on its own port, on one PostgreSQL database (required) and one Redis
 (``--redis``, default redis://127.0.0.1:6379/0); each table is made on one process and its
-websocket goes to the next one, so every move crosses between processes.
+websocket goes to the next one, so the table moves to that process (the lease follows its
+person) and every notice crosses between processes; with ``--local`` the websocket goes to the
+process that made the table, which shows what several processes cost apart from that hop.
 
     .venv/bin/python bench/load.py [--tables 200] [--seconds 20] [--game heroes] [--no-echo]
     .venv/bin/python bench/load.py --db postgresql://postgres@127.0.0.1:5432/test
@@ -268,7 +270,7 @@ HTTP_AT_ONCE = 32  # play-now requests the load client has in flight
 
 class Load:
     """The simulated people. Table ``i`` is made on server ``i % N`` and its websocket opened on
-    server ``(i + 1) % N`` (the same one when there is one)."""
+    server ``(i + 1) % N`` (the same one when there is one, or with ``local``)."""
 
     def __init__(
         self,
@@ -279,8 +281,10 @@ class Load:
         *,
         db: str,
         redis: str | None,
+        local: bool = False,
     ) -> None:
         self.bases, self.game, self.seconds = bases, game, seconds
+        self.hop = 0 if local else 1
         self.server_pids, self.db, self.redis = server_pids, db, redis
         self.work: dict[str, float] = {}  # database and Redis work while measuring
         self.server_cpu = self.client_cpu = 0.0
@@ -296,7 +300,7 @@ class Load:
     async def table(self, https: list[httpx.AsyncClient], index: int) -> None:
         pick = random.Random(index)
         http = https[index % len(https)]
-        ws_base = self.bases[(index + 1) % len(self.bases)].replace("http", "ws", 1)
+        ws_base = self.bases[(index + self.hop) % len(self.bases)].replace("http", "ws", 1)
         while time.monotonic() < self.stop_at:
             async with self.http_slots:
                 created = (
@@ -419,6 +423,11 @@ def main() -> None:
     parser.add_argument(
         "--redis", help="redis://host:port/0 (default for more than one process: the local one)"
     )
+    parser.add_argument(
+        "--local",
+        action="store_true",
+        help="each table's websocket on the process that made it (no move crosses processes)",
+    )
     parser.add_argument("--json", action="store_true", help="the figures as JSON on stdout")
     args = parser.parse_args()
     if args.processes < 1:
@@ -474,7 +483,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> dict[str, Any]:
         started = stack.enter_context(servers(args.processes, db, args.redis, tmp))
         pids = [server.process.pid for server in started]
         bases = [server.base for server in started]
-        load = Load(bases, args.game, args.seconds, pids, db=db, redis=args.redis)
+        load = Load(bases, args.game, args.seconds, pids, db=db, redis=args.redis, local=args.local)
         asyncio.run(load.run(args.tables, args.warmup))
     ms = [1000 * x for x in load.latencies]
     mean = statistics.fmean(ms) if ms else float("nan")
@@ -520,6 +529,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> dict[str, Any]:
     return {
         "tables": args.tables,
         "processes": args.processes,
+        "local": args.local,
         "db": database,
         "redis": bool(args.redis),
         "game": args.game,

@@ -78,6 +78,7 @@ class Lobby:
         self.elsewhere: dict[str, dict[str, Any]] = {}  # open tables other processes announced
         self.loading: Counter[str] = Counter()  # tables being read from storage into memory
         self.missed: set[str] = set()  # ... that heard a notice meanwhile: to read again
+        self._stored: dict[str, tuple[int, str]] = {}  # where the last poll saw each table
         self._lock = asyncio.Lock()
 
     @property
@@ -173,14 +174,17 @@ class Lobby:
 
     async def poll(self) -> None:
         """Read again the tables held here that moved in storage without this process hearing
-        (a notice lost, or Redis out of reach): one read for all, then only those that moved."""
+        (a notice lost, or Redis out of reach): one read for all, then only those still behind
+        what the previous poll saw (a table is briefly behind whenever a move is being stored
+        or its notice is on the way: that is not a move missed)."""
         held = {t: table for t, table in self.tables.items() if t not in self.broken}
-        if not held:
-            return
-        stored = await self.storage.versions(held)
-        for table_id, (version, status) in stored.items():
-            table = held[table_id]
-            if (table.version, table.row.status) != (version, status):
+        stored = await self.storage.versions(held) if held else {}
+        seen, self._stored = self._stored, stored
+        for table_id, (version, status) in seen.items():
+            table = held.get(table_id)
+            if table is None or table.version > version:
+                continue
+            if table.version < version or table.row.status != status:
                 log("table_moved_unheard", table=table_id, version=version, held=table.version)
                 try:
                     await table.refresh()
