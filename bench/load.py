@@ -282,8 +282,10 @@ class Load:
         db: str,
         redis: str | None,
         local: bool = False,
+        think: float = 0.0,
     ) -> None:
         self.bases, self.game, self.seconds = bases, game, seconds
+        self.think = think
         self.hop = 0 if local else 1
         self.server_pids, self.db, self.redis = server_pids, db, redis
         self.work: dict[str, float] = {}  # database and Redis work while measuring
@@ -330,6 +332,8 @@ class Load:
                         self.finished += 1
                         break
                     if message["legal"] and sent_at is None:
+                        if self.think:  # a person thinks before moving (exponential, mean think)
+                            await asyncio.sleep(pick.expovariate(1 / self.think))
                         sent_version = message["version"]
                         action = pick.choice(message["legal"])
                         sent_at = time.perf_counter()
@@ -428,6 +432,13 @@ def main() -> None:
         action="store_true",
         help="each table's websocket on the process that made it (no move crosses processes)",
     )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a person thinks before each move (default 0: at once, the server "
+        "saturated); with it, the latency of a server that is not",
+    )
     parser.add_argument("--json", action="store_true", help="the figures as JSON on stdout")
     args = parser.parse_args()
     if args.processes < 1:
@@ -483,7 +494,16 @@ def run(args: argparse.Namespace, out: IO[str]) -> dict[str, Any]:
         started = stack.enter_context(servers(args.processes, db, args.redis, tmp))
         pids = [server.process.pid for server in started]
         bases = [server.base for server in started]
-        load = Load(bases, args.game, args.seconds, pids, db=db, redis=args.redis, local=args.local)
+        load = Load(
+            bases,
+            args.game,
+            args.seconds,
+            pids,
+            db=db,
+            redis=args.redis,
+            local=args.local,
+            think=args.think,
+        )
         asyncio.run(load.run(args.tables, args.warmup))
     ms = [1000 * x for x in load.latencies]
     mean = statistics.fmean(ms) if ms else float("nan")
@@ -530,6 +550,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> dict[str, Any]:
         "tables": args.tables,
         "processes": args.processes,
         "local": args.local,
+        "think": args.think,
         "db": database,
         "redis": bool(args.redis),
         "game": args.game,
