@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import itertools
 import json
 import random
@@ -430,6 +431,10 @@ async def killer(run: Run, kills: int) -> None:
         run.down.discard(index)
 
 
+# A client whose server is killed in the middle of a websocket handshake can leave its socket to
+# the garbage collector (inside the websockets library): expected here, and collected in the test.
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_twenty_sigkills_lose_nothing_and_store_nothing_twice(
     cluster: list[ProcessServer], postgres_url: str
 ) -> None:
@@ -448,6 +453,7 @@ def test_twenty_sigkills_lose_nothing_and_store_nothing_twice(
         await asyncio.gather(*tasks)
 
     asyncio.run(scenario())
+    gc.collect()  # what the kills left unclosed is collected now, under this test's filters
     assert len(run.kills) == 20
     assert sum(s.reconnects for s in seats) > 0, "the kills should hit connected seats"
     tables = sorted({s.table for s in seats})

@@ -180,8 +180,11 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     assert statuses(page)["signature"] == "ok" and statuses(page)["receipt"] == "failed"
     assert page.locator("[data-key-published]").get_attribute("data-key-published") == "no"
     page.fill("#receipts-text", "")
+    # the verdict on screen is "failed" already: mark it, so as to wait for the new one
+    page.eval_on_selector(".verdict", "el => { el.dataset.seen = 'yes'; }")
     page.set_input_files("#receipts-file", str(saved))
-    page.wait_for_selector(".verdict[data-verdict='failed']")
+    page.wait_for_selector(".verdict:not([data-seen])[data-verdict='failed']")
+    page.wait_for_selector(".step[data-step='receipt']")
     assert statuses(page)["receipt"] == "failed"
 
     # receipts that are not receipts are refused before anything is checked

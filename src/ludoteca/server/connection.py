@@ -296,6 +296,9 @@ class Connection:
         try:
             try:
                 self.table = await self.lobby.get(table_id)
+                # held from now on, not from the hello: a table nobody follows may leave memory
+                # (its driving moved to another process), and this one would then hear nothing
+                self.table.listeners.add(self)
             except Rejected as exc:
                 self.error(exc.code, exc.message)
                 broken = exc.code == ErrorCode.TABLE_BROKEN
