@@ -4,57 +4,12 @@ the websocket client)."""
 
 from __future__ import annotations
 
-import os
-import secrets
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-
-import psycopg
-import pytest
-import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 # the browser kit of tests/web (Chromium's path and flags, the page helpers)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "web"))
 
-from serverkit import IN_CI, POSTGRES_URL
 
-REDIS_URL = os.environ.get("LUDOTECA_TEST_REDIS", "redis://127.0.0.1:6379/0")
-
-
-@pytest.fixture(scope="session")
-def postgres_base() -> str:
-    """The local PostgreSQL server; skip visibly if none answers (never under CI=true)."""
-    try:
-        with psycopg.connect(POSTGRES_URL, connect_timeout=3) as conn:
-            conn.execute("SELECT 1")
-    except Exception as exc:
-        if IN_CI:
-            pytest.fail(f"PostgreSQL must run under CI=true ({POSTGRES_URL}): {exc}")
-        pytest.skip(f"no PostgreSQL at {POSTGRES_URL} ({exc}); set LUDOTECA_TEST_POSTGRES")
-    return POSTGRES_URL
-
-
-@pytest.fixture
-def postgres_url(postgres_base: str) -> Iterator[str]:
-    """A fresh schema in the test database for one test; dropped afterwards."""
-    schema = f"ludoteca_test_{secrets.token_hex(4)}"
-    with psycopg.connect(postgres_base, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    sep = "&" if "?" in postgres_base else "?"
-    yield f"{postgres_base}{sep}options=-csearch_path%3D{schema}"
-    with psycopg.connect(postgres_base, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA {schema} CASCADE")
-
-
-@pytest.fixture(scope="session")
-def redis_url() -> str:
-    """The local Redis; skip visibly if none answers (never under CI=true)."""
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except Exception as exc:
-        if IN_CI:
-            pytest.fail(f"Redis must run under CI=true ({REDIS_URL}): {exc}")
-        pytest.skip(f"no Redis at {REDIS_URL} ({exc}); set LUDOTECA_TEST_REDIS")
-    return REDIS_URL
+from services import postgres_base, postgres_url, redis_url  # noqa: F401 - fixtures
