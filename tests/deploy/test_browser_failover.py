@@ -12,10 +12,8 @@ test skips with the reason, and under CI=true it fails instead.
 from __future__ import annotations
 
 import random
-import secrets
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +31,12 @@ from browserkit import (
     start_from_home,
     state,
 )
-from serverkit import IN_CI, ProcessServer, close_api
+from serverkit import IN_CI, ProcessServer
 from test_nginx import (
-    Nginx,
+    Site,
     connections,
     nginx_binary,  # noqa: F401 (the fixture, shared with test_nginx)
-    start_nginx,
+    running_site,
 )
 
 from ludoteca.core import Receipt, verify
@@ -79,39 +77,15 @@ def chromium() -> Iterator[Any]:
         browser.close()
 
 
-@dataclass
-class Site:
-    nginx: Nginx
-    processes: list[ProcessServer]
-
-
 @pytest.fixture
 def site(
     request: pytest.FixtureRequest, postgres_url: str, redis_url: str, tmp_path: Path
 ) -> Iterator[Site]:
-    """Two processes behind nginx; a Redis prefix of their own, so processes of other runs on the
-    same Redis neither count as live processes nor take these tables' leases."""
-    env = {
-        "LUDOTECA_REDIS": redis_url,
-        "LUDOTECA_REDIS_PREFIX": f"ludoteca-test-{secrets.token_hex(4)}",
-        "LUDOTECA_BOT_DELAY": "0.05",
-        "LUDOTECA_CONTRIBUTION_SECONDS": "3",
-    }
+    """Two processes behind nginx."""
+    env = {"LUDOTECA_BOT_DELAY": "0.05", "LUDOTECA_CONTRIBUTION_SECONDS": "3"}
     binary: str = request.getfixturevalue("nginx_binary")  # test_nginx's: found or installed
-    processes: list[ProcessServer] = []
-    nginx: Nginx | None = None
-    try:
-        for _ in range(2):  # one after the other: the first makes the schema and the key
-            processes.append(ProcessServer(postgres_url, tmp_path, env=env).start())
-        nginx = start_nginx(binary, tmp_path / "nginx", [p.port for p in processes])
-        yield Site(nginx, processes)
-    finally:
-        if nginx is not None:
-            nginx.stop()
-        for process in processes:
-            close_api(process.base)
-            if process.process is not None and process.process.poll() is None:
-                process.terminate()
+    with running_site(binary, postgres_url, redis_url, tmp_path, env) as found:
+        yield found
 
 
 def health(process: ProcessServer) -> dict[str, Any]:

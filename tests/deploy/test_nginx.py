@@ -12,6 +12,7 @@ The ``one-process`` variant lists the same process twice in the upstream: the pr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -167,6 +168,37 @@ class Site:
     upstreams: list[ProcessServer]  # as listed in nginx (the same process twice: one-process)
 
 
+@contextlib.contextmanager
+def running_site(
+    binary: str, db: str, redis_url: str, workdir: Path, env: dict[str, str], *, count: int = 2
+) -> Iterator[Site]:
+    """``count`` processes on ``db`` and Redis, with a Redis prefix of their own (processes of
+    other runs on that Redis neither count as live nor take these tables' leases), behind nginx;
+    one process is listed twice when ``count`` is 1."""
+    env = {
+        "LUDOTECA_REDIS": redis_url,
+        "LUDOTECA_REDIS_PREFIX": f"ludoteca-test-{secrets.token_hex(4)}",
+        **env,
+    }
+    processes: list[ProcessServer] = []
+    nginx: Nginx | None = None
+    try:
+        # one after the other: the first makes the schema and the signing key (var/keys in the
+        # shared working directory), the second finds them
+        for _ in range(count):
+            processes.append(ProcessServer(db, workdir, env=env).start())
+        upstreams = processes if count == 2 else processes * 2
+        nginx = start_nginx(binary, workdir / "nginx", [p.port for p in upstreams])
+        yield Site(nginx, processes, upstreams)
+    finally:
+        if nginx is not None:
+            nginx.stop()
+        for process in processes:
+            close_api(process.base)
+            if process.process is not None and process.process.poll() is None:
+                process.terminate()
+
+
 @pytest.fixture(params=["two-processes", "one-process"])
 def site(
     request: pytest.FixtureRequest,
@@ -176,29 +208,12 @@ def site(
     tmp_path: Path,
 ) -> Iterator[Site]:
     env = {
-        "LUDOTECA_REDIS": redis_url,
-        "LUDOTECA_REDIS_PREFIX": f"ludoteca-test-{secrets.token_hex(4)}",  # this site's own
         "LUDOTECA_LIMIT_CREATE": "4/minute",  # small enough to reach in the limits test
         "LUDOTECA_CONTRIBUTION_SECONDS": "5",
     }
     count = 2 if request.param == "two-processes" else 1
-    processes: list[ProcessServer] = []
-    nginx: Nginx | None = None
-    try:
-        # one after the other: the first makes the schema and the signing key (var/keys in the
-        # shared working directory), the second finds them
-        for _ in range(count):
-            processes.append(ProcessServer(postgres_url, tmp_path, env=env).start())
-        upstreams = processes if count == 2 else processes * 2
-        nginx = start_nginx(nginx_binary, tmp_path / "nginx", [p.port for p in upstreams])
-        yield Site(nginx, processes, upstreams)
-    finally:
-        if nginx is not None:
-            nginx.stop()
-        for process in processes:
-            close_api(process.base)
-            if process.process is not None and process.process.poll() is None:
-                process.terminate()
+    with running_site(nginx_binary, postgres_url, redis_url, tmp_path, env, count=count) as found:
+        yield found
 
 
 def source(address: str) -> httpx.Client:
