@@ -128,13 +128,28 @@ def test_every_legal_action_applies_and_round_trips_as_text(game_id: str, player
             before = dump(game, state)
             for action in game.legal_actions(state):
                 text = game.action_to_text(state, action)
-                assert game.parse_action(state, text) == action, text
+                assert game.read_action(state, text) == action, text
                 assert game.check(state, text) == action, text
                 trial = state.clone()
                 events = game.apply(trial, action)
                 assert all(isinstance(e, Event) for e in events)
                 json.dumps([e.for_seat(s) for e in events for s in [*range(players), None]])
             assert dump(game, state) == before
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_legal_choices_are_the_legal_texts_as_data(game_id: str, players: int) -> None:
+    """``legal_choices`` gives every legal action once, in the order of ``legal_texts``, as
+    ``{text, kind, args}``: the kind is the text's first word and the args are plain JSON."""
+    game = GAMES[game_id]
+    for match in playthrough(game, players, "choices", random.Random(5)):
+        state = match.state
+        choices = game.legal_choices(state)
+        assert [c["text"] for c in choices] == game.legal_texts(state)
+        for choice in choices:
+            assert set(choice) == {"text", "kind", "args"}
+            assert choice["text"].split(" ", 1)[0] == choice["kind"]
+            assert json.loads(json.dumps(choice["args"])) == choice["args"]
 
 
 MALFORMED = ["", "   ", "xyzzy", "\x00", "🎲", "place", "reroll x y", "9" * 500, "move -1"]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ludoteca.games import get
-from ludoteca.interop.encoding import EncodingError, encoding
+from ludoteca.interop.encoding import EncodingError, encoding, tensor
 
 
 @pytest.mark.parametrize(
@@ -51,9 +51,9 @@ def test_every_legal_action_has_the_id_of_its_text(game_id: str) -> None:
         for action_id, action in legal.items():
             assert layout.actions[action_id] == game.action_to_text(state, action)
         for seat in range(players):
-            tensor = layout.tensor(game, state, seat)
-            assert tensor.shape == (layout.size,) and tensor.dtype == np.float32
-            assert tensor.min() >= 0.0 and tensor[seat] == 1.0
+            flat = tensor(layout, game, state, seat)
+            assert flat.shape == (layout.size,) and flat.dtype == np.float32
+            assert flat.min() >= 0.0 and flat[seat] == 1.0
         game.apply_unchecked(state, rng.choice(game.legal_actions(state)))
 
 

@@ -17,6 +17,7 @@ import pytest
 from open_spiel.integration_tests import api_test as openspiel_api
 from open_spiel.python.algorithms import ismcts, mcts
 
+from ludoteca.games import get
 from ludoteca.interop import openspiel
 from ludoteca.interop.chance import Position
 
@@ -71,11 +72,11 @@ def play_states(game: pyspiel.Game, count: int, seed: int = 0) -> list[pyspiel.S
 
 
 def test_registers_the_three_games() -> None:
-    assert openspiel.registered() == [
+    assert set(openspiel.registered()) >= {
         "ludoteca_heroes",
         "ludoteca_dice_heroes",
         "ludoteca_dwarves",
-    ]
+    }
     game = pyspiel.load_game("ludoteca_dwarves", {"players": 6})
     assert game.num_players() == 6
     assert str(game) == "ludoteca_dwarves(players=6,rng_seed=0)"
@@ -85,6 +86,39 @@ def test_registers_the_three_games() -> None:
 def test_a_wrong_player_count_is_refused(name: str, players: int) -> None:
     with pytest.raises(Exception, match=f"not {players}"):
         load(name, players)
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "length"),
+    [
+        ("ludoteca_heroes", 2, 120),
+        ("ludoteca_dice_heroes", 3, 1000),
+        ("ludoteca_dwarves", 2, 300 * 2 * 4),
+        ("ludoteca_dwarves", 6, 300 * 6 * 6),
+    ],
+)
+def test_each_game_declares_its_own_maximum_length(name: str, players: int, length: int) -> None:
+    """The bound comes from the game's own ``max_length``, never another game's."""
+    game = load(name, players)
+    assert game.max_game_length() == length
+    assert game.max_game_length() == get(openspiel.BY_NAME[name].game_id).max_length(players)
+
+
+def test_random_matches_stay_within_the_declared_length() -> None:
+    """A few random matches of each game end well inside the bound OpenSpiel is told."""
+    rng = random.Random(7)
+    for name in ("ludoteca_heroes", "ludoteca_dice_heroes", "ludoteca_dwarves"):
+        game = load(name, 2)
+        for _ in range(3):
+            state = game.new_initial_state()
+            decisions = 0
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(rng.randrange(len(state.chance_outcomes())))
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+                    decisions += 1
+            assert decisions <= game.max_game_length(), name
 
 
 def test_declared_types() -> None:

@@ -47,8 +47,14 @@ class HighCardGame(Game[HighCardState, Action]):
     def action_to_text(self, state: HighCardState, action: Action) -> str:
         return notation.action_to_text(action)
 
-    def parse_action(self, state: HighCardState, text: str) -> Action:
-        return notation.parse_action(state, text)
+    def read_action(self, state: HighCardState, text: str) -> Action:
+        return notation.read_action(text)
+
+    def why_illegal(self, state: HighCardState, action: Action) -> str:
+        return notation.why_illegal(state, action)
+
+    def action_fields(self, state: HighCardState, action: Action) -> tuple[str, JSON]:
+        return notation.action_fields(action)
 
     def to_json(self, state: HighCardState) -> JSON:
         return notation.position_to_json(state)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ludoteca.core import JSON, IllegalActionError, InvalidActionError, InvalidPositionError, Stream
+from ludoteca.core import JSON, InvalidActionError, InvalidPositionError, Stream
 
-from .rules import CARDS, DRAW, STAND, TURNS, Action, Discard, HighCardState, legal_actions
+from .rules import CARDS, DRAW, STAND, TURNS, Action, Discard, HighCardState
 
 EXPECTED = "expected 'stand', 'draw' or 'discard <card 1-9>'"
 
@@ -17,9 +17,15 @@ def action_to_text(action: Action) -> str:
     return "draw" if action == DRAW else "stand"
 
 
-def parse_action(state: HighCardState, text: str) -> Action:
-    """InvalidActionError for text that is no action of the game, IllegalActionError for one that
-    is not allowed now."""
+def action_fields(action: Action) -> tuple[str, JSON]:
+    """The kind and named arguments of an action, for clients: ``discard`` ``{"card": 7}``."""
+    if isinstance(action, Discard):
+        return "discard", {"card": action.card}
+    return ("draw" if action == DRAW else "stand"), {}
+
+
+def read_action(text: str) -> Action:
+    """The action a text names; InvalidActionError for text that is no action of the game."""
     if not isinstance(text, str):
         raise InvalidActionError(f"an action is a text, not {type(text).__name__}")
     words = text.lower().split()
@@ -31,9 +37,16 @@ def parse_action(state: HighCardState, text: str) -> Action:
         action = Discard(int(words[1]))
     else:
         raise InvalidActionError(f"'{text[:30]}' is not an action: {EXPECTED}")
-    if action not in legal_actions(state):
-        raise IllegalActionError(f"'{action_to_text(action)}' is not allowed now")
     return action
+
+
+def why_illegal(state: HighCardState, action: Action) -> str:
+    """Why a well-formed action is not allowed now."""
+    if isinstance(action, Discard):
+        if len(state.hands[state.turn % 2]) < 2:
+            return "draw before you discard"
+        return f"you do not hold the {action.card}"
+    return "discard first: you hold two cards"
 
 
 def position_to_json(state: HighCardState) -> JSON:

@@ -4,9 +4,10 @@ A game is a stateless object; its positions are mutable ``State`` objects with a
 (measured faster than immutable states for search). The seeded random stream lives in the state, so
 ``apply`` stays a pure function of (state, action) and a match replays from its seed and actions.
 
-What a game writes (the abstract methods) is small; the rules check (``check``: parse, then
-legality) is written once here. A match in play — seats, versions, reveal, record — is
-``ludoteca.core.match.Match``, the one authority every caller goes through.
+What a game writes (the abstract methods) is small; the rules check (``check``: read the text,
+then legality, with the game's optional explanation) is written once here. A match in play —
+seats, versions, reveal, record — is ``ludoteca.core.match.Match``, the one authority every
+caller goes through.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
@@ -26,6 +28,7 @@ from .rng import Stream
 
 if TYPE_CHECKING:
     from .bot import Bot
+    from .encoding import Encoding
 
 JSON = dict[str, Any]
 LANGUAGES = ("en", "pt", "de")
@@ -115,14 +118,59 @@ class Event:
         return shown
 
 
+class Chance(StrEnum):
+    """How a game's chance reaches a research framework (``docs/research.md``)."""
+
+    SAMPLED = "sampled"
+    """Drawn inside an action from the match's seeded stream (OpenSpiel: sampled stochastic)."""
+    EXPLICIT = "explicit"
+    """Each draw a chance node of equally likely outcomes (OpenSpiel: explicit stochastic)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A game's board for the web table: an ES module exporting ``createBoard(ctx)``, the modules
+    it imports (fetched together with it) and its style sheets, as paths inside ``folder``.
+
+    ``folder`` is a folder of the game's package, served at ``/boards/<game id>/``; ``None`` means
+    the paths are under the web table's ``/static/`` (the boards shipped with ludoteca).
+    """
+
+    module: str
+    parts: tuple[str, ...] = ()
+    styles: tuple[str, ...] = ()
+    folder: str | None = None
+
+    def urls(self, game_id: str) -> JSON:
+        """The board as the catalogue API gives it: ``module``, ``parts``, ``styles`` as URLs."""
+        root = "/static/" if self.folder is None else f"/boards/{game_id}/"
+        return {
+            "module": root + self.module,
+            "parts": [root + part for part in self.parts],
+            "styles": [root + style for style in self.styles],
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class GameSpec:
-    """What a game is: identifier, names per language, player counts."""
+    """What a game is: identifier, names per language, player counts, and the facts research
+    frameworks and clients read from it.
+
+    ``chance`` and ``chance_outcomes`` (the most outcomes of one explicit draw) say how chance is
+    handed to OpenSpiel; ``perfect_information`` is true when no seat ever has a secret;
+    ``constant_sum`` when ``Outcome.payoff`` always sums to 1 (false when nobody may win);
+    ``board`` is the web table's board (``None``: the generic board).
+    """
 
     id: str
     names: Mapping[str, str]
     min_players: int
     max_players: int
+    chance: Chance = Chance.SAMPLED
+    chance_outcomes: int = 0
+    perfect_information: bool = False
+    constant_sum: bool = True
+    board: Board | None = None
 
     def name(self, lang: str = "en") -> str:
         return self.names.get(lang) or self.names["en"]
@@ -197,8 +245,9 @@ class Game(ABC, Generic[S, A]):
         """The documented text of an action (what a person types)."""
 
     @abstractmethod
-    def parse_action(self, state: S, text: str) -> A:
-        """The action for a text; InvalidActionError if malformed, IllegalActionError if illegal."""
+    def read_action(self, state: S, text: str) -> A:
+        """The action a text names: syntax only, InvalidActionError when it is no action of the
+        game. Legality is ``check``'s; the state only resolves shorthands (``reroll all``)."""
 
     @abstractmethod
     def to_json(self, state: S) -> JSON:
@@ -212,6 +261,25 @@ class Game(ABC, Generic[S, A]):
     def heuristic_bot(self) -> Bot:
         """The game's rule-of-thumb player (used by the table when a clock runs out)."""
 
+    # ------------------------------------------------------------ what a game may add
+    def why_illegal(self, state: S, action: A) -> str | None:
+        """Why a well-formed action is not legal in ``state`` (None: the generic sentence)."""
+        return None
+
+    def action_fields(self, state: S, action: A) -> tuple[str, JSON]:
+        """An action as data for clients: its kind and named arguments (``place``,
+        ``{"role": "bard", "room": "b2"}``). By default the first word of its text, no args."""
+        text = self.action_to_text(state, action)
+        return text.split(" ", 1)[0], {}
+
+    def max_length(self, players: int) -> int | None:
+        """The most player decisions a match can take (None: no bound is known)."""
+        return None
+
+    def encoding(self, players: int) -> Encoding | None:
+        """Action ids and observation tensors for research frameworks (None: not offered)."""
+        return None
+
     # ------------------------------------------------------------------------ checked API
     def new(self, params: Mapping[str, Any] | None, seed: str) -> S:
         """A new match; same params and seed always give the same match."""
@@ -224,17 +292,22 @@ class Game(ABC, Generic[S, A]):
         return self.outcome(state) is not None
 
     def check(self, state: S, text: str) -> A:
-        """The action a text names, if it is legal in ``state``: the one rules check.
+        """The action a text names, if it is legal in ``state``: the one rules check, which
+        lists the legal actions once.
 
-        InvalidActionError when the text is not an action of this game, IllegalActionError when
-        it is not allowed here (MatchOverError once the match is over). ``Match.prepare`` and
-        ``apply_text`` both call this.
+        InvalidActionError when the text is not an action of this game (``read_action``),
+        IllegalActionError saying why (``why_illegal``) when it is not allowed here
+        (MatchOverError once the match is over). ``Match.prepare`` and ``apply_text`` both call
+        this.
         """
-        action = self.parse_action(state, text)
+        action = self.read_action(state, text)
         if action not in self.legal_actions(state):
             if self.is_over(state):
                 raise MatchOverError("the match is over")
-            raise IllegalActionError(f"'{text}' is not a legal action here")
+            why = self.why_illegal(state, action)
+            raise IllegalActionError(
+                why or f"'{self.action_to_text(state, action)}' is not a legal action here"
+            )
         return action
 
     def apply(self, state: S, action: A) -> list[Event]:
@@ -252,6 +325,15 @@ class Game(ABC, Generic[S, A]):
 
     def legal_texts(self, state: S) -> list[str]:
         return [self.action_to_text(state, a) for a in self.legal_actions(state)]
+
+    def legal_choices(self, state: S) -> list[JSON]:
+        """The legal actions as data, in the order of ``legal_texts``: ``{text, kind, args}``
+        (``docs/protocol.md``), so a client picks among them without parsing the notation."""
+        choices: list[JSON] = []
+        for action in self.legal_actions(state):
+            kind, args = self.action_fields(state, action)
+            choices.append({"text": self.action_to_text(state, action), "kind": kind, "args": args})
+        return choices
 
     def info_key(self, state: S, seat: int) -> str:
         """A canonical key of the seat's information set (its observation, canonical JSON)."""

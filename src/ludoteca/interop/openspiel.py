@@ -5,7 +5,10 @@
 
     game = pyspiel.load_game("ludoteca_dwarves", {"players": 6})
 
-Per game (why in ``docs/research.md``):
+Every game of the catalogue that offers an encoding and a maximum length (``Game.encoding``,
+``Game.max_length``) is registered as ``ludoteca_<id>`` (dashes as underscores), typed from its
+``GameSpec`` (chance, information, utility); a game joining the catalogue later is registered by
+``register()``. The packaged games (why in ``docs/research.md``):
 
 ============================  ===========  ==================  ==========================
 short name                    players      chance              information
@@ -33,7 +36,8 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from ludoteca.core import JSON
-from ludoteca.games import get
+from ludoteca.core.game import Chance
+from ludoteca.games import all_games, get
 
 from .chance import AnyGame, Position
 from .encoding import Encoding, Tensor, canonical, encoding, private_part
@@ -51,30 +55,32 @@ class Entry:
     max_chance_outcomes: int
 
 
-ENTRIES = (
-    Entry("ludoteca_heroes", "heroes", False, False, True, 0),
-    Entry("ludoteca_dice_heroes", "dice-heroes", True, True, True, 6),
-    Entry("ludoteca_dwarves", "dwarves", False, True, False, 0),
-)
-BY_NAME = {e.short_name: e for e in ENTRIES}
+def entry_of(game: AnyGame) -> Entry | None:
+    """How a game is registered, from its ``GameSpec``; None when it offers no encoding or no
+    maximum length (OpenSpiel needs both)."""
+    spec = game.spec
+    if game.encoding(spec.min_players) is None or game.max_length(spec.min_players) is None:
+        return None
+    return Entry(
+        short_name="ludoteca_" + spec.id.replace("-", "_"),
+        game_id=spec.id,
+        explicit_chance=spec.chance is Chance.EXPLICIT,
+        perfect_information=spec.perfect_information,
+        constant_sum=spec.constant_sum,
+        max_chance_outcomes=spec.chance_outcomes,
+    )
 
-DICE_HEROES_LENGTH = 1000
-"""Dice Heroes has no bound in its rules (a hunt can always be beaten back); OpenSpiel needs one.
-Random play's longest match in 200 was 107 decisions; OpenSpiel's backgammon makes the same call."""
+
+BY_NAME: dict[str, Entry] = {}
+"""Every game registered with ``pyspiel`` by this module, by short name."""
 
 
 def max_game_length(entry: Entry, players: int) -> int:
-    """The most player decisions a match can take (see ``docs/research.md``)."""
-    if entry.game_id == "heroes":
-        # each seat: at most 20 draws, 20 placements and one strike-or-skip after each placement
-        return 2 * 60
-    if entry.game_id == "dwarves":
-        game = get(entry.game_id)
-        obs = game.observation(game.new({"players": players}, "bounds"), None)
-        dwarves = len(obs["dwarves"])
-        # each round: every player's dwarf moves once and meets at most every other dwarf
-        return int(obs["round_cap"]) * players * dwarves
-    return DICE_HEROES_LENGTH
+    """The most player decisions a match can take: the game's own ``max_length``."""
+    length = get(entry.game_id).max_length(players)
+    if length is None:
+        raise ValueError(f"{entry.game_id} declares no maximum length")
+    return length
 
 
 def _game_type(entry: Entry) -> Any:
@@ -363,10 +369,27 @@ def load_typed_imperfect(short_name: str, params: dict[str, Any] | None = None) 
 def registered() -> list[str]:
     """The short names of our games known to ``pyspiel``."""
     known = {g.short_name for g in pyspiel.registered_games()}
-    return [e.short_name for e in ENTRIES if e.short_name in known]
+    return [name for name in BY_NAME if name in known]
 
 
-GAME_CLASSES = {e.short_name: _game_class(e) for e in ENTRIES}
-for _entry in ENTRIES:
-    if _entry.short_name not in registered():
-        pyspiel.register_game(_game_type(_entry), GAME_CLASSES[_entry.short_name])
+GAME_CLASSES: dict[str, type[LudotecaGame]] = {}
+
+
+def register() -> list[str]:
+    """Register with ``pyspiel`` every game of the catalogue that it does not know yet and that
+    can be registered (``entry_of``); returns the short names registered now. Importing this
+    module does it for the games known then."""
+    known = {g.short_name for g in pyspiel.registered_games()}
+    added = []
+    for game in all_games().values():
+        entry = entry_of(game)
+        if entry is None or entry.short_name in known:
+            continue
+        BY_NAME[entry.short_name] = entry
+        GAME_CLASSES[entry.short_name] = _game_class(entry)
+        pyspiel.register_game(_game_type(entry), GAME_CLASSES[entry.short_name])
+        added.append(entry.short_name)
+    return added
+
+
+register()

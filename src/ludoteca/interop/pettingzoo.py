@@ -36,7 +36,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from ludoteca.core import JSON
 from ludoteca.games import get
 
-from .encoding import Encoding, encoding
+from .encoding import Encoding, encoding, tensor
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -162,7 +162,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.game.to_move(self.state) == seat:
             mask[list(self.legal)] = 1
         return {
-            "observation": self.encoding.tensor(self.game, self.state, seat),
+            "observation": tensor(self.encoding, self.game, self.state, seat),
             "action_mask": mask,
         }
 

@@ -38,10 +38,10 @@ def _five() -> Any:
 )
 def test_parse_is_forgiving_and_gives_the_canonical_action(text: str, action: Any) -> None:
     state = _five()
-    assert GAME.parse_action(state, text) == action
+    assert GAME.check(state, text) == action
     canonical = GAME.action_to_text(state, action)
     assert canonical == ("stop" if not action else "reroll " + " ".join(map(str, action)))
-    assert GAME.parse_action(state, canonical) == action
+    assert GAME.check(state, canonical) == action
 
 
 @pytest.mark.parametrize(
@@ -100,7 +100,7 @@ def test_no_actions_once_the_match_is_over() -> None:
     state = GAME.from_json(data)
     assert GAME.legal_actions(state) == [] and GAME.to_move(state) is None
     with pytest.raises(IllegalActionError):
-        GAME.parse_action(state, "stop")
+        GAME.check(state, "stop")
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (0, 2) and outcome.scores == (25, 20, 25)
 

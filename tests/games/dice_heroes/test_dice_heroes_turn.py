@@ -87,8 +87,8 @@ def test_x_during_a_reroll_locks_the_die_which_stays_listed() -> None:
     assert GAME.to_move(state) == 0, "rolls are left: the turn goes on"
     assert GAME.observation(state, None)["turn"]["dice"][3]["locked"]
     with pytest.raises(IllegalActionError, match="locked"):
-        GAME.parse_action(state, "reroll 3 4")
-    assert GAME.parse_action(state, "reroll all") == (1, 2, 3)
+        GAME.check(state, "reroll 3 4")
+    assert GAME.check(state, "reroll all") == (1, 2, 3)
     events = play(state, "stop")
     assert only(events, "coins")["coins"] == 2, "the locked die's coin no longer counts"
 

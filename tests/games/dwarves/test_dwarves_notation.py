@@ -52,16 +52,16 @@ def test_canonical_texts_round_trip() -> None:
 )
 def test_moves_parse_forgivingly_by_tile_or_by_way(text: str, tile: int) -> None:
     state = load(position(**MOVING))
-    assert GAME.parse_action(state, text) == MOVES[tile]
+    assert GAME.check(state, text) == MOVES[tile]
 
 
 def test_doubles_take_tile_names() -> None:
     state = load(position(dwarves={"red": {"tile": 3}}, dice={"grey": "blue", "white": "blue"}))
-    assert GAME.parse_action(state, "to Portal") == MOVES[0]
-    assert GAME.parse_action(state, "to secret passage") == MOVES[8]
-    assert GAME.parse_action(state, "to passage") == MOVES[8]
-    assert GAME.parse_action(state, "to yellow 2") == MOVES[6]
-    assert GAME.parse_action(state, "to orange") == MOVES[5]
+    assert GAME.check(state, "to Portal") == MOVES[0]
+    assert GAME.check(state, "to secret passage") == MOVES[8]
+    assert GAME.check(state, "to passage") == MOVES[8]
+    assert GAME.check(state, "to yellow 2") == MOVES[6]
+    assert GAME.check(state, "to orange") == MOVES[5]
 
 
 @pytest.mark.parametrize(
@@ -76,7 +76,7 @@ def test_doubles_take_tile_names() -> None:
 )
 def test_meeting_texts_take_kinds_or_their_colours(text: str, action: object) -> None:
     state = load(position(**MEETING))
-    assert GAME.parse_action(state, text) == action
+    assert GAME.check(state, text) == action
 
 
 @pytest.mark.parametrize(
@@ -95,7 +95,7 @@ def test_meeting_texts_take_kinds_or_their_colours(text: str, action: object) ->
 def test_malformed_texts_are_invalid(text: str, reason: str) -> None:
     state = load(position(**MOVING))
     with pytest.raises(InvalidActionError, match=reason):
-        GAME.parse_action(state, text)
+        GAME.check(state, text)
 
 
 @pytest.mark.parametrize(

@@ -20,13 +20,13 @@ from ludoteca.games.heroes.rules import CAMP, PALADIN, ROGUE
 
 def test_texts_parse_forgivingly_and_format_canonically() -> None:
     state = load(hands={"gold": ["paladin", "rogue"]})
-    assert GAME.parse_action(state, "  PLACE   Paladin  B1 ") == ("place", PALADIN, 1)
-    assert GAME.parse_action(state, "Draw") == ("draw",)
+    assert GAME.check(state, "  PLACE   Paladin  B1 ") == ("place", PALADIN, 1)
+    assert GAME.check(state, "Draw") == ("draw",)
     assert GAME.action_to_text(state, ("place", ROGUE, 13)) == "place rogue b5"
     assert GAME.action_to_text(state, ("place", ROGUE, CAMP)) == "place rogue camp"
     assert GAME.action_to_text(state, ("strike", 7)) == "strike b3"
     for text in GAME.legal_texts(state):
-        assert GAME.action_to_text(state, GAME.parse_action(state, text)) == text
+        assert GAME.action_to_text(state, GAME.check(state, text)) == text
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def test_texts_parse_forgivingly_and_format_canonically() -> None:
 def test_malformed_text_says_what_is_expected(text: str, says: str) -> None:
     state = load(hands={"gold": ["paladin"]})
     with pytest.raises(InvalidActionError) as caught:
-        GAME.parse_action(state, text)
+        GAME.check(state, text)
     assert says in str(caught.value)
     assert len(str(caught.value)) < 200
 
@@ -54,9 +54,9 @@ def test_malformed_text_says_what_is_expected(text: str, says: str) -> None:
 def test_illegal_moments_are_explained() -> None:
     state = load(hands={"gold": ["bard"]})
     with pytest.raises(IllegalActionError, match="there is no trick to skip"):
-        GAME.parse_action(state, "skip")
+        GAME.check(state, "skip")
     with pytest.raises(IllegalActionError, match="there is no Fighter strike pending"):
-        GAME.parse_action(state, "strike b2")
+        GAME.check(state, "strike b2")
 
 
 def test_a_strike_on_an_empty_or_own_room_is_explained() -> None:
@@ -64,9 +64,9 @@ def test_a_strike_on_an_empty_or_own_room_is_explained() -> None:
     state = load(rooms=rooms, hands={"gold": ["fighter"]})
     play(state, "place fighter b1")
     with pytest.raises(IllegalActionError, match="b2 is empty"):
-        GAME.parse_action(state, "strike b2")
+        GAME.check(state, "strike b2")
     with pytest.raises(IllegalActionError, match="a1 is topped by your own hero"):
-        GAME.parse_action(state, "strike a1")
+        GAME.check(state, "strike a1")
 
 
 # ---------------------------------------------------------------------------- JSON position

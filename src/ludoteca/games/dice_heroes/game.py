@@ -6,9 +6,12 @@ import random
 from typing import Any
 
 from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
+from ludoteca.core.encoding import Encoding
+from ludoteca.core.game import Board, Chance
 
 from . import notation, rules, view
 from .bot import HeuristicBot
+from .encoding import DiceHeroesEncoding
 from .rules import Action, DiceState
 
 
@@ -20,6 +23,15 @@ class DiceHeroesGame(Game[DiceState, Action]):
         names={"en": "Dice Heroes", "pt": "Heróis dos Dados", "de": "Würfelhelden"},
         min_players=2,
         max_players=4,
+        chance=Chance.EXPLICIT,
+        chance_outcomes=6,  # one die at a time, six faces
+        perfect_information=True,
+        constant_sum=True,
+        board=Board(
+            "js/boards/dice-heroes.js",
+            parts=("js/boards/dice-art.js", "js/boards/dice-heroes-text.js"),
+            styles=("css/dice-heroes.css",),
+        ),
     )
 
     def setup(self, params: JSON, rng: Stream) -> tuple[DiceState, list[Event]]:
@@ -49,8 +61,20 @@ class DiceHeroesGame(Game[DiceState, Action]):
     def action_to_text(self, state: DiceState, action: Action) -> str:
         return notation.action_to_text(action)
 
-    def parse_action(self, state: DiceState, text: str) -> Action:
-        return notation.parse_action(state, text)
+    def read_action(self, state: DiceState, text: str) -> Action:
+        return notation.read_action(state, text)
+
+    def why_illegal(self, state: DiceState, action: Action) -> str:
+        return notation.why_illegal(state, action)
+
+    def action_fields(self, state: DiceState, action: Action) -> tuple[str, JSON]:
+        return notation.action_fields(action)
+
+    def max_length(self, players: int) -> int:
+        return rules.MAX_DECISIONS
+
+    def encoding(self, players: int) -> Encoding:
+        return DiceHeroesEncoding(players)
 
     def to_json(self, state: DiceState) -> JSON:
         return notation.position_to_json(state)

@@ -12,7 +12,6 @@ from typing import Any
 
 from ludoteca.core import (
     JSON,
-    IllegalActionError,
     InvalidActionError,
     InvalidPositionError,
     Stream,
@@ -43,8 +42,14 @@ def action_to_text(action: Action) -> str:
     return "reroll " + " ".join(str(n) for n in action)
 
 
-def parse_action(state: DiceState, text: str) -> Action:
-    """The action for a text; forgiving about case, order, spaces and commas."""
+def action_fields(action: Action) -> tuple[str, JSON]:
+    """``stop`` / ``reroll`` with ``{"dice": [1, 3]}``, for clients (``docs/protocol.md``)."""
+    return ("reroll", {"dice": list(action)}) if action else ("stop", {})
+
+
+def read_action(state: DiceState, text: str) -> Action:
+    """The action a text names, forgiving about case, order, spaces and commas (syntax only:
+    ``reroll all`` names the dice of ``state`` that do not show X)."""
     if not isinstance(text, str):
         raise InvalidActionError("an action is a text such as 'reroll 1 3' or 'stop'")
     words = [w for w in _SEPARATORS.split(text.strip().lower()) if w]
@@ -54,27 +59,31 @@ def parse_action(state: DiceState, text: str) -> Action:
     if verb == "stop":
         if rest:
             raise InvalidActionError("'stop' takes nothing after it")
-        _check_live(state)
         return STOP
     if verb not in ("reroll", "re-roll"):
         raise InvalidActionError(f"unknown action '{verb[:20]}': type 'stop' or 'reroll 1 3'")
     if not rest:
         raise InvalidActionError("reroll which dice? e.g. 'reroll 1 3' or 'reroll all'")
     if rest == ["all"]:
-        _check_live(state)
         mask = rerollable(state)
         return tuple(i + 1 for i in range(len(state.faces)) if mask >> i & 1)
     numbers = [_die_number(word) for word in rest]
     for n in numbers:
         if numbers.count(n) > 1:
             raise InvalidActionError(f"die {n} is named twice")
-    _check_live(state)
-    for n in numbers:
-        if n > len(state.faces):
-            raise IllegalActionError(f"there is no die {n} (dice 1-{len(state.faces)})")
-        if state.faces[n - 1] == X:
-            raise IllegalActionError(f"die {n} showed X and is back on the tableau (locked)")
     return tuple(sorted(numbers))
+
+
+def why_illegal(state: DiceState, action: Action) -> str:
+    """Why a well-formed action is not legal now."""
+    if state.seat < 0:
+        return "the match is over"
+    for n in action:
+        if n > len(state.faces):
+            return f"there is no die {n} (dice 1-{len(state.faces)})"
+        if state.faces[n - 1] == X:
+            return f"die {n} showed X and is back on the tableau (locked)"
+    return f"'{action_to_text(action)}' is not possible now: no more re-rolls this turn"
 
 
 def _die_number(word: str) -> int:
@@ -86,11 +95,6 @@ def _die_number(word: str) -> int:
     if n < 1:
         raise InvalidActionError("dice are numbered from 1")
     return n
-
-
-def _check_live(state: DiceState) -> None:
-    if state.seat < 0:
-        raise IllegalActionError("the match is over")
 
 
 # ----------------------------------------------------------------------------- shared

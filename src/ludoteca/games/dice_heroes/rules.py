@@ -22,6 +22,10 @@ Action = tuple[int, ...]
 
 STOP: Action = ()
 ROLLS = 3
+MAX_DECISIONS = 1000
+"""Dice Heroes has no bound in its rules (a hunt can always be beaten back); OpenSpiel needs one.
+The longest of 1,000 random matches at each player count is about 140 decisions (``python
+bench/game_lengths.py``); OpenSpiel's backgammon makes the same call."""
 PER_COLOUR = 3
 HUES = len(COLOURS)
 HEROES = ("bears", "falcons", "otters", "ibexes")

@@ -7,10 +7,13 @@ import random
 from typing import Any
 
 from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
+from ludoteca.core.encoding import Encoding
+from ludoteca.core.game import Board, Chance
 
 from . import notation, rules, view
 from .actions import Action
 from .bot import HeuristicBot
+from .encoding import DwarvesEncoding
 from .state import DwarvesState
 
 
@@ -26,6 +29,14 @@ class DwarvesGame(Game[DwarvesState, Action]):
         },
         min_players=2,
         max_players=6,
+        chance=Chance.SAMPLED,
+        perfect_information=True,  # every chest is open; only the pool's order is unknown
+        constant_sum=False,  # the dragon may win: then nobody at the table scores
+        board=Board(
+            "js/boards/dwarves.js",
+            parts=("js/boards/dwarves-art.js", "js/boards/dwarves-text.js"),
+            styles=("css/dwarves.css",),
+        ),
     )
 
     def setup(self, params: JSON, rng: Stream) -> tuple[DwarvesState, list[Event]]:
@@ -55,8 +66,20 @@ class DwarvesGame(Game[DwarvesState, Action]):
     def action_to_text(self, state: DwarvesState, action: Action) -> str:
         return notation.action_to_text(action)
 
-    def parse_action(self, state: DwarvesState, text: str) -> Action:
-        return notation.parse_action(state, text)
+    def read_action(self, state: DwarvesState, text: str) -> Action:
+        return notation.read_action(state, text)
+
+    def why_illegal(self, state: DwarvesState, action: Action) -> str:
+        return notation.why_not(state, action)
+
+    def action_fields(self, state: DwarvesState, action: Action) -> tuple[str, JSON]:
+        return notation.action_fields(action)
+
+    def max_length(self, players: int) -> int:
+        return rules.max_decisions(players)
+
+    def encoding(self, players: int) -> Encoding:
+        return DwarvesEncoding(players)
 
     def to_json(self, state: DwarvesState) -> JSON:
         return notation.position_to_json(state)

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ludoteca.core import JSON, IllegalActionError, InvalidActionError, InvalidPositionError, Stream
+from ludoteca.core import JSON, InvalidActionError, InvalidPositionError, Stream
 
 from .actions import BLIND, MOVES, STEALS, TRADES, Action, BlindTrade, Move, Trade
 from .board import FACES, board, clash, tile_set
-from .choices import legal, routes
+from .choices import routes
 from .lineup import EXTRA, lineup
 from .play import can_meet, figure_name
 from .scoring import leaders
@@ -39,9 +39,22 @@ def action_to_text(action: Action) -> str:
     return f"steal {KINDS[action.take]}"
 
 
-def parse_action(state: DwarvesState, text: str) -> Action:
-    """The legal action a text stands for; InvalidActionError when the text is no action of the
-    game, IllegalActionError (saying why) when it is one but not allowed now."""
+def action_fields(action: Action) -> tuple[str, JSON]:
+    """The kind and named arguments of an action, for clients (``docs/protocol.md``): ``to``
+    ``{"tile": 7}``, ``trade`` ``{"give": "ruby", "take": "gold"}`` or ``{"blind": true}``,
+    ``steal`` ``{"take": "emerald"}``."""
+    if isinstance(action, Move):
+        return "to", {"tile": action.tile}
+    if isinstance(action, Trade):
+        return "trade", {"give": KINDS[action.give], "take": KINDS[action.take]}
+    if isinstance(action, BlindTrade):
+        return "trade", {"blind": True}
+    return "steal", {"take": KINDS[action.take]}
+
+
+def read_action(state: DwarvesState, text: str) -> Action:
+    """The action a text names; InvalidActionError when the text is no action of the game.
+    Syntax only: the state names tiles and resolves the route words (``grey``, ``step``...)."""
     if not isinstance(text, str):
         raise InvalidActionError(f"an action is a text, not {type(text).__name__}")
     words = text.lower().replace(",", " ").split()
@@ -60,8 +73,6 @@ def parse_action(state: DwarvesState, text: str) -> Action:
         action = STEALS[_kind(rest[0])]
     else:
         raise InvalidActionError(f"{text.strip()[:40]!r} is not an action: {EXPECTED}")
-    if action not in legal(state):
-        raise IllegalActionError(why_not(state, action))
     return action
 
 
@@ -89,8 +100,8 @@ def _tile(state: DwarvesState, name: str) -> int:
 
 
 def _route(state: DwarvesState, way: str) -> Action:
-    if state.phase != MOVE:  # any move gets the same answer: there is no move to make now
-        raise IllegalActionError(why_not(state, MOVES[0]))
+    if state.phase != MOVE:  # no route to follow now: any move gets the same answer from check
+        return MOVES[0]
     return next(MOVES[t] for t, ways in routes(state).items() if way in ways)
 
 

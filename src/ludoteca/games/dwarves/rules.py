@@ -17,10 +17,16 @@ from .choices import legal
 from .lineup import EXTRA, lineup
 from .play import act, begin_turn
 from .scoring import figure_scores
-from .state import OVER, DwarvesState
+from .state import OVER, ROUND_CAP, DwarvesState
 from .stones import NKINDS, sorted_pool, stone_set, stones
 
 START_STONES = 3
+
+
+def max_decisions(players: int) -> int:
+    """The longest match: every round, each player's dwarf moves once and meets at most every
+    other dwarf, for at most ``ROUND_CAP`` rounds."""
+    return ROUND_CAP * players * lineup(players).size
 
 
 def setup(players: int, rng: Stream) -> tuple[DwarvesState, list[Event]]:

@@ -6,9 +6,12 @@ import random
 from typing import Any
 
 from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
+from ludoteca.core.encoding import Encoding
+from ludoteca.core.game import Board, Chance
 
 from . import notation, rules, view
 from .bot import HeuristicBot
+from .encoding import HeroesEncoding
 from .rules import Action, HeroesState
 
 
@@ -20,6 +23,14 @@ class HeroesGame(Game[HeroesState, Action]):
         names={"en": "Heroes & Relics", "pt": "Heróis e Relíquias", "de": "Helden & Reliquien"},
         min_players=2,
         max_players=2,
+        chance=Chance.SAMPLED,
+        perfect_information=False,
+        constant_sum=True,
+        board=Board(
+            "js/boards/heroes.js",
+            parts=tuple(f"js/boards/heroes-{part}.js" for part in ("art", "panels", "text")),
+            styles=("css/heroes.css",),
+        ),
     )
 
     def setup(self, params: JSON, rng: Stream) -> tuple[HeroesState, list[Event]]:
@@ -52,8 +63,20 @@ class HeroesGame(Game[HeroesState, Action]):
     def action_to_text(self, state: HeroesState, action: Action) -> str:
         return notation.action_to_text(action)
 
-    def parse_action(self, state: HeroesState, text: str) -> Action:
-        return notation.parse_action(state, text)
+    def read_action(self, state: HeroesState, text: str) -> Action:
+        return notation.read_action(text)
+
+    def why_illegal(self, state: HeroesState, action: Action) -> str:
+        return rules.why_illegal(state, action)
+
+    def action_fields(self, state: HeroesState, action: Action) -> tuple[str, JSON]:
+        return notation.action_fields(action)
+
+    def max_length(self, players: int) -> int:
+        return rules.MAX_DECISIONS
+
+    def encoding(self, players: int) -> Encoding:
+        return HeroesEncoding(players)
 
     def to_json(self, state: HeroesState) -> JSON:
         return notation.position_to_json(state)

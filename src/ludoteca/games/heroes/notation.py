@@ -11,7 +11,6 @@ from typing import Any
 
 from ludoteca.core import (
     JSON,
-    IllegalActionError,
     InvalidActionError,
     InvalidPositionError,
     Outcome,
@@ -46,9 +45,7 @@ from .rules import (
     draw_amount,
     empty_state,
     hand_roles,
-    legal_actions,
     set_top,
-    why_illegal,
 )
 
 DEFAULT_SEED = "heroes-position"
@@ -125,12 +122,18 @@ def read_action(text: object) -> Action:
     raise InvalidActionError(f"unknown action {_shown(verb)}: {EXPECTED}")
 
 
-def parse_action(state: HeroesState, text: object) -> Action:
-    """The action for ``text``; InvalidActionError if malformed, IllegalActionError if illegal."""
-    action = read_action(text)
-    if action not in legal_actions(state):
-        raise IllegalActionError(why_illegal(state, action))
-    return action
+def action_fields(action: Action) -> tuple[str, JSON]:
+    """The kind and named arguments of an action, for clients (``docs/protocol.md``):
+    ``place`` ``{"role": "bard", "room": "b2"}`` (room ``camp`` for the rival camp),
+    ``strike`` ``{"room": "a1"}``, ``draw`` and ``skip`` with none."""
+    kind = str(action[0])
+    if kind == "place":
+        target = int(action[2])
+        room = "camp" if target == CAMP else ROOMS[target]
+        return kind, {"role": ROLES[int(action[1])], "room": room}
+    if kind == "strike":
+        return kind, {"room": ROOMS[int(action[1])]}
+    return kind, {}
 
 
 # ------------------------------------------------------------------------- position, write

@@ -22,6 +22,9 @@ SET_ASIDE = 4
 OPENING_HAND = 4
 HAND_LIMIT = 8
 RELICS_TO_WIN = 6
+MAX_DECISIONS = 2 * 60
+"""The longest match: each seat plays at most 20 heroes (24 less the 4 set aside), so at most 20
+draws, 20 placements and one strike-or-skip after each placement."""
 
 ROOMS = tuple(f"{col}{row}" for row in range(1, 6) for col in "abc")
 CAMP = 15

@@ -1,0 +1,117 @@
+"""A game's numbers for research frameworks: action ids and the layout of observation tensors.
+
+A game offers one with ``Game.encoding(players)`` (the class lives in the game's package, next to
+its notation). Both are built from the documented public surface only: an action id is the index of
+the action's canonical text in a fixed vocabulary, and a tensor is computed from
+``Game.observation(state, seat)`` and nothing else, so a tensor can never show what that
+observation hides. The tensors themselves are numpy arrays made by ``ludoteca.interop`` (the
+``research`` extra); nothing here imports numpy: ``views`` and ``write`` only slice and fill the
+array they are given. The layouts are listed in ``docs/research.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .game import JSON
+
+if TYPE_CHECKING:
+    from .game import Game
+
+Tensor = Any
+"""A numpy float32 array (``ludoteca.interop.encoding.Tensor``); any array that slices, reshapes
+and fills like one."""
+
+
+class EncodingError(ValueError):
+    """An action or observation outside the documented vocabulary of a game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A named block of the flat tensor: ``shape`` numbers starting at ``offset``."""
+
+    name: str
+    shape: tuple[int, ...]
+    offset: int
+    meaning: str
+    size: int
+
+
+class Encoding(ABC):
+    """A game's action vocabulary and tensor layout for a given number of players."""
+
+    game_id: str
+    actions: tuple[str, ...]
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.ids = {text: i for i, text in enumerate(self.actions)}
+        # Actions are plain values equal across states and each has one canonical text, so the
+        # id found for an action's text is kept by action (a game's text is never state-dependent
+        # in these three games; the ids are still checked against the text on first sight).
+        self.known: dict[Hashable, int] = {}
+        segments: list[Segment] = []
+        offset = 0
+        for name, shape, meaning in self.blocks():
+            segment = Segment(name, shape, offset, meaning, math.prod(shape))
+            segments.append(segment)
+            offset += segment.size
+        self.segments = tuple(segments)
+        self.size = offset
+
+    @abstractmethod
+    def blocks(self) -> list[tuple[str, tuple[int, ...], str]]:
+        """The tensor's blocks in order: name, shape and what the numbers mean."""
+
+    @abstractmethod
+    def fill(self, obs: JSON, views: dict[str, Tensor]) -> None:
+        """Write the observation into the (zeroed) block views."""
+
+    # ------------------------------------------------------------------------------ actions
+    def action_id(self, game: Game[Any, Any], state: Any, action: Hashable) -> int:
+        known = self.known.get(action)
+        if known is not None:
+            return known
+        text = game.action_to_text(state, action)
+        try:
+            found = self.known[action] = self.ids[text]
+        except KeyError:
+            raise EncodingError(f"{self.game_id}: action '{text}' has no id") from None
+        return found
+
+    def legal(self, game: Game[Any, Any], state: Any) -> dict[int, Hashable]:
+        """The legal actions by id (ids ascending)."""
+        found = {self.action_id(game, state, a): a for a in game.legal_actions(state)}
+        return dict(sorted(found.items()))
+
+    # ------------------------------------------------------------------------------ tensors
+    def views(self, flat: Tensor) -> dict[str, Tensor]:
+        """Named, shaped views into a flat tensor of ``self.size`` numbers."""
+        return {s.name: flat[s.offset : s.offset + s.size].reshape(s.shape) for s in self.segments}
+
+    def write(
+        self, obs: JSON, seat: int | None, flat: Tensor, views: dict[str, Tensor] | None = None
+    ) -> None:
+        """Fill ``flat`` (``self.size`` numbers) from ``obs``, seen by ``seat`` (None: spectator);
+        ``views`` are ``self.views(flat)`` when the caller keeps them."""
+        flat.fill(0.0)
+        views = self.views(flat) if views is None else views
+        if seat is not None:
+            views["observer"][seat] = 1.0
+        self.fill(obs, views)
+
+
+def one_hot(view: Tensor, index: int | None) -> None:
+    """Set ``view[index]`` to 1 (nothing for None)."""
+    if index is not None:
+        view[index] = 1.0
+
+
+def observer_block(players: int) -> tuple[str, tuple[int, ...], str]:
+    """The first block of every layout: whose view this is."""
+    return ("observer", (players,), "one-hot: the seat whose view this is (all 0 for a spectator)")
