@@ -18,15 +18,13 @@ from ludoteca.bots.arena import play_match
 from ludoteca.core import Deal, Match, MatchRecord, Player, SigningKey, decide, verify
 from ludoteca.core.signing import key_fingerprint
 from ludoteca.games import all_games, get
-from ludoteca.terminal import (
-    DiceHeroes,
-    Dwarves,
-    Heroes,
-    Messages,
-    Terminal,
-    clock,
-    plain_sentence,
-)
+from ludoteca.games.dice_heroes.words import DiceHeroesWords as DiceHeroes
+from ludoteca.games.dwarves.words import DwarvesWords as Dwarves
+from ludoteca.games.heroes.words import HeroesWords as Heroes
+from ludoteca.games.words import Messages
+from ludoteca.terminal import Terminal, clock, plain_sentence
+
+SECRET = "5e3d0b9c2a7f4e6190d8c1b2a3f4e5d60718293a4b5c6d7e8f90a1b2c3d4e5f6"
 
 
 def ludoteca(
@@ -281,13 +279,13 @@ def test_moves_prints_the_legal_actions_of_a_position(tmp_path: Path, game_id: s
 
 
 def test_play_tells_the_match_in_sentences_with_the_map_and_the_clock() -> None:
-    done = ludoteca("play", "heroes", "--seed", "terminal", "--turn-seconds", "90", stdin="quit\n")
+    done = ludoteca("play", "heroes", "--seed", SECRET, "--turn-seconds", "90", stdin="quit\n")
     out = done.stdout
     keep = out[out.index("north camp") :]  # the map (the hex lines above may hold "a1" too)
     assert " begins." in out
     assert "Gold was dealt 4 heroes (" in out  # your own hand, by name
     assert "Blue was dealt 4 heroes." in out  # the rival's, only counted
-    assert "=" not in out.split("Type an action")[1].split("north camp")[0]  # no raw fields
+    assert "=" not in out.split("'quit' to leave.")[1].split("north camp")[0]  # no raw fields
     assert "north camp (Gold) · 0/6" in out and "south camp (Blue) · 0/6" in out
     assert keep.index("a1") < keep.index("b1") < keep.index("a5")  # north on top, a on the left
     assert "(1)" in out and "(2)" in out  # each ward's relics
@@ -310,9 +308,9 @@ def test_terminal_words_come_from_the_web_catalogues() -> None:
     ]
     position["wards"][0]["sealed_by"] = 1
     drawn = Heroes(Messages()).board(position)
-    assert "a1 G Palad×2" in drawn
+    assert "a1 G Paladin 7 ×2" in drawn  # full names, with their strength
     assert "[B]" in drawn
-    assert Terminal("dwarves").board(position) is None
+    assert Terminal(get("dwarves")).board(position) is None
 
 
 def told(game_id: str, players: int, seed: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -344,7 +342,7 @@ SEEDED = {"dice-heroes": [(2, "a"), (3, "b"), (4, "c")], "dwarves": [(2, "a"), (
 def test_every_event_of_dice_heroes_and_dwarves_is_a_catalogue_sentence(
     game_id: str, lang: str
 ) -> None:
-    term = Terminal(game_id, lang)
+    term = Terminal(get(game_id), lang)
     words = term.words
     assert words is not None
     kinds: set[str] = set()
@@ -401,12 +399,13 @@ def test_dice_heroes_and_dwarves_say_what_the_web_says() -> None:
     bite = {"kind": "bite", "dwarf": "red", "stone": "ruby"}
     assert Dwarves(pt).sentence(bite, position) == "O dragão tira de Anão vermelho (Lugar 2): rubi."
     assert (
-        Terminal("dwarves").sentence({"kind": "meet_dragon", "seat": 0}) == "Meet dragon: seat 1."
+        Terminal(get("dwarves")).sentence({"kind": "meet_dragon", "seat": 0})
+        == "Meet dragon: seat 1."
     )
 
 
 def test_play_explains_bad_input_and_asks_again() -> None:
-    done = ludoteca("play", "heroes", "--seed", "terminal", stdin="?\nfly away\nquit\n")
+    done = ludoteca("play", "heroes", "--seed", SECRET, stdin="?\nfly away\nquit\n")
     assert done.returncode == 1
     assert (
         "The table's commitment:" in done.stdout
@@ -418,8 +417,10 @@ def test_play_explains_bad_input_and_asks_again() -> None:
 
 
 @pytest.mark.parametrize("game_id", list(all_games()))
-def test_a_person_plays_a_whole_match_in_the_terminal(game_id: str) -> None:
-    """Drive ``ludoteca play`` as a person would: read the prompt, ask '?', pick an action."""
+def test_a_person_plays_a_whole_match_in_the_terminal(game_id: str, tmp_path: Path) -> None:
+    """Drive ``ludoteca play`` as a person would: read the prompt, ask '?', pick an action by
+    its text or by its number; at the end the record is written where it says, and checks."""
+    record = tmp_path / "match.json"
     process = subprocess.Popen(
         [
             sys.executable,
@@ -429,14 +430,17 @@ def test_a_person_plays_a_whole_match_in_the_terminal(game_id: str) -> None:
             "play",
             game_id,
             "--seed",
-            "t",
+            SECRET,
             "--bots",
             "random",
+            "--record",
+            str(record),
         ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
         bufsize=0,
+        cwd=tmp_path,
     )
     assert process.stdin is not None and process.stdout is not None
     seen = ""
@@ -463,12 +467,18 @@ def test_a_person_plays_a_whole_match_in_the_terminal(game_id: str) -> None:
             if not line.startswith("  "):
                 break
             actions.append(line.strip())
-        process.stdin.write(pick.choice(actions) + "\n")
+        n = pick.randrange(len(actions))
+        process.stdin.write(f"{n + 1}\n" if n % 2 else f"{actions[n]}\n")
     process.wait(timeout=60)
     process.stdin.close()
     process.stdout.close()
     assert process.returncode == 0, seen[-2000:]
     assert "Result:" in seen and "The table's secret" in seen
+    data = json.loads(record.read_text(encoding="utf-8"))
+    assert f"The record of this match: {record.resolve()}" in seen
+    assert f"Table: {data['table']}" in seen and data["table"].startswith("terminal-")
+    assert f"The seed of the deal: {data['seed']}" in seen
+    assert ludoteca("verify", str(record)).returncode == 0
     said = [line[4:] for line in seen.splitlines() if line.startswith("  · ")]
     kinds = {e["kind"] for e, _ in told(game_id, 2, "kinds")} | {"end", "result"}
     assert said and not [line for line in said if is_fallback(line, kinds)]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
+import secrets
+import shutil
 import sys
-import time
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,9 +17,6 @@ from ludoteca.bots import LEVELS, make_bot
 from ludoteca.bots.arena import MatchResult, Tournament, run
 from ludoteca.core import (
     Deal,
-    Event,
-    IllegalActionError,
-    InvalidActionError,
     InvalidParamsError,
     InvalidPositionError,
     Match,
@@ -28,19 +25,19 @@ from ludoteca.core import (
     Receipt,
     SigningKey,
     UnknownGameError,
-    decide,
     verify,
 )
 from ludoteca.core.fairness import (
     commitment,
     contribution_problem,
     fingerprint,
+    is_hex64,
     new_contribution,
     new_secret,
 )
 from ludoteca.games import all_games, get
 from ludoteca.server.keys import KeyRing, rotate
-from ludoteca.terminal import Terminal, clock
+from ludoteca.terminal import StreamKeyboard, Terminal, TerminalTable, describe_outcome
 
 
 class UsageError(Exception):
@@ -168,7 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, help="number of seats (default: the game's minimum)")
     play.add_argument("--seat", type=int, default=1, help="your seat, 1-based (default 1)")
     play.add_argument("--bots", default="medium", help=f"bot level(s) ({', '.join(LEVELS)})")
-    play.add_argument("--seed", help="the table's secret (default: a fresh one)")
+    play.add_argument(
+        "--seed", help="the table's secret, 64 lowercase hex digits (default: a fresh one)"
+    )
     play.add_argument(
         "--my-seed", help="your own contribution to the deal (default: a fresh random one)"
     )
@@ -179,6 +178,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="your time per turn; past it the table plays for you (default 120, 0: no clock)",
     )
     play.add_argument("--lang", default="en", help="language of the sentences: en, pt or de")
+    play.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="where the match record is written at the end (default: <game>-<table>.json here)",
+    )
     play.set_defaults(run=cmd_play)
     return parser
 
@@ -370,25 +375,6 @@ def parse_keys(text: str, where: str) -> set[str]:
     return keys
 
 
-def describe_outcome(outcome: dict[str, Any], players: list[dict[str, Any]]) -> str:
-    def name(seat: int) -> str:
-        p = players[seat] if seat < len(players) else {"name": f"seat {seat + 1}"}
-        return f"{p['name']} (seat {seat + 1}{', bot' if p.get('bot') else ''})"
-
-    winners = outcome["winners"]
-    if winners:
-        who = " and ".join(name(s) for s in winners)
-        verb = "share the win" if len(winners) > 1 else "wins"
-        text = f"{who} {verb} ({outcome['reason']})"
-    elif outcome.get("draw"):
-        text = f"draw ({outcome['reason']})"
-    else:
-        text = f"no player wins ({outcome['reason']})"
-    if outcome.get("scores"):
-        text += "; scores " + ", ".join(str(s) for s in outcome["scores"])
-    return text
-
-
 # ------------------------------------------------------------------------------------- keys
 def cmd_keys(args: argparse.Namespace) -> int:
     """Rotation makes a new key that signs from the next record on; running servers notice the
@@ -434,6 +420,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     others = bot_levels(args.bots, players - 1) if players > 1 else []
     levels: list[str | None] = [*others[:human], None, *others[human:]]
     secret = args.seed or new_secret()
+    if not is_hex64(secret):
+        raise UsageError("--seed: the table's secret is 64 lowercase hex digits")
     mine = args.my_seed or new_contribution()
     problem = contribution_problem(mine)
     if problem:
@@ -442,73 +430,29 @@ def cmd_play(args: argparse.Namespace) -> int:
         Player("you") if lv is None else Player(f"{lv} bot", bot=True, level=lv) for lv in levels
     ]
     contributions = tuple(mine if lv is None else None for lv in levels)
-    match = Match(game, {"players": players}, Deal(secret, "terminal", contributions), seats)
+    table_id = f"terminal-{secrets.token_hex(4)}"
+    match = Match(game, {"players": players}, Deal(secret, table_id, contributions), seats)
     bots = {seat: make_bot(lv, game) for seat, lv in enumerate(levels) if lv is not None}
-    rng = random.Random()
-    term = Terminal(game.spec.id, args.lang)
-    out = sys.stdout
-    out.write(f"{game.spec.name()} — you are seat {args.seat} of {players}.\n")
-    out.write(f"The table's commitment: {commitment(secret)} ({fingerprint(commitment(secret))})\n")
-    out.write(f"Your seed, mixed into the deal: {mine}\n")
-    out.write("Type an action, '?' for the legal actions, 'quit' to leave.\n")
-    show_events(match.opening_events, human, term, out, match)
-    while (seat := game.to_move(match.state)) is not None:
-        if seat in bots:
-            action = decide(bots[seat], game, match.state, seat, rng)
-            text = game.action_to_text(match.state, action)
-            events = match.act(seat, text, by="bot")
-            out.write(f"Seat {seat + 1} ({seats[seat].name}) plays {text}.\n")
-            show_events(events, human, term, out, match)
-            continue
-        out.write(
-            "\n" + (term.board(match.view(human)["position"]) or game.describe(match.state, human))
-        )
-        limit = args.turn_seconds
-        out.write(
-            f"\nYour turn (seat {args.seat})"
-            + (f" · {clock(limit)} on the clock" if limit else "")
-            + ".\n"
-        )
-        started = time.monotonic()
-        line = prompt(out)
-        took = time.monotonic() - started
-        if line is None or line.lower() in {"quit", "exit", "q"}:
-            out.write("You left the match.\n")
-            return 1
-        if limit and took > limit:
-            action = decide(game.heuristic_bot(), game, match.state, human, rng)
-            text = game.action_to_text(match.state, action)
-            out.write(f"Your time ran out ({clock(took)}): the table plays {text} for you.\n")
-            show_events(match.act(human, text, by="table"), human, term, out, match)
-            continue
-        if line in {"?", "help", "h"}:
-            out.write("Legal actions:\n  " + "\n  ".join(game.legal_texts(match.state)) + "\n")
-            continue
-        try:
-            show_events(match.act(human, line), human, term, out, match)
-        except (InvalidActionError, IllegalActionError) as exc:
-            out.write(f"Not possible: {exc}. Type '?' to list the legal actions.\n")
-    outcome = game.outcome(match.state)
-    assert outcome is not None
-    out.write(
-        "\n" + (term.board(match.view(human)["position"]) or game.describe(match.state, human))
+    live = sys.stdin.isatty() and sys.stdout.isatty()
+    table = TerminalTable(
+        match,
+        human,
+        bots,
+        term=Terminal(game, args.lang),
+        out=sys.stdout,
+        keys=StreamKeyboard(sys.stdin, live),
+        turn_seconds=args.turn_seconds,
+        live=live,
+        record_path=args.record,
+        width=shutil.get_terminal_size().columns,
     )
-    out.write(f"\nResult: {describe_outcome(outcome.to_json(), [p.to_json() for p in seats])}\n")
-    out.write(f"The table's secret (its SHA-256 is the commitment): {secret}\n")
-    return 0
-
-
-def prompt(out: TextIO) -> str | None:
-    out.write("> ")
-    out.flush()
-    line = sys.stdin.readline()
-    return line.strip() if line else None
-
-
-def show_events(events: list[Event], seat: int, term: Terminal, out: TextIO, match: Match) -> None:
-    position = match.view(seat)["position"]  # names the heroes, dwarves and tiles
-    for event in events:
-        out.write(f"  · {term.sentence(event.for_seat(seat), position)}\n")
+    table.intro = [
+        f"{game.spec.name(args.lang)} — table {table_id} — you are seat {args.seat} of {players}.",
+        f"The table's commitment: {commitment(secret)} ({fingerprint(commitment(secret))})",
+        f"Your seed, mixed into the deal: {mine}",
+        "Type the number of an action or the action, '?' for all of them, 'quit' to leave.",
+    ]
+    return table.run()
 
 
 # ------------------------------------------------------------------------------------ serve

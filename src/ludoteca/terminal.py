@@ -1,380 +1,43 @@
-"""The terminal table (``ludoteca play``): events as sentences, seats counted from 1, the Heroes
-keep drawn as a map with its wards, relics and stack heights, and the clock.
+"""The terminal table (``ludoteca play``): a match against bots, in a terminal.
 
-The words come from the web table's message catalogues (``web/static/i18n/{lang}.json``), so the
-terminal and the browser say the same thing: ``Heroes``, ``DiceHeroes`` and ``Dwarves`` port the
-web's log lines (``boards/*-text.js``) key for key. A game with no sentences of its own here gets
-a plain line per event: its kind in words and its fields, seats counted from 1.
+Each turn shows the board, the legal actions numbered (type ``3`` or the action itself) and the
+clock; events are told as sentences in the game's own words (``Game.words``, from the game's
+package), seats counted from 1. On a real terminal the screen is redrawn in place (ANSI escapes)
+and the clock in the prompt counts down every second while you type; elsewhere (a pipe, a file)
+the output is plain lines, and a board that changed prints only its changed lines. At the end the
+record is written to a file and its path printed, with the table id and the seed, so the match can
+be checked and dealt again (``docs/fairness.md``). A game with no words of its own gets a plain
+line per event: its kind in words and its fields.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-from typing import Any, Protocol
+import random
+import select
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol, TextIO
 
-JSON = dict[str, Any]
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
+from ludoteca.core import (
+    Bot,
+    Event,
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    Match,
+    SigningKey,
+    decide,
+)
+
 SEAT_FIELDS = {"seat", "rival", "first", "holder", "by"}
-
-
-@cache
-def catalogue(lang: str) -> JSON:
-    """The message catalogue of a language of the web table (English when there is none)."""
-    folder = resources.files("ludoteca").joinpath("web", "static", "i18n")
-    name = f"{lang}.json" if folder.joinpath(f"{lang}.json").is_file() else "en.json"
-    data: JSON = json.loads(folder.joinpath(name).read_text(encoding="utf-8"))
-    return data
-
-
-@dataclass(frozen=True)
-class Messages:
-    """``t(key, **params)`` as on the web page: dotted keys, ``{name}`` placeholders, plural
-    forms ``{one, other}`` chosen by ``count``; English when the language lacks a key."""
-
-    lang: str = "en"
-
-    def lookup(self, key: str) -> Any:
-        for lang in (self.lang, "en"):
-            node: Any = catalogue(lang)
-            for part in key.split("."):
-                node = node.get(part) if isinstance(node, dict) else None
-            if node is not None:
-                return node
-        return None
-
-    def t(self, key: str, **params: Any) -> str:
-        message = self.lookup(key)
-        if message is None:
-            return key
-        if isinstance(message, dict):
-            message = message.get("one" if params.get("count") == 1 else "other", "")
-        return PLACEHOLDER.sub(
-            lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0),
-            str(message),
-        )
-
-    def join(self, items: list[str]) -> str:
-        if len(items) < 2:
-            return "".join(items)
-        word = {"pt": "e", "de": "und"}.get(self.lang, "and")
-        return f"{', '.join(items[:-1])} {word} {items[-1]}"
-
-
-# ------------------------------------------------------------------------------ sentences
-class Heroes:
-    """Heroes & Relics in words and as a map, from the catalogue's ``heroes.*`` messages."""
-
-    def __init__(self, m: Messages) -> None:
-        self.m = m
-
-    def group(self, seat: int) -> str:
-        return self.m.t(f"heroes.group.{seat}")
-
-    def role(self, role: str) -> str:
-        return self.m.t(f"heroes.role.{role}")
-
-    def hero(self, hero: Mapping[str, Any]) -> str:
-        return self.m.t(
-            "heroes.hero", group=self.group(hero["owner"]), role=self.role(hero["role"])
-        )
-
-    def sentence(
-        self, e: Mapping[str, Any], position: Mapping[str, Any] | None = None
-    ) -> str | None:
-        t, g = self.m.t, self.group
-        kind = e["kind"]
-        if kind == "start":
-            return t("heroes.log.start", group=g(e["first"]))
-        if kind == "drew":
-            key = "heroes.log.dealt" if e.get("cause") == "deal" else "heroes.log.drew"
-            text = t(key, group=g(e["seat"]), count=e["count"])
-            if e.get("cause") not in (None, "deal", "draw"):
-                text += " " + t(f"heroes.cause.{e['cause']}")
-            if e.get("heroes"):
-                names = self.m.join([self.role(r) for r in e["heroes"]])
-                text += " " + t("heroes.log.which", heroes=names)
-            return text + "."
-        if kind == "placed":
-            role_a = t(f"heroes.role_a.{e['role']}")
-            if e["room"] == "camp":
-                return t("heroes.log.camp", group=g(e["seat"]), role=role_a)
-            if e.get("covered"):
-                return t(
-                    "heroes.log.placed_on",
-                    group=g(e["seat"]),
-                    role=role_a,
-                    room=e["room"],
-                    covered=self.hero(e["covered"]),
-                )
-            return t("heroes.log.placed", group=g(e["seat"]), role=role_a, room=e["room"])
-        if kind == "sealed":
-            return t(
-                "heroes.log.sealed",
-                group=g(e["seat"]),
-                ward=e["ward"],
-                count=e["relics"],
-                total=e["total"],
-            )
-        if kind == "wizard":
-            role_a = t(f"heroes.role_a.{e['role']}")
-            return t("heroes.log.wizard", group=g(e["seat"]), rival=g(e["rival"]), role=role_a)
-        if kind == "struck":
-            hero = self.hero(e["hero"])
-            if e.get("revealed"):
-                revealed = self.hero(e["revealed"])
-                key = "heroes.log.struck_reveal"
-                return t(key, group=g(e["seat"]), hero=hero, room=e["room"], revealed=revealed)
-            return t("heroes.log.struck", group=g(e["seat"]), hero=hero, room=e["room"])
-        if kind == "skip":
-            key = (
-                "heroes.log.skip_strike" if e.get("trick") == "strike" else "heroes.log.skip_ranger"
-            )
-            return t(key, group=g(e["seat"]))
-        if kind == "extra":
-            return t("heroes.log.extra", group=g(e["seat"]), room=e["room"])
-        if kind == "end":
-            reason = t(f"heroes.reason.{e['reason']}")
-            if e.get("draw") or not e.get("winners"):
-                return t("heroes.log.end_draw", reason=reason)
-            return t("heroes.log.end", group=g(e["winners"][0]), reason=reason)
-        return None
-
-    def board(self, position: Mapping[str, Any]) -> str:
-        """The keep as in the rules' diagram: north camp on top, column a on the left; each room
-        shows its top hero (G/B, role, strength) and the stack height, each ward between four
-        rooms its relics or who sealed it."""
-        rooms = {r["room"]: r for r in position["rooms"]}
-        wards = {w["ward"]: w for w in position["wards"]}
-
-        def cell(name: str) -> str:
-            room = rooms[name]
-            stack = room["stack"]
-            mark = "*" if room["sanctuary"] else " "
-            if not stack:
-                return f"{name}{mark}{'·':^9}"
-            top = stack[-1]
-            who = "GB"[top["owner"]] + " " + self.role(top["role"])[:5]
-            return f"{name}{mark}{who:<7}×{len(stack)}"
-
-        def ward(name: str) -> str:
-            w = wards.get(name)
-            if w is None:
-                return "   "
-            if w["sealed_by"] is not None:
-                return f"[{'GB'[w['sealed_by']]}]"
-            return f"({w['relics']})"
-
-        relics = position["relics"]
-        lines = [f"   {self.m.t('heroes.camp_side.north')} ({self.group(0)}) · {relics[0]}/6"]
-        for row in range(1, 6):
-            lines.append("  " + " | ".join(cell(f"{c}{row}") for c in "abc"))
-            if row < 5:
-                # a ward sits where four rooms meet: under the a|b and the b|c walls
-                lines.append(" " * 14 + ward(f"a{row}") + " " * 12 + ward(f"b{row}"))
-        lines.append(f"   {self.m.t('heroes.camp_side.south')} ({self.group(1)}) · {relics[1]}/6")
-        hand = position.get("hand")
-        if hand is not None:
-            lines.append(
-                f"{self.m.t('heroes.hand')}: "
-                + (", ".join(self.role(r) for r in hand) or self.m.t("heroes.empty_hand"))
-            )
-        lines.append("  * = sanctuary · (n) = relics in a ward · [G], [B] = sealed by Gold, Blue")
-        return "\n".join(lines)
-
-
-class DiceHeroes:
-    """Dice Heroes in words, as ``boards/dice-heroes-text.js`` says them (``dice.*``)."""
-
-    HEROES = ("bears", "falcons", "otters", "ibexes")
-
-    def __init__(self, m: Messages) -> None:
-        self.m = m
-
-    def hero(self, position: Mapping[str, Any] | None, seat: int) -> str:
-        """The hero of a seat (Bears, Falcons, ...): from the position, else by seat order."""
-        rows = position.get("seats", []) if position else []
-        row = rows[seat] if 0 <= seat < len(rows) else None
-        key = row["hero"] if row else (self.HEROES[seat] if seat < len(self.HEROES) else "bears")
-        return self.m.t(f"dice.hero.{key}")
-
-    def colour(self, colour: str) -> str:
-        return self.m.t(f"dice.colour.{colour}")
-
-    def face(self, face: str) -> str:
-        return self.m.t(f"dice.face.{face}")
-
-    def growth(self, dice: Mapping[str, int]) -> str:
-        parts = [
-            self.m.t("dice.log.growth_part", count=n, colour=self.colour(c))
-            for c, n in dice.items()
-            if n > 0
-        ]
-        return self.m.join(parts)
-
-    def sentence(
-        self, e: Mapping[str, Any], position: Mapping[str, Any] | None = None
-    ) -> str | None:
-        t, kind = self.m.t, e["kind"]
-
-        def who(seat: int) -> str:
-            return self.hero(position, seat)
-
-        if kind == "rolloff":
-            faces = self.m.join([self.face(f) for f in e["faces"]])
-            return t("dice.log.rolloff", hero=who(e["seat"]), faces=faces, count=e["swords"])
-        if kind == "opening":
-            return t("dice.log.opening", hero=who(e["seat"]), count=e["swords"])
-        if kind == "marker":
-            return t("dice.log.marker", hero=who(e["seat"]))
-        if kind == "capture":
-            return t("dice.log.capture", hero=who(e["seat"]), poster=e["poster"], count=e["left"])
-        if kind == "roll":
-            faces = self.m.join(
-                [
-                    t("dice.die_face", colour=self.colour(d["colour"]), face=self.face(d["face"]))
-                    for d in e["dice"]
-                ]
-            )
-            return t("dice.log.roll", hero=who(e["seat"]), roll=e["roll"], faces=faces)
-        if kind == "sent_back":
-            colour = self.colour(e["colour"])
-            return t("dice.log.sent_back", hero=who(e["seat"]), die=e["die"], colour=colour)
-        if kind == "hunt":
-            hero, count = who(e["seat"]), e["swords"]
-            if not e.get("success"):
-                return t("dice.log.hunt_fail", hero=hero, count=count, to_beat=e["to_beat"])
-            previous = e.get("previous")
-            if previous is not None and previous != e["seat"]:
-                return t("dice.log.hunt_outbid", hero=hero, count=count, previous=who(previous))
-            return t("dice.log.hunt_lay", hero=hero, count=count)
-        if kind == "coins":
-            key = "dice.log.coins_big" if e.get("big_treasure") else "dice.log.coins"
-            return t(key, hero=who(e["seat"]), count=e["coins"])
-        if kind == "growth":
-            return t("dice.log.growth", hero=who(e["seat"]), dice=self.growth(e["dice"]))
-        if kind == "end":
-            scores = [f"{who(seat)} {score}" for seat, score in enumerate(e["scores"])]
-            return t("dice.log.end", scores=self.m.join(scores))
-        return None
-
-    def board(self, position: Mapping[str, Any]) -> str | None:
-        return None
-
-
-class Dwarves:
-    """Return of the Dwarves in words, as ``boards/dwarves-text.js`` says them (``dwarves.*``);
-    a dwarf's player is named by seat, counted from 1."""
-
-    def __init__(self, m: Messages) -> None:
-        self.m = m
-
-    def colour(self, colour: str) -> str:
-        return self.m.t(f"dwarves.colour.{colour}")
-
-    def stone(self, kind: str) -> str:
-        return self.m.t(f"dwarves.stone.{kind}")
-
-    def figure(self, position: Mapping[str, Any] | None, colour: str) -> str:
-        """ "Red dwarf (Seat 1)", "Green dwarf (extra)", "the dragon"."""
-        if colour == "dragon":
-            return self.m.t("dwarves.dragon")
-        name = self.m.t(f"dwarves.dwarf.{colour}")
-        dwarves = position.get("dwarves", []) if position else []
-        dwarf = next((d for d in dwarves if d["colour"] == colour), None)
-        if dwarf is None:
-            return name
-        if dwarf["extra"]:
-            return self.m.t("dwarves.extra_named", dwarf=name)
-        seat = self.m.t("seat.unknown", n=dwarf["seat"] + 1)
-        return self.m.t("dwarves.player_named", dwarf=name, name=seat)
-
-    def tile(self, position: Mapping[str, Any] | None, tile: int) -> str:
-        """ "tile 7 (purple)", "tile 2 (Portal)"."""
-        ring = position.get("ring", []) if position else []
-        kind = ring[tile]["kind"] if 0 <= tile < len(ring) else ""
-        what = (
-            self.m.t(f"dwarves.tile_kind.{kind}")
-            if kind in ("portal", "passage")
-            else self.colour(kind)
-        )
-        return self.m.t("dwarves.tile", n=tile, what=what)
-
-    def sentence(
-        self, e: Mapping[str, Any], position: Mapping[str, Any] | None = None
-    ) -> str | None:
-        text = self._line(e, position)
-        # may start with "the dragon": a sentence starts with a capital
-        return text[:1].upper() + text[1:] if text else None
-
-    def _line(self, e: Mapping[str, Any], position: Mapping[str, Any] | None) -> str | None:
-        t, kind = self.m.t, e["kind"]
-
-        def fig(colour: str) -> str:
-            return self.figure(position, colour)
-
-        def tile(n: int) -> str:
-            return self.tile(position, n)
-
-        if kind == "setup":
-            return t(
-                "dwarves.log.setup",
-                hobbit=tile(e["hobbit"]),
-                dragon=tile(e["dragon"]),
-                start=fig(e["start"]),
-            )
-        if kind == "deal":
-            stones = self.m.join([self.stone(s) for s in e["stones"]])
-            return t("dwarves.log.deal", dwarf=fig(e["dwarf"]), stones=stones)
-        if kind == "round":
-            return t("dwarves.log.round", round=e["round"])
-        if kind == "roll":
-            grey, white = self.colour(e["grey"]), self.colour(e["white"])
-            return t("dwarves.log.roll", figure=fig(e["figure"]), grey=grey, white=white)
-        if kind == "move":
-            key = "dwarves.log.stay" if e["from"] == e["to"] else "dwarves.log.move"
-            return t(key, dwarf=fig(e["dwarf"]), tile=tile(e["to"]))
-        if kind in ("bite", "gift"):
-            return t(f"dwarves.log.{kind}", dwarf=fig(e["dwarf"]), stone=self.stone(e["stone"]))
-        if kind in ("hobbit", "dragon"):
-            return t(f"dwarves.log.{kind}", tile=tile(e["to"]))
-        if kind == "trade":
-            return t(
-                "dwarves.log.trade_blind" if e.get("blind") else "dwarves.log.trade",
-                dwarf=fig(e["dwarf"]),
-                other=fig(e["with"]),
-                give=self.stone(e["give"]),
-                take=self.stone(e["take"]),
-            )
-        if kind == "steal":
-            stone = self.stone(e["stone"])
-            return t("dwarves.log.steal", dwarf=fig(e["dwarf"]), other=fig(e["from"]), stone=stone)
-        if kind == "hoard":
-            return t("dwarves.log.hoard", stone=self.stone(e["stone"]))
-        if kind == "end":
-            key = "dwarves.log.end_cap" if e.get("cause") == "cap" else "dwarves.log.end_pool"
-            return t(key, round=e["round"])
-        if kind == "race":
-            rolls = [
-                t(
-                    "dwarves.log.race_roll",
-                    figure=fig(r["figure"]),
-                    colour=self.colour(r["roll"]),
-                    run=r["run"],
-                )
-                for r in e["rolls"]
-            ]
-            return t("dwarves.log.race", round=e["round"], rolls=self.m.join(rolls))
-        if kind == "result":
-            return t("dwarves.log.result", figure=fig(e["winner"]))
-        return None
-
-    def board(self, position: Mapping[str, Any]) -> str | None:
-        return None
+LISTED = 60
+"""At most this many legal actions are listed each turn (every one is still picked by number)."""
+LOG_LINES = 8
+"""Events kept on screen below the board on a real terminal."""
+CLEAR = "\x1b[H\x1b[2J"
+SAVE, RESTORE = "\x1b7", "\x1b8"
 
 
 def _field(name: str, value: Any) -> str | None:
@@ -400,30 +63,11 @@ def plain_sentence(event: Mapping[str, Any]) -> str:
     return kind[:1].upper() + kind[1:] + (": " + "; ".join(fields) if fields else "") + "."
 
 
-class Words(Protocol):
-    """A game's sentences (None: not a kind it knows) and, if it draws one, its map."""
-
-    def sentence(
-        self, e: Mapping[str, Any], position: Mapping[str, Any] | None = None
-    ) -> str | None: ...
-
-    def board(self, position: Mapping[str, Any]) -> str | None: ...
-
-
-SENTENCES: dict[str, Callable[[Messages], Words]] = {
-    "heroes": Heroes,
-    "dice-heroes": DiceHeroes,
-    "dwarves": Dwarves,
-}
-
-
 class Terminal:
-    """What ``ludoteca play`` prints for a game, in a language."""
+    """What the terminal says for a game, in a language: the game's own words, else plain."""
 
-    def __init__(self, game_id: str, lang: str = "en") -> None:
-        self.m = Messages(lang)
-        make = SENTENCES.get(game_id)
-        self.words = make(self.m) if make else None
+    def __init__(self, game: Game[Any, Any], lang: str = "en") -> None:
+        self.words = game.words(lang)
 
     def sentence(self, event: Mapping[str, Any], position: Mapping[str, Any] | None = None) -> str:
         """The event in words; ``position`` (the seat's view of the table) names heroes, dwarves
@@ -439,3 +83,264 @@ def clock(seconds: float) -> str:
     """``1:05`` from seconds (rounded up, never below zero), as on the web table."""
     total = max(0, -int(-seconds // 1))
     return f"{total // 60}:{total % 60:02d}"
+
+
+def choices_text(texts: list[str], width: int = 100) -> str:
+    """The legal actions numbered from 1, in columns (the first ``LISTED`` of them)."""
+    shown = [f"{n:>3} {text}" for n, text in enumerate(texts[:LISTED], 1)]
+    if not shown:
+        return ""
+    column = max(len(s) for s in shown) + 2
+    per_row = max(1, width // column)
+    rows = [
+        "".join(s.ljust(column) for s in shown[i : i + per_row]).rstrip()
+        for i in range(0, len(shown), per_row)
+    ]
+    if len(texts) > LISTED:
+        rows.append(f"    ... and {len(texts) - LISTED} more: '?' lists them all")
+    return "\n".join(rows)
+
+
+def changed_lines(before: str | None, after: str) -> str:
+    """The lines of ``after`` that differ from ``before`` (all of them when the shape changed)."""
+    if before is None:
+        return after
+    old, new = before.splitlines(), after.splitlines()
+    if len(old) != len(new):
+        return after
+    return "\n".join(line for line, was in zip(new, old, strict=True) if line != was)
+
+
+class Keyboard(Protocol):
+    """Where the terminal table reads a person's lines."""
+
+    def ready(self, timeout: float) -> bool:
+        """Whether a line can be read now, waiting at most ``timeout`` seconds."""
+
+    def readline(self) -> str:
+        """The next line ('' at the end of the input)."""
+
+
+class StreamKeyboard:
+    """Lines from a stream; on a real terminal ``ready`` waits on it (``select``), elsewhere a
+    line is always ready (a pipe is read line by line, its clock checked after each)."""
+
+    def __init__(self, stream: TextIO, live: bool) -> None:
+        self.stream = stream
+        self.live = live
+
+    def ready(self, timeout: float) -> bool:
+        if not self.live:
+            return True
+        found, _, _ = select.select([self.stream], [], [], max(0.0, timeout))
+        return bool(found)
+
+    def readline(self) -> str:
+        return self.stream.readline()
+
+
+class TerminalTable:
+    """One match in the terminal: the person at ``human``, bots at the other seats."""
+
+    def __init__(
+        self,
+        match: Match,
+        human: int,
+        bots: Mapping[int, Bot],
+        *,
+        term: Terminal,
+        out: TextIO,
+        keys: Keyboard,
+        turn_seconds: float = 0,
+        live: bool = False,
+        record_path: Path | None = None,
+        now: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
+        width: int = 100,
+    ) -> None:
+        self.match, self.game, self.human, self.bots = match, match.game, human, bots
+        self.term, self.out, self.keys = term, out, keys
+        self.turn_seconds, self.live, self.now = turn_seconds, live, now
+        self.record_path = record_path
+        self.rng = rng or random.Random()
+        self.width = width
+        self.log: list[str] = []
+        self.shown_board: str | None = None
+        self.intro: list[str] = []
+
+    # ------------------------------------------------------------------------------ output
+    def write(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+
+    def tell(self, events: list[Event]) -> None:
+        """Events as sentences: printed at once, and kept for the screen's log."""
+        position = self.match.view(self.human)["position"]  # names heroes, dwarves and tiles
+        for event in events:
+            line = f"  · {self.term.sentence(event.for_seat(self.human), position)}"
+            self.log.append(line)
+            if not self.live:
+                self.write(line + "\n")
+
+    def board(self) -> str:
+        view = self.match.view(self.human)
+        drawn = self.term.board(view["position"])
+        return drawn or self.game.describe(self.match.state, self.human)
+
+    def prompt(self, remaining: float | None) -> str:
+        return (f"{clock(remaining)} " if remaining is not None else "") + "> "
+
+    def show_turn(self, texts: list[str], remaining: float | None) -> None:
+        """The board, the numbered actions and the prompt: the whole screen redrawn on a real
+        terminal, else the board's changed lines and the rest as plain lines."""
+        board = self.board()
+        turn = f"Your turn (seat {self.human + 1})" + (
+            f" · {clock(remaining)} on the clock." if remaining is not None else "."
+        )
+        if self.live:
+            parts = [*self.intro, "", board, "", *self.log[-LOG_LINES:], "", turn]
+            self.write(CLEAR + "\n".join(parts) + "\n" + choices_text(texts, self.width) + "\n")
+        else:
+            lines = changed_lines(self.shown_board, board)
+            if lines:
+                self.write("\n" + lines + "\n")
+            self.write(f"{turn}\n{choices_text(texts, self.width)}\n")
+        self.shown_board = board
+        self.write(self.prompt(remaining))
+
+    def tick(self, remaining: float) -> None:
+        """The clock in the prompt, rewritten in place (the typed text stays where it is)."""
+        self.write(f"{SAVE}\r{clock(remaining)}{RESTORE}")
+
+    # ------------------------------------------------------------------------------- play
+    def run(self) -> int:
+        """Play to the end (0) or until the person leaves (1)."""
+        match = self.match
+        for line in self.intro:
+            self.write(line + "\n")
+        self.tell(match.opening_events)
+        while (seat := self.game.to_move(match.state)) is not None:
+            if seat in self.bots:
+                action = decide(self.bots[seat], self.game, match.state, seat, self.rng)
+                text = self.game.action_to_text(match.state, action)
+                events = match.act(seat, text, by="bot")
+                self.log.append(f"Seat {seat + 1} ({match.players[seat].name}) plays {text}.")
+                if not self.live:
+                    self.write(self.log[-1] + "\n")
+                self.tell(events)
+            elif not self.turn():
+                self.write("You left the match.\n")
+                return 1
+        self.finish()
+        return 0
+
+    def turn(self) -> bool:
+        """The person's turn: False when they leave."""
+        match, game = self.match, self.game
+        choices = game.legal_texts(match.state)
+        limit = self.turn_seconds
+        deadline = self.now() + limit if limit else None
+        self.show_turn(choices, limit or None)
+        while True:
+            remaining = None if deadline is None else deadline - self.now()
+            if remaining is not None and remaining <= 0:
+                self.time_out(clock(limit))
+                return True
+            if not self.keys.ready(min(1.0, remaining) if remaining is not None else 3600.0):
+                if remaining is not None and self.live:
+                    self.tick(deadline - self.now() if deadline is not None else 0)
+                continue
+            line = self.keys.readline()
+            if not line:
+                return False
+            text = line.strip()
+            if deadline is not None and self.now() > deadline:
+                self.time_out(clock(self.now() - deadline + limit))
+                return True
+            if text.lower() in {"quit", "exit", "q"}:
+                return False
+            if text in {"?", "help", "h"}:
+                self.write("Legal actions:\n  " + "\n  ".join(choices) + "\n")
+            elif text:
+                chosen = self.chosen(text, choices)
+                if chosen is not None:
+                    try:
+                        events = match.act(self.human, chosen)
+                    except (InvalidActionError, IllegalActionError) as exc:
+                        self.write(f"Not possible: {exc}. Type '?' to list the legal actions.\n")
+                    else:
+                        self.log.append(f"You play {chosen}.")
+                        self.tell(events)
+                        return True
+            left = None if deadline is None else deadline - self.now()
+            self.write(self.prompt(left))
+
+    def chosen(self, text: str, choices: list[str]) -> str | None:
+        """The action a typed line names: a number picks from the list, anything else is the
+        action's text (None, said why, for a number out of range)."""
+        if text.isdigit():
+            n = int(text)
+            if 1 <= n <= len(choices):
+                return choices[n - 1]
+            self.write(f"There is no action {n}: type 1 to {len(choices)}, or the action.\n")
+            return None
+        return text
+
+    def time_out(self, took: str) -> None:
+        game, state = self.game, self.match.state
+        action = decide(game.heuristic_bot(), game, state, self.human, self.rng)
+        text = game.action_to_text(state, action)
+        line = f"Your time ran out ({took}): the table plays {text} for you."
+        self.log.append(line)
+        self.write("\n" + line + "\n")
+        self.tell(self.match.act(self.human, text, by="table"))
+
+    def finish(self) -> None:
+        """The final board, the result, and the proof: table id, seed, secret, the record."""
+        match = self.match
+        board = self.board()
+        if self.live:
+            self.write(CLEAR + "\n".join([*self.intro, "", board, "", *self.log[-LOG_LINES:]]))
+        else:
+            self.write("\n" + board)
+        outcome = match.outcome
+        assert outcome is not None
+        players = [p.to_json() for p in match.players]
+        self.write(f"\n\nResult: {describe_outcome(outcome.to_json(), players)}\n")
+        self.write(f"Table: {match.deal.table}\n")
+        self.write(f"The seed of the deal: {match.revealed_seed}\n")
+        self.write(f"The table's secret (its SHA-256 is the commitment): {match.revealed_secret}\n")
+        path = self.record_path or Path(f"{self.game.spec.id}-{match.deal.table}.json")
+        record = match.record().sign(SigningKey.generate())
+        try:
+            path.write_text(record.dumps() + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.write(f"The record could not be written to {path}: {exc.strerror or exc}\n")
+            return
+        shown = path.resolve()
+        self.write(
+            f"The record of this match: {shown}\n"
+            f"Check it with 'ludoteca verify {shown}', or deal it again with "
+            f"'python3 docs/verify_deal.py {shown}'.\n"
+        )
+
+
+def describe_outcome(outcome: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> str:
+    """A result in a sentence, players named with their seat (and bot)."""
+
+    def name(seat: int) -> str:
+        p = players[seat] if seat < len(players) else {"name": f"seat {seat + 1}"}
+        return f"{p['name']} (seat {seat + 1}{', bot' if p.get('bot') else ''})"
+
+    winners = outcome["winners"]
+    if winners:
+        who = " and ".join(name(s) for s in winners)
+        verb = "share the win" if len(winners) > 1 else "wins"
+        text = f"{who} {verb} ({outcome['reason']})"
+    elif outcome.get("draw"):
+        text = f"draw ({outcome['reason']})"
+    else:
+        text = f"no player wins ({outcome['reason']})"
+    if outcome.get("scores"):
+        text += "; scores " + ", ".join(str(s) for s in outcome["scores"])
+    return text

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
 from .errors import IllegalActionError, InvalidParamsError, MatchOverError
 from .rng import Stream
@@ -116,6 +116,18 @@ class Event:
         if seat is not None and seat in self.secret:
             shown.update(self.secret[seat])
         return shown
+
+
+class Words(Protocol):
+    """A game in words for the terminal (``Game.words``): an event as a sentence (None: a kind
+    it does not know, the terminal then prints the event's fields), and a map of the position
+    as a seat sees it (None: the terminal prints ``Game.describe``)."""
+
+    def sentence(
+        self, e: Mapping[str, Any], position: Mapping[str, Any] | None = None
+    ) -> str | None: ...
+
+    def board(self, position: Mapping[str, Any]) -> str | None: ...
 
 
 class Chance(StrEnum):
@@ -278,6 +290,10 @@ class Game(ABC, Generic[S, A]):
 
     def encoding(self, players: int) -> Encoding | None:
         """Action ids and observation tensors for research frameworks (None: not offered)."""
+        return None
+
+    def words(self, lang: str) -> Words | None:
+        """The game in words for the terminal, in ``lang`` (None: plain lines)."""
         return None
 
     # ------------------------------------------------------------------------ checked API

@@ -7,12 +7,14 @@ from typing import Any
 
 from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
 from ludoteca.core.encoding import Encoding
-from ludoteca.core.game import Board, Chance
+from ludoteca.core.game import Board, Chance, Words
+from ludoteca.games.words import Messages
 
 from . import notation, rules, view
 from .bot import HeuristicBot
 from .encoding import DiceHeroesEncoding
 from .rules import Action, DiceState
+from .words import DiceHeroesWords
 
 
 class DiceHeroesGame(Game[DiceState, Action]):
@@ -84,3 +86,6 @@ class DiceHeroesGame(Game[DiceState, Action]):
 
     def heuristic_bot(self) -> Bot:
         return HeuristicBot()
+
+    def words(self, lang: str) -> Words:
+        return DiceHeroesWords(Messages(lang))

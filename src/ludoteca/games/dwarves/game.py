@@ -8,13 +8,15 @@ from typing import Any
 
 from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
 from ludoteca.core.encoding import Encoding
-from ludoteca.core.game import Board, Chance
+from ludoteca.core.game import Board, Chance, Words
+from ludoteca.games.words import Messages
 
 from . import notation, rules, view
 from .actions import Action
 from .bot import HeuristicBot
 from .encoding import DwarvesEncoding
 from .state import DwarvesState
+from .words import DwarvesWords
 
 
 class DwarvesGame(Game[DwarvesState, Action]):
@@ -89,3 +91,6 @@ class DwarvesGame(Game[DwarvesState, Action]):
 
     def heuristic_bot(self) -> Bot:
         return HeuristicBot()
+
+    def words(self, lang: str) -> Words:
+        return DwarvesWords(Messages(lang))

@@ -7,12 +7,14 @@ from typing import Any
 
 from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
 from ludoteca.core.encoding import Encoding
-from ludoteca.core.game import Board, Chance
+from ludoteca.core.game import Board, Chance, Words
+from ludoteca.games.words import Messages
 
 from . import notation, rules, view
 from .bot import HeuristicBot
 from .encoding import HeroesEncoding
 from .rules import Action, HeroesState
+from .words import HeroesWords
 
 
 class HeroesGame(Game[HeroesState, Action]):
@@ -86,3 +88,6 @@ class HeroesGame(Game[HeroesState, Action]):
 
     def heuristic_bot(self) -> Bot:
         return HeuristicBot()
+
+    def words(self, lang: str) -> Words:
+        return HeroesWords(Messages(lang))
