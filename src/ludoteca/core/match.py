@@ -165,6 +165,13 @@ class Match:
             return []
         return self.game.legal_texts(self.state)
 
+    def legal_choices(self, seat: int | None) -> list[JSON]:
+        """The actions ``seat`` may send now as data, ``{text, kind, args}`` in the order of
+        ``legal`` ([] unless it is that seat's turn); the texts are ``legal``'s."""
+        if seat is None or self.over or self.to_move != seat:
+            return []
+        return self.game.legal_choices(self.state)
+
     def view(self, seat: int | None) -> JSON:
         """What the table shows a seat (None = a spectator): its observation, whose turn it is,
         the result, the commitment and fingerprint, and the seed once the match is over."""

@@ -1,7 +1,7 @@
 // The Return of the Dwarves board: the ring of tiles with the hobbit, the dragon and the dwarves,
-// the dice, the pool, every chest and the dragon's hoard. A tile lights up exactly when "to <tile>"
-// is legal; a meeting offers the stones to give and take, each lit exactly when the trade or steal
-// it completes is legal.
+// the dice, the pool, every chest and the dragon's hoard. A tile lights up exactly when a legal
+// action goes to it; a meeting offers the stones to give and take, each lit exactly when the trade
+// or steal it completes is legal. The legal actions are read as data ({text, kind, args}).
 
 import { h, rerender } from "../dom.js";
 import { t } from "../i18n.js";
@@ -27,28 +27,25 @@ export function createBoard(ctx) {
   }
 
   // ----------------------------------------------------------------------------- choices
+  /** The legal actions of a kind, as data ({text, kind, args}): the board never reads the text. */
+  const actions = (kind) => (msg ? (msg.legal_actions || []).filter((a) => a.kind === kind) : []);
+
   function destinations() {
-    return legal()
-      .filter((a) => /^to \d+$/.test(a))
-      .map((a) => Number(a.slice(3)));
+    return actions("to").map((a) => a.args.tile);
   }
 
   function trades() {
-    return legal()
-      .map((a) => /^trade (\w+) (\w+)$/.exec(a))
-      .filter((m) => m && m[1] !== "blind")
-      .map((m) => ({ give: m[1], take: m[2] }));
+    return actions("trade")
+      .filter((a) => !a.args.blind)
+      .map((a) => ({ give: a.args.give, take: a.args.take }));
   }
 
   function steals() {
-    return legal()
-      .map((a) => /^steal (\w+)$/.exec(a))
-      .filter(Boolean)
-      .map((m) => m[1]);
+    return actions("steal").map((a) => a.args.take);
   }
 
   function meeting() {
-    return legal().some((a) => a.startsWith("trade ") || a.startsWith("steal "));
+    return actions("trade").length > 0 || actions("steal").length > 0;
   }
 
   function go(tile) {

@@ -2,7 +2,8 @@
 // only the rooms it may go to light up, tap a lit room to place, tap the hero again to put it
 // back; Draw; a Fighter's or Ranger's choice by tapping a lit hero or room, or "Skip trick";
 // with no hero lifted, tapping a room shows its stack and its wards.
-// A room is lit exactly when "place <role> <room>" (or "strike <room>") is in the legal list.
+// A room is lit exactly when a legal action places the lifted role there (or strikes it): the board
+// reads the server's legal actions as data ({text, kind, args}) and sends the text of the one picked.
 
 import { h, rerender } from "../dom.js";
 import { t } from "../i18n.js";
@@ -40,20 +41,30 @@ export function createBoard(ctx) {
     return msg ? msg.legal : [];
   }
 
+  /** The legal actions of a kind, as data ({text, kind, args}): the board never reads the text. */
+  function legalOf(kind) {
+    return msg ? (msg.legal_actions || []).filter((a) => a.kind === kind) : [];
+  }
+
   function striking() {
-    return legal().some((a) => a.startsWith("strike "));
+    return legalOf("strike").length > 0;
   }
 
   /** The targets lit now: strike targets, or where the lifted hero may go ("camp" included). */
   function lit() {
-    if (striking()) return new Set(legal().filter((a) => a.startsWith("strike ")).map((a) => a.split(" ")[1]));
+    if (striking()) return new Set(legalOf("strike").map((a) => a.args.room));
     if (!lifted) return new Set();
-    const prefix = `place ${lifted.role} `;
-    return new Set(legal().filter((a) => a.startsWith(prefix)).map((a) => a.slice(prefix.length)));
+    return new Set(legalOf("place").filter((a) => a.args.role === lifted.role).map((a) => a.args.room));
   }
 
   function placeable(role) {
-    return legal().some((a) => a.startsWith(`place ${role} `));
+    return legalOf("place").some((a) => a.args.role === role);
+  }
+
+  /** The text of the legal action of ``kind`` with these args (null when there is none). */
+  function textOf(kind, args) {
+    const found = legalOf(kind).find((a) => Object.entries(args).every(([key, value]) => a.args[key] === value));
+    return found ? found.text : null;
   }
 
   function campOwner(side) {
@@ -75,11 +86,11 @@ export function createBoard(ctx) {
     cursor = `room-${room}`;
     const targets = lit();
     if (striking() && targets.has(room)) {
-      ctx.act(`strike ${room}`);
+      ctx.act(textOf("strike", { room }));
       return;
     }
     if (lifted && targets.has(room)) {
-      if (ctx.act(`place ${lifted.role} ${room}`)) {
+      if (ctx.act(textOf("place", { role: lifted.role, room }))) {
         lifted = null;
         info = null;
       }
@@ -94,7 +105,7 @@ export function createBoard(ctx) {
   function tapCamp(side) {
     cursor = side === topCamp() ? "camp-top" : "camp-bottom";
     if (lifted && side === rivalCampSide() && lit().has("camp")) {
-      if (ctx.act(`place ${lifted.role} camp`)) lifted = null;
+      if (ctx.act(textOf("place", { role: lifted.role, room: "camp" }))) lifted = null;
       redraw();
     }
   }

@@ -1,18 +1,15 @@
-// One board module per game; a game without its own board gets the generic one (the position
-// as an outline, the legal actions as buttons), so a new game under games/ is playable before
-// it has a board. Each board lists the modules it imports, fetched together with it (one round
-// trip on a slow link instead of one per level of imports).
+// A game's board comes from the catalogue (GET /api/games: each game's `board`, declared by the
+// game's package): its module, the modules it imports (fetched together with it: one round trip
+// on a slow link instead of one per level of imports) and its style sheets. A game without one
+// gets the generic board (the position as an outline, the legal actions as buttons), so a new
+// game is playable before it has a board.
 
-const BOARDS = {
-  heroes: { load: () => import("./heroes.js"), parts: ["heroes-art.js", "heroes-panels.js", "heroes-text.js"] },
-  "dice-heroes": { load: () => import("./dice-heroes.js"), parts: ["dice-art.js", "dice-heroes-text.js"] },
-  dwarves: { load: () => import("./dwarves.js"), parts: ["dwarves-art.js", "dwarves-text.js"] },
-};
-const GENERIC = { load: () => import("./generic.js"), parts: [] };
+import { loadGames } from "../games.js";
+
+const GENERIC = { module: new URL("./generic.js", import.meta.url).pathname, parts: [], styles: [] };
 
 function preload(parts) {
-  for (const part of parts) {
-    const href = new URL(part, import.meta.url).pathname;
+  for (const href of parts) {
     if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`)) continue;
     const link = document.createElement("link");
     link.rel = "modulepreload";
@@ -21,9 +18,37 @@ function preload(parts) {
   }
 }
 
+/** The board's style sheets, in the page once each; resolves when they are loaded (or failed:
+ * a board without its styles still works). */
+function style(styles) {
+  return Promise.all(
+    styles.map((href) => {
+      const found = document.querySelector(`link[rel="stylesheet"][href="${href}"]`);
+      if (found) return found.dataset.loaded ? null : new Promise((done) => found.addEventListener("load", done, { once: true }));
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = href;
+      const loaded = new Promise((done) => {
+        link.addEventListener("load", () => { link.dataset.loaded = "1"; done(); }, { once: true });
+        link.addEventListener("error", done, { once: true });
+      });
+      document.head.append(link);
+      return loaded;
+    }),
+  );
+}
+
 /** The board module for a game id: {createBoard(ctx)}. */
-export function loadBoard(gameId) {
-  const board = BOARDS[gameId] || GENERIC;
+export async function loadBoard(gameId) {
+  let board = null;
+  try {
+    const games = await loadGames();
+    board = (games.find((game) => game.id === gameId) || {}).board || null;
+  } catch {
+    board = null; // no catalogue: the generic board still plays
+  }
+  board = board || GENERIC;
   preload(board.parts);
-  return board.load();
+  const [module] = await Promise.all([import(board.module), style(board.styles)]);
+  return module;
 }
