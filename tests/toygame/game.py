@@ -6,10 +6,14 @@ import random
 from typing import Any
 
 from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
+from ludoteca.core.encoding import Encoding
+from ludoteca.core.game import Board, Chance, Words
 
 from . import notation, rules, view
 from .bot import HeuristicBot
-from .rules import Action, HighCardState
+from .encoding import HighCardEncoding
+from .rules import MAX_DECISIONS, Action, HighCardState
+from .words import HighCardWords
 
 
 class HighCardGame(Game[HighCardState, Action]):
@@ -18,6 +22,10 @@ class HighCardGame(Game[HighCardState, Action]):
         names={"en": "High Card", "pt": "Carta Alta", "de": "Hohe Karte"},
         min_players=2,
         max_players=2,
+        chance=Chance.SAMPLED,
+        perfect_information=False,
+        constant_sum=True,
+        board=Board("board.js", styles=("board.css",), folder="board"),
     )
 
     def setup(self, params: JSON, rng: Stream) -> tuple[HighCardState, list[Event]]:
@@ -64,3 +72,12 @@ class HighCardGame(Game[HighCardState, Action]):
 
     def heuristic_bot(self) -> Bot:
         return HeuristicBot()
+
+    def max_length(self, players: int) -> int:
+        return MAX_DECISIONS
+
+    def encoding(self, players: int) -> Encoding:
+        return HighCardEncoding(players)
+
+    def words(self, lang: str) -> Words:
+        return HighCardWords(lang)

@@ -15,6 +15,8 @@ from ludoteca.core import Event, Outcome, State, Stream
 
 CARDS = tuple(range(1, 10))
 TURNS = 4
+MAX_DECISIONS = 2 * TURNS
+"""The longest match: every turn a draw and a discard."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,13 @@
-"""A new game is one package (plus, optionally, one board module): the toy game of tests/toygame,
-registered from outside the package, is played in the browser to the end on the generic board."""
+"""A new game is one package plus, optionally, one board folder: the toy game of tests/toygame,
+registered from outside the package, is played in the browser to the end on the board its package
+brings (served from its folder), and, under another id without a board, on the generic board."""
 
 from __future__ import annotations
 
 import os
 import random
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,10 +21,56 @@ TESTS = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     path = os.pathsep.join(p for p in (str(TESTS), os.environ.get("PYTHONPATH", "")) if p)
-    env = {"PYTHONPATH": path, "LUDOTECA_GAMES": "toygame"}
+    env = {"PYTHONPATH": path, "LUDOTECA_GAMES": "toygame,toygame.plain"}
     process = ServerProcess(tmp_path_factory.mktemp("toy-server"), env).start()
     yield process
     process.stop()
+
+
+def status(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status, answer.headers.get("Content-Type", "")
+    except urllib.error.HTTPError as error:
+        return error.code, ""
+
+
+def test_a_board_folder_serves_its_files_and_nothing_else(toy_server: ServerProcess) -> None:
+    base = toy_server.base
+    assert status(f"{base}/boards/high-card/board.js") == (200, "text/javascript; charset=utf-8")
+    assert status(f"{base}/boards/high-card/board.css")[0] == 200
+    for path in ("board/../game.py", "..%2Fgame.py", "game.py", "nothing.js", "/etc/passwd.css"):
+        assert status(f"{base}/boards/high-card/{path}")[0] == 404, path
+    assert status(f"{base}/boards/heroes/heroes.js")[0] == 404  # its board is under /static
+    assert status(f"{base}/boards/high-card-plain/board.js")[0] == 404  # no board of its own
+
+
+def test_the_toy_game_is_played_to_the_end_on_its_own_board(
+    browser: Any, toy_server: ServerProcess
+) -> None:
+    pages = Pages(browser, toy_server.base)
+    page = pages.open("/")
+    page.locator("article[data-game='high-card'] .play-now").click()
+    page.wait_for_url("**/table/*")
+    pick = random.Random(4)
+    version = -1
+    for _ in range(20):
+        s = decision(page, version)
+        if s["view"]["over"]:
+            break
+        assert page.locator(".hc-board").count() == 1, "the board of the game's package"
+        assert page.locator(".hc-action").count() == len(s["legal"])
+        text = pick.choice(s["legal"])
+        page.click(f".hc-action[data-action='{text}']")
+        version = s["version"]
+    assert s["view"]["over"], "the match ends"
+    page.locator(".end-panel").wait_for()
+    styled = page.evaluate("getComputedStyle(document.querySelector('.hc-card')).borderTopStyle")
+    assert styled == "solid", "the board's own style sheet is loaded with it"
+    assert page.locator("link[href='/boards/high-card/board.css']").count() == 1
+    for context in pages.contexts:
+        context.close()
+    assert pages.errors == [], "JavaScript errors in the browser:\n" + "\n".join(pages.errors)
 
 
 def test_the_toy_game_is_played_to_the_end_on_the_generic_board(
@@ -29,7 +78,7 @@ def test_the_toy_game_is_played_to_the_end_on_the_generic_board(
 ) -> None:
     pages = Pages(browser, toy_server.base)
     page = pages.open("/")
-    card = page.locator("article[data-game='high-card']")
+    card = page.locator("article[data-game='high-card-plain']")
     assert card.count() == 1, "the catalogue lists a game registered from outside the package"
     card.locator(".play-now").click()
     page.wait_for_url("**/table/*")

@@ -3,7 +3,7 @@
 
 A game's package turns its events and positions into sentences with these (``Game.words``, e.g.
 ``ludoteca/games/heroes/words.py``), key for key as its web board's text module does; a game kept
-elsewhere may bring its own words instead (``tests/toygame/words.py``).
+elsewhere may bring its own words instead.
 """
 
 from __future__ import annotations
