@@ -24,8 +24,8 @@ STOP: Action = ()
 ROLLS = 3
 MAX_DECISIONS = 1000
 """Dice Heroes has no bound in its rules (a hunt can always be beaten back); OpenSpiel needs one.
-The longest of 1,000 random matches at each player count is about 140 decisions (``python
-bench/game_lengths.py``); OpenSpiel's backgammon makes the same call."""
+The longest of 1,000 random matches is 150 decisions at 2 players, 78 at 3 and 109 at 4
+(``python bench/game_lengths.py``): 1,000 leaves a wide margin, as OpenSpiel's backgammon does."""
 PER_COLOUR = 3
 HUES = len(COLOURS)
 HEROES = ("bears", "falcons", "otters", "ibexes")
