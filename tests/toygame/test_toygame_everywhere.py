@@ -8,6 +8,8 @@ from __future__ import annotations
 import io
 import json
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -76,6 +78,12 @@ def test_it_is_played_in_the_terminal_in_its_own_words(
     data = json.loads(record.read_text(encoding="utf-8"))
     assert data["game"] == "high-card" and f"The seed of the deal: {data['seed']}" in out
     assert cli.main(["verify", str(record)]) == 0
+    # the standalone script checks what it can of a game it does not deal, and says so
+    script = [sys.executable, str(ROOT / "docs" / "verify_deal.py"), str(record)]
+    done = subprocess.run(script, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout
+    assert "OK: the seed mixes every contribution" in done.stdout
+    assert "does not deal 'high-card' matches: ludoteca verify replays it" in done.stdout
 
 
 def test_it_is_played_in_openspiel(registered: HighCardGame) -> None:

@@ -83,7 +83,7 @@ def why_illegal(state: DiceState, action: Action) -> str:
             return f"there is no die {n} (dice 1-{len(state.faces)})"
         if state.faces[n - 1] == X:
             return f"die {n} showed X and is back on the tableau (locked)"
-    return f"'{action_to_text(action)}' is not possible now: no more re-rolls this turn"
+    return f"'{action_to_text(action)}' is not possible now"
 
 
 def _die_number(word: str) -> int:
