@@ -22,13 +22,12 @@ def test_the_state_message_gives_the_legal_actions_as_data() -> None:
     async def scenario() -> None:
         async with lobby_on(MemoryStorage(), FakeClock()) as lobby:
             seats = [SeatRequest(), SeatRequest()]
-            table, _, ana = await lobby.create(
+            table, _, _ = await lobby.create(
                 "heroes", players=2, seats=seats, turn_seconds=None, name="Ana", start=False
             )
-            await lobby.join(table.id, "Bruno", None)
+            await lobby.join(table.id, "Bruno", None)  # the last seat taken: the table starts
             await table.contribute(0, "ana-seed")
             await table.contribute(1, "bruno-seed")
-            await lobby.start(table.id, ana)
             assert table.match is not None
             mover = table.match.to_move
             assert mover is not None
