@@ -433,7 +433,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     table_id = f"terminal-{secrets.token_hex(4)}"
     match = Match(game, {"players": players}, Deal(secret, table_id, contributions), seats)
     bots = {seat: make_bot(lv, game) for seat, lv in enumerate(levels) if lv is not None}
-    live = sys.stdin.isatty() and sys.stdout.isatty()
+    live = os.name == "posix" and sys.stdin.isatty() and sys.stdout.isatty()  # select() on stdin
     table = TerminalTable(
         match,
         human,
