@@ -310,7 +310,11 @@ def test_terminal_words_come_from_the_web_catalogues() -> None:
     drawn = Heroes(Messages()).board(position)
     assert "a1 G Paladin 7 ×2" in drawn  # full names, with their strength
     assert "[B]" in drawn
-    assert Terminal(get("dwarves")).board(position) is None
+    dwarves = get("dwarves")
+    seen = dwarves.observation(dwarves.new({"players": 3}, "map"), 0)
+    drawn = Terminal(dwarves).board(seen)
+    assert drawn is not None and "tile 0 (" in drawn and "The dragon: " in drawn
+    assert f"Round 1 of {seen['round_cap']} · pool {seen['pool']}" in drawn
 
 
 def told(game_id: str, players: int, seed: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:

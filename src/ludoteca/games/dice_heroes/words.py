@@ -83,5 +83,40 @@ class DiceHeroesWords:
             return t("dice.log.end", scores=self.m.join(scores))
         return None
 
-    def board(self, position: Mapping[str, Any]) -> str | None:
-        return None
+    def board(self, position: Mapping[str, Any]) -> str:
+        """The table as the web board shows it: the posters and the dice laid at them, one line
+        per hero (troop, tableau and dice at the posters by colour: white/yellow/red; coins,
+        posters, score, duel marker), and the roll of the hero to move, die by die."""
+        counts = "/".join
+        left = position["posters_left"]
+        holder = position.get("holder")
+        laid = ", ".join(self.face(d["face"]) for d in position["laid"]) or "-"
+        held = f" · held by {self.hero(position, holder)}" if holder is not None else ""
+        lines = [
+            f"Posters left: {' '.join(map(str, left)) or '-'}{held}",
+            f"At the posters: {laid} ({position['laid_swords']} swords)",
+        ]
+        width = max(len(self.hero(position, row["seat"])) for row in position["seats"]) + 2
+        for row in position["seats"]:
+            name = self.hero(position, row["seat"]) + (" *" if row["marker"] else "")
+            parts = [
+                f"troop {counts(str(row['troop'][c]) for c in ('white', 'yellow', 'red'))}",
+                f"tableau {counts(str(row['tableau'][c]) for c in ('white', 'yellow', 'red'))}",
+                f"laid {counts(str(row['at_posters'][c]) for c in ('white', 'yellow', 'red'))}",
+                f"coins {row['coins']}",
+                f"posters {' '.join(map(str, row['posters'])) or '-'}",
+                f"score {row['score']}",
+            ]
+            lines.append(f"  {name:<{width}} " + " · ".join(parts))
+        turn = position.get("turn")
+        if turn is not None:
+            dice = "  ".join(
+                f"{d['die']}:{self.colour(d['colour'])} {self.face(d['face'])}"
+                + (" (locked)" if d["locked"] else "")
+                for d in turn["dice"]
+            )
+            who = self.hero(position, turn["seat"])
+            lines.append(f"{who}, roll {turn['roll']} ({turn['rolls_left']} left): {dice}")
+            lines.append(f"  {turn['swords']} swords, {turn['to_beat']} to beat")
+        lines.append("  troop, tableau, laid: white/yellow/red dice · * = duel marker")
+        return "\n".join(lines)

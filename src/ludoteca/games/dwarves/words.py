@@ -115,5 +115,29 @@ class DwarvesWords:
             return t("dwarves.log.result", figure=fig(e["winner"]))
         return None
 
-    def board(self, position: Mapping[str, Any]) -> str | None:
-        return None
+    def board(self, position: Mapping[str, Any]) -> str:
+        """The ring tile by tile with who stands there, every chest and the dragon's hoard, the
+        dice, the round and the pool."""
+        dice = position["dice"]
+        lines = [
+            f"Round {position['round']} of {position['round_cap']} · pool {position['pool']} · "
+            f"dice: grey {self.colour(dice['grey'])}, white {self.colour(dice['white'])}"
+        ]
+        for tile in position["ring"]:
+            here = [
+                self.figure(position, d["colour"])
+                for d in position["dwarves"]
+                if d["tile"] == tile["tile"]
+            ]
+            if position["hobbit"] == tile["tile"]:
+                here.append(self.m.t("dwarves.hobbit"))
+            if position["dragon"]["tile"] == tile["tile"]:
+                here.append(self.m.t("dwarves.dragon"))
+            lines.append(f"  {self.tile(position, tile['tile']):<24} {', '.join(here)}".rstrip())
+        for dwarf in position["dwarves"]:
+            chest = ", ".join(self.stone(k) for k in dwarf["chest"]) or "-"
+            lines.append(f"  {self.figure(position, dwarf['colour'])}: {chest}")
+        hoard = ", ".join(self.stone(k) for k in position["dragon"]["hoard"]) or "-"
+        dragon = self.m.t("dwarves.dragon")
+        lines.append(f"  {dragon[:1].upper()}{dragon[1:]}: {hoard}")
+        return "\n".join(lines)
