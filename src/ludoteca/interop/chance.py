@@ -185,7 +185,7 @@ class Position:
         position = cls(game, params, state)
         pending = data["pending"]
         if pending is not None:
-            action = SETUP if pending == SETUP else game.read_action(state, pending)
+            action = SETUP if pending == SETUP else game.check(state, pending)
             position._run(action, tuple(int(o) for o in data["script"]))
         return position
 
