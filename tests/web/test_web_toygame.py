@@ -4,6 +4,7 @@ brings (served from its folder), and, under another id without a board, on the g
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import urllib.error
@@ -37,6 +38,19 @@ def status(url: str) -> tuple[int, str]:
 
 def test_a_board_folder_serves_its_files_and_nothing_else(toy_server: ServerProcess) -> None:
     base = toy_server.base
+    with urllib.request.urlopen(f"{base}/api/games", timeout=10) as answer:
+        boards = {game["id"]: game["board"] for game in json.load(answer)}
+    assert boards["high-card"] == {
+        "module": "/boards/high-card/board.js",
+        "parts": [],
+        "styles": ["/boards/high-card/board.css"],
+    }
+    assert boards["high-card-plain"] is None
+    assert boards["heroes"]["module"] == "/static/js/boards/heroes.js"
+    assert boards["heroes"]["styles"] == ["/static/css/heroes.css"]
+    for board in filter(None, boards.values()):
+        for url in (board["module"], *board["parts"], *board["styles"]):
+            assert status(f"{base}{url}")[0] == 200, url
     assert status(f"{base}/boards/high-card/board.js") == (200, "text/javascript; charset=utf-8")
     assert status(f"{base}/boards/high-card/board.css")[0] == 200
     for path in ("board/../game.py", "..%2Fgame.py", "game.py", "nothing.js", "/etc/passwd.css"):
