@@ -6,18 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 from tablekit import FakeClock, lobby_on
 
 from ludoteca.server.lobby import SeatRequest
 from ludoteca.server.storage.memory import MemoryStorage
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="the view's legal_actions line is added where the state message is built (issue 20)",
-)
 def test_the_state_message_gives_the_legal_actions_as_data() -> None:
     async def scenario() -> None:
         async with lobby_on(MemoryStorage(), FakeClock()) as lobby:

@@ -112,7 +112,9 @@ class TableBase(ABC):
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connected_elsewhere: set[int] = field(default_factory=set)  # seats at other processes
     _driver: asyncio.Task[None] | None = None
-    _views: dict[int | None, tuple[dict[str, Any], list[str]]] = field(default_factory=dict)
+    _views: dict[int | None, tuple[dict[str, Any], list[dict[str, Any]]]] = field(
+        default_factory=dict
+    )
     _present: set[int] = field(default_factory=set)  # seats at this process, as last announced
 
     # --------------------------------------------------------------------------- basics

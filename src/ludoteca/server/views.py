@@ -88,7 +88,7 @@ class Presented(TableBase):
             self.services.keys.sign(record)
         return record
 
-    def seat_view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+    def seat_view(self, seat: int | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """The game's view for a seat and its legal action texts, computed once per version
         while the match is played. A finished match's views are not kept: the table waits in
         memory for a while, mostly unwatched, and each view is a hundred objects or so for the
@@ -99,12 +99,12 @@ class Presented(TableBase):
             assert match is not None
             if self.row.status != Status.PLAYING:
                 return match.view(seat), []
-            cached = self._views[seat] = (match.view(seat), match.legal(seat))
+            cached = self._views[seat] = (match.view(seat), match.legal_choices(seat))
         return cached
 
     def message_for(self, seat: int | None, log_from: int) -> dict[str, Any]:
         """The ``state`` message for a seat (None = spectator), with the log since ``log_from``."""
-        view, legal = self.seat_view(seat) if self.match else (None, [])
+        view, choices = self.seat_view(seat) if self.match else (None, [])
         return {
             "type": "state",
             "table": self.summary(),
@@ -112,7 +112,8 @@ class Presented(TableBase):
             "chain": self.match.chain[-1] if self.match else None,
             "seat": seat,
             "view": view,
-            "legal": legal,
+            "legal": [c["text"] for c in choices],
+            "legal_actions": choices,
             "clock": self.clock_json(),
             "log_from": log_from,
             "log": [entry.for_seat(seat) for entry in self.log[log_from:]],
