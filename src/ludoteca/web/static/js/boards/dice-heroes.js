@@ -141,8 +141,8 @@ export function createBoard(ctx) {
         h(
           "div",
           { class: "dh-controls" },
-          h("button", { type: "button", class: "primary dh-reroll", dataset: { key: "reroll" }, disabled: !marked.size || !legal().includes(rerollText()), onClick: roll }, t("dice.reroll", { count: marked.size }), h("kbd", { "aria-hidden": "true" }, "R")),
-          h("button", { type: "button", class: "dh-stop", dataset: { key: "stop" }, disabled: !legal().includes("stop"), onClick: stop }, t("dice.stop"), h("kbd", { "aria-hidden": "true" }, "S")),
+          h("button", { type: "button", class: "primary dh-reroll", dataset: { key: "reroll", action: marked.size ? rerollText() : undefined }, disabled: !marked.size || !legal().includes(rerollText()), onClick: roll }, t("dice.reroll", { count: marked.size }), h("kbd", { "aria-hidden": "true" }, "R")),
+          h("button", { type: "button", class: "dh-stop", dataset: { key: "stop", action: "stop" }, disabled: !legal().includes("stop"), onClick: stop }, t("dice.stop"), h("kbd", { "aria-hidden": "true" }, "S")),
           h("button", { type: "button", class: "quiet dh-all", dataset: { key: "all" }, onClick: markAll }, t("dice.mark_all"), h("kbd", { "aria-hidden": "true" }, "A")),
         ),
     );

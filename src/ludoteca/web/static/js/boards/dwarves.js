@@ -129,7 +129,7 @@ export function createBoard(ctx) {
             type: "button",
             class: ["dw-tile", `dw-tile-${tile.colour}`, isLit && "lit", cursor === tile.tile && "cursor"],
             style: { left: `${50 + 41 * Math.cos(rad)}%`, top: `${50 + 41 * Math.sin(rad)}%` },
-            dataset: { key: `tile-${tile.tile}`, tile: String(tile.tile) },
+            dataset: { key: `tile-${tile.tile}`, tile: String(tile.tile), action: isLit ? `to ${tile.tile}` : undefined },
             onClick: () => {
               cursor = tile.tile;
               go(tile.tile);
@@ -198,7 +198,7 @@ export function createBoard(ctx) {
     );
   }
 
-  function stoneRow(side, stones, isLit, chosen) {
+  function stoneRow(side, stones, isLit, chosen, actionOf = () => null) {
     const kinds = KINDS.filter((k) => stones.includes(k));
     return h(
       "div",
@@ -211,7 +211,7 @@ export function createBoard(ctx) {
             type: "button",
             class: ["dw-stone-button", isLit(kind) && "lit", chosen === kind && "chosen"],
             disabled: !isLit(kind),
-            dataset: { key: `${side}-${kind}`, stone: kind, side },
+            dataset: { key: `${side}-${kind}`, stone: kind, side, action: isLit(kind) ? actionOf(kind) : null },
             "aria-pressed": chosen === kind ? "true" : "false",
             onClick: () => pickStone(kind, side),
           },
@@ -247,9 +247,9 @@ export function createBoard(ctx) {
       mode === "trade" && [
         h("p", { class: "hint" }, give ? t("dwarves.pick_take", { stone: stoneName(give) }) : t("dwarves.pick_give")),
         stoneRow("give", mine.chest, (k) => tradeList.some((x) => x.give === k), give),
-        stoneRow("take", other.chest, (k) => give !== null && legal().includes(`trade ${give} ${k}`), null),
+        stoneRow("take", other.chest, (k) => give !== null && legal().includes(`trade ${give} ${k}`), null, (k) => `trade ${give} ${k}`),
       ],
-      mode === "steal" && [h("p", { class: "hint" }, t("dwarves.pick_steal")), stoneRow("take", other.chest, (k) => stealList.includes(k), null)],
+      mode === "steal" && [h("p", { class: "hint" }, t("dwarves.pick_steal")), stoneRow("take", other.chest, (k) => stealList.includes(k), null, (k) => `steal ${k}`)],
     );
   }
 

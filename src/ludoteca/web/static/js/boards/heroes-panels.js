@@ -68,8 +68,8 @@ export function controlsPanel(state, actions) {
   return h(
     "div",
     { class: "hr-controls" },
-    h("button", { type: "button", class: "primary hr-draw", dataset: { key: "draw" }, disabled: !can.includes("draw"), onClick: actions.draw }, t("heroes.draw"), h("kbd", { "aria-hidden": "true" }, "R")),
-    can.includes("skip") && h("button", { type: "button", class: "hr-skip", dataset: { key: "skip" }, onClick: actions.skip }, t("heroes.skip"), h("kbd", { "aria-hidden": "true" }, "S")),
+    h("button", { type: "button", class: "primary hr-draw", dataset: { key: "draw", action: "draw" }, disabled: !can.includes("draw"), onClick: actions.draw }, t("heroes.draw"), h("kbd", { "aria-hidden": "true" }, "R")),
+    can.includes("skip") && h("button", { type: "button", class: "hr-skip", dataset: { key: "skip", action: "skip" }, onClick: actions.skip }, t("heroes.skip"), h("kbd", { "aria-hidden": "true" }, "S")),
     state.lifted &&
       h(
         "button",
