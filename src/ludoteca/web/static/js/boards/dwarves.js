@@ -188,13 +188,6 @@ export function createBoard(ctx) {
           );
         }),
       ),
-      // on doubles every tile is a destination: each one a button here too, in thumb reach
-      doubles &&
-        h(
-          "div",
-          { class: "dw-any-tile", role: "group", "aria-label": t("dwarves.choose_doubles") },
-          moves.map((m) => h("button", { type: "button", class: "dw-tile-pick", dataset: { key: `pick-${m.tile}`, action: m.text }, title: tileName(view(), m.tile), onClick: () => go(m.tile) }, String(m.tile))),
-        ),
     );
   }
 

@@ -59,8 +59,13 @@ export function mount(root, [tableId]) {
   replace(root, h("section", { class: "table-page" }, headEl, bannerEl, layoutEl));
   document.body.classList.add("at-table");
   // the page keeps room below for the dock when the dock is fixed at the bottom (phones)
-  const docked = new ResizeObserver(() => root.style.setProperty("--dock-h", `${dockEl.offsetHeight}px`));
+  // (--controls-h: the board's controls alone, which a wide screen keeps at the bottom of the view)
+  const docked = new ResizeObserver(() => {
+    root.style.setProperty("--dock-h", `${dockEl.offsetHeight}px`);
+    root.style.setProperty("--controls-h", `${controlsEl.offsetHeight}px`);
+  });
   docked.observe(dockEl);
+  docked.observe(controlsEl);
 
   const token = () => (seatAt(tableId) || {}).token || null;
 
@@ -113,7 +118,7 @@ export function mount(root, [tableId]) {
           h(
             "details",
             { class: "fingerprint", dataset: { key: "fingerprint" } },
-            h("summary", {}, icon("key"), t("table.fingerprint"), " ", h("code", { "data-fingerprint": "" }, table.fingerprint)),
+            h("summary", {}, icon("key"), h("span", { class: "fingerprint-label" }, t("table.fingerprint")), " ", h("code", { "data-fingerprint": "" }, table.fingerprint)),
             h("p", {}, t("table.fingerprint_hint")),
             h("p", {}, t("table.commitment"), " ", h("code", { class: "commitment", "data-commitment": "" }, table.commitment)),
           ),
