@@ -102,7 +102,10 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     view = final["view"]
     assert view["contributions"] == [typed, None]
 
-    # the end panel: secret, commitment, fingerprint, contributions (mine marked), seed, chain
+    # the end panel: the proof folded below the result; unfolded: secret, commitment,
+    # fingerprint, contributions (mine marked), seed, chain
+    assert page.locator(".end-panel .proof-fold:not([open])").count() == 1
+    page.click(".end-panel .proof-fold > summary")
     end = page.locator(".end-panel .proof")
     end.wait_for()
     assert end.locator("[data-secret]").inner_text() == view["secret"]

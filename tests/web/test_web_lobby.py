@@ -66,7 +66,7 @@ def test_create_invite_join_start_and_play_each_other(pages: Pages) -> None:
         raise AssertionError("the match did not end")
     for page in players.values():
         page.wait_for_selector(".end-panel")
-    seeds = {page.locator("[data-seed]").inner_text() for page in players.values()}
+    seeds = {page.locator("[data-seed]").text_content() for page in players.values()}
     assert len(seeds) == 1
     table_over = state(bia)["table"]
     assert [seat["kind"] for seat in table_over["seats"]] == ["human", "human"]

@@ -22,6 +22,7 @@ import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
 import { createProof } from "../table/proof.js";
 import { keepReceipt } from "../receipts.js";
+import { navigate } from "../nav.js";
 
 const LOW_SECONDS = 10;
 
@@ -157,7 +158,8 @@ export function mount(root, [tableId]) {
       dockEl.hidden = true;
       return;
     }
-    dockEl.hidden = false;
+    // once over, the end panel says it all: no hand and no buttons left in the dock
+    dockEl.hidden = msg.view.over;
     shell.board.render(msg);
     promptEl.textContent = shell.board.prompt(msg);
     drawClock();
@@ -209,7 +211,7 @@ export function mount(root, [tableId]) {
         : null,
       msg && deal.panel(msg, shell.seat),
     ]);
-    rerender(endEl, () => (msg && msg.view && msg.view.over ? endPanel(msg, shell.seat, shell.board, proof) : null));
+    rerender(endEl, () => (msg && msg.view && msg.view.over ? endPanel(msg, shell.seat, shell.board, proof, { again }) : null));
   }
 
   function draw() {
@@ -301,9 +303,13 @@ export function mount(root, [tableId]) {
     } else {
       tell(added, before, msg);
     }
+    // the match just ended: the result takes the focus (and comes into view), wherever it was
     if (msg.view && msg.view.over && !(before && before.view && before.view.over) && !first) {
-      const panel = endEl.querySelector(".end-panel");
-      if (panel && !boardEl.contains(document.activeElement)) panel.focus({ preventScroll: false });
+      const result = endEl.querySelector("#end-title");
+      if (result) {
+        result.focus({ preventScroll: true });
+        result.scrollIntoView({ block: "start" });
+      }
     }
   }
 
@@ -353,6 +359,29 @@ export function mount(root, [tableId]) {
     button.disabled = true;
     try {
       await api.start(tableId, token());
+    } catch (error) {
+      toastError(error);
+      button.disabled = false;
+    }
+  }
+
+  /** Play again: a new table of the same game with the same seats (the bots at their levels,
+   * the people's seats open for them), started at once when everyone else is a bot. */
+  async function again(button) {
+    const table = shell.msg.table;
+    const seats = table.seats.map((seat) => (seat.bot ? { bot: true, level: seat.level || "medium" } : { bot: false }));
+    button.disabled = true;
+    try {
+      const answer = await api.create({
+        game: table.game,
+        players: seats.length,
+        seats,
+        turn_seconds: table.turn_seconds,
+        name: playerName() || t("lobby.default_name"),
+        start: seats.filter((seat) => !seat.bot).length === 1,
+      });
+      keepSeat(answer.table.id, answer.seat, answer.token);
+      navigate(`/table/${answer.table.id}`);
     } catch (error) {
       toastError(error);
       button.disabled = false;
