@@ -39,6 +39,7 @@ export function mount(root, [tableId]) {
     sending: false,
     deadline: null,
     lastBeep: null,
+    invite: null, // the invite link the server gives (its network address, when it has one)
   };
   const debug = debugRecord({ state: null, states: {}, log: [], seat: null, sent: [], errors: [], status: "connecting" });
 
@@ -207,7 +208,7 @@ export function mount(root, [tableId]) {
     const msg = shell.msg;
     rerender(waitingEl, () => [
       msg && msg.table.status === "open"
-        ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) })
+        ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) }, shell.invite)
         : null,
       msg && deal.panel(msg, shell.seat),
     ]);
@@ -411,7 +412,11 @@ export function mount(root, [tableId]) {
   // lookup only tells "no such table" apart from a connection that does not come up
   socket.connect();
   api.table(tableId).then(
-    (answer) => ensureBoard(answer.table.game),
+    (answer) => {
+      shell.invite = answer.invite;
+      if (shell.msg) drawWaiting();
+      ensureBoard(answer.table.game);
+    },
     (error) => {
       if (error.code === "no_table") {
         shell.missing = true;
