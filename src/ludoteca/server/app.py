@@ -96,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (games, tables, invite, records, ops, sockets):
         app.include_router(module.router)
     app.include_router(replay.router)
-    mount_web(app)
+    mount_web(app, games.catalogue)
     return app
 
 

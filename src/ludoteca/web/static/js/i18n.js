@@ -27,7 +27,8 @@ function stored() {
 
 async function load(lang) {
   if (!catalogues[lang]) {
-    const response = await fetch(`/static/i18n/${lang}.json`);
+    // beside this module, under the same version of the static files
+    const response = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));
     if (!response.ok) throw new Error(`catalogue ${lang}: HTTP ${response.status}`);
     catalogues[lang] = await response.json();
   }
