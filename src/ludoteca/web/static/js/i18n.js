@@ -35,14 +35,15 @@ async function load(lang) {
   return catalogues[lang];
 }
 
-/** Load the English fallback and the reader's language; returns the language in use. */
+/** Load the reader's language (English only when that one cannot be had: the catalogues hold
+ * the same keys, so one is enough); returns the language in use. */
 export async function initI18n() {
-  await load("en");
   current = stored() || fromBrowser();
   try {
     await load(current);
   } catch {
     current = "en";
+    await load("en");
   }
   applyDocument();
   return current;
