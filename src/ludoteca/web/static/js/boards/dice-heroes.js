@@ -62,7 +62,7 @@ export function createBoard(ctx) {
     return h(
       "section",
       { class: "dh-posters", "aria-labelledby": "dh-posters-title" },
-      h("h3", { id: "dh-posters-title" }, t("dice.posters")),
+      h("h2", { id: "dh-posters-title" }, t("dice.posters")),
       h(
         "div",
         { class: "dh-poster-row" },
@@ -97,7 +97,7 @@ export function createBoard(ctx) {
     return h(
       "section",
       { class: ["dh-roll", mine && "mine"], "aria-labelledby": "dh-roll-title" },
-      h("h3", { id: "dh-roll-title" }, t("dice.roll_title", { hero: heroOf(msg.view, turn.seat), name: ctx.seatName(turn.seat), roll: turn.roll })),
+      h("h2", { id: "dh-roll-title" }, t("dice.roll_title", { hero: heroOf(msg.view, turn.seat), name: ctx.seatName(turn.seat), roll: turn.roll })),
       h(
         "div",
         { class: "dh-dice", role: "group", "aria-label": t("dice.dice") },

@@ -170,7 +170,7 @@ export function createBoard(ctx) {
     return h(
       "section",
       { class: "dw-choices", "aria-labelledby": "dw-choice-title" },
-      h("h3", { id: "dw-choice-title" }, doubles ? t("dwarves.choose_doubles") : t("dwarves.choose_move")),
+      h("h2", { id: "dw-choice-title" }, doubles ? t("dwarves.choose_doubles") : t("dwarves.choose_move")),
       h(
         "div",
         { class: "dw-way-buttons" },
@@ -229,7 +229,7 @@ export function createBoard(ctx) {
     return h(
       "section",
       { class: "dw-choices dw-meet", "aria-labelledby": "dw-meet-title" },
-      h("h3", { id: "dw-meet-title" }, t("dwarves.meet", { other: fig(pending.with) })),
+      h("h2", { id: "dw-meet-title" }, t("dwarves.meet", { other: fig(pending.with) })),
       h(
         "div",
         { class: "dw-modes" },
@@ -251,7 +251,7 @@ export function createBoard(ctx) {
     return h(
       "section",
       { class: "dw-chests", "aria-labelledby": `dw-chests-title-${where}` },
-      h("h3", { id: `dw-chests-title-${where}` }, t("dwarves.chests")),
+      h("h2", { id: `dw-chests-title-${where}` }, t("dwarves.chests")),
       h(
         "ul",
         {},
