@@ -180,6 +180,12 @@ def test_each_page_preloads_its_modules_and_carries_the_catalogue(server: Server
     home = preloads("/")
     assert {"js/main.js", "js/pages/home.js", "js/pages/lobby.js"} <= home
     assert "js/pages/table.js" not in home
+    # the message catalogue the page will fetch first: the browser's language
+    words = r'<link rel="preload" as="fetch" crossorigin href="/static/[0-9a-f]+/i18n/(\w+).json">'
+    assert re.findall(words, raw(server, "/")[2].decode()) == ["en"]
+    german = raw(server, "/", {"Accept-Language": "fr-FR, de;q=0.8, en;q=0.5"})
+    assert re.findall(words, german[2].decode()) == ["de"]
+    assert "Accept-Language" in german[1]["vary"]
     page = raw(server, "/")[2].decode()
     inline = re.search(r'<script type="application/json" id="games-data">(.*?)</script>', page)
     assert inline is not None

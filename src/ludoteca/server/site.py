@@ -27,6 +27,8 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ludoteca.core import LANGUAGES
+
 # The client is plain files from this server: no inline script, no other origin.
 POLICY = (
     "default-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -117,9 +119,29 @@ ROUTE_MODULES = {
 }
 
 
+def accepted_language(header: str) -> str:
+    """The first of the page's languages the browser accepts (``Accept-Language``, by weight),
+    else English: the message catalogue the page will ask for, unless the reader chose another."""
+    weighted: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        weighted.append((-weight, index, tag.strip().lower().split("-")[0]))
+    for _, _, lang in sorted(weighted):
+        if lang in LANGUAGES:
+            return lang
+    return "en"
+
+
 class Page:
     """``index.html`` as served: static addresses under the version, the catalogue inline, the
-    route's modules preloaded; a strong ETag per route, and 304 when the browser has it."""
+    route's modules and the likely message catalogue preloaded; a strong ETag per body, and 304
+    when the browser has it."""
 
     def __init__(self, index: Path, static: Path, catalogue: Callable[[], object]) -> None:
         self.version = static_version(static)
@@ -130,18 +152,24 @@ class Page:
             "</head>",
             f'  <script type="application/json" id="games-data">{inline}</script>\n</head>',
         )
-        self.bodies: dict[str, tuple[bytes, str]] = {}
+        self.bodies: dict[tuple[str, str], tuple[bytes, str]] = {}
         for route, entries in ROUTE_MODULES.items():
             links = "".join(
                 f'  <link rel="modulepreload" href="/static/{self.version}/{module}">\n'
                 for module in module_graph(static, entries)
             )
-            body = html.replace("</head>", links + "</head>").encode()
-            self.bodies[route] = (body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+            for lang in LANGUAGES:
+                # the catalogue i18n.js fetches first (same mode: a fetch() preload is CORS)
+                href = f"/static/{self.version}/i18n/{lang}.json"
+                words = f'  <link rel="preload" as="fetch" crossorigin href="{href}">\n'
+                body = html.replace("</head>", links + words + "</head>").encode()
+                tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+                self.bodies[route, lang] = (body, tag)
 
     def answer(self, route: str, request: Request) -> Response:
-        body, tag = self.bodies[route]
-        headers = {"Cache-Control": "no-cache", "ETag": tag}
+        lang = accepted_language(request.headers.get("accept-language", ""))
+        body, tag = self.bodies[route, lang]
+        headers = {"Cache-Control": "no-cache", "ETag": tag, "Vary": "Accept-Language"}
         wanted = request.headers.get("if-none-match", "")
         if tag in (t.strip() for t in wanted.split(",")):
             return Response(status_code=304, headers=headers)
