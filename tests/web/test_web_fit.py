@@ -46,6 +46,16 @@ ON_SCREEN = """([legal, tap]) => {
 
 SIDEWAYS = "() => document.documentElement.scrollWidth - innerWidth"
 
+# every control on the table page a finger may need: its height (and a button's width) in px
+SMALL_TARGETS = """(tap) => [...document.querySelectorAll(
+    '.table-page button, .table-page summary, .table-page select, .table-page a.button,'
+    + ' .table-page .rules-link')]
+  .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+  .map(el => [el, el.getBoundingClientRect()])
+  .filter(([el, r]) => r.height < tap - 0.5 || (el.tagName === 'BUTTON' && r.width < tap - 0.5))
+  .map(([el, r]) => `${el.tagName}.${el.className} ${Math.round(r.width)}x${Math.round(r.height)}`)
+"""
+
 
 def frames(page: Page) -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
@@ -86,6 +96,7 @@ def test_every_legal_control_is_on_screen(pages: Pages, game: str, size: str) ->
     legal = s["legal"]
     seen = check(page, legal, "at the start of the turn")
     no_sideways(page, "the table")
+    assert page.evaluate(SMALL_TARGETS, TAP) == [], "tap targets under 44 px"
     # what lights up once a choice is begun: a hero lifted, a die marked
     if game == "heroes" and not any(a.startswith("strike ") for a in legal):
         lift = page.locator(".hr-hero:not(.idle)").first
