@@ -147,7 +147,7 @@ class Page:
         self.version = static_version(static)
         html = index.read_text(encoding="utf-8").replace('"/static/', f'"/static/{self.version}/')
         data = json.dumps(catalogue(), ensure_ascii=False, separators=(",", ":"))
-        inline = data.replace("</", "<\\/")  # the JSON cannot end the element early
+        inline = data.replace("<", "\\u003c")  # nothing in the JSON can end the element early
         html = html.replace(
             "</head>",
             f'  <script type="application/json" id="games-data">{inline}</script>\n</head>',
@@ -170,8 +170,7 @@ class Page:
         lang = accepted_language(request.headers.get("accept-language", ""))
         body, tag = self.bodies[route, lang]
         headers = {"Cache-Control": "no-cache", "ETag": tag, "Vary": "Accept-Language"}
-        wanted = request.headers.get("if-none-match", "")
-        if tag in (t.strip() for t in wanted.split(",")):
+        if has_tag(request.headers.get("if-none-match", ""), tag):
             return Response(status_code=304, headers=headers)
         return HTMLResponse(body, headers=headers)
 
@@ -197,6 +196,11 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def has_tag(if_none_match: str, tag: str) -> bool:
+    """Whether the browser's ``If-None-Match`` names ``tag`` (so a 304 will do)."""
+    return tag in (t.strip() for t in if_none_match.split(","))
 
 
 class CatalogueETags:
@@ -237,8 +241,7 @@ class CatalogueETags:
                 tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
                 headers["ETag"] = tag
                 headers["Cache-Control"] = "no-cache"
-                wanted = Headers(scope=scope).get("if-none-match", "")
-                if tag in (t.strip() for t in wanted.split(",")):
+                if has_tag(Headers(scope=scope).get("if-none-match", ""), tag):
                     for name in ("content-length", "content-type"):
                         if name in headers:
                             del headers[name]
