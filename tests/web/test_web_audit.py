@@ -74,6 +74,7 @@ def states(pages: Pages, finished: str, lang: str) -> Iterator[tuple[str, Page]]
     page.click(".end-panel .proof-fold > summary")
     yield "end-proof", page
     page = at("/", "article[data-game]")
+    page.fill("#player-name", "Ana")  # the table stays open: a name in no language's words
     page.select_option("#seat-kind-1", "person")
     page.click(".create-form button[type=submit]")
     page.wait_for_selector(".waiting")
