@@ -74,11 +74,22 @@ def build_parser() -> argparse.ArgumentParser:
         description="Start the table server (web table and API). Every option can also be set by "
         "its LUDOTECA_* environment variable (LUDOTECA_HOST, LUDOTECA_PORT, LUDOTECA_DB, "
         "LUDOTECA_REDIS, LUDOTECA_WORKERS); behind a proxy, LUDOTECA_FORWARDED_ALLOW_IPS names "
-        "the proxies whose X-Forwarded-For is believed (default 127.0.0.1,::1). "
+        "the proxies whose X-Forwarded-For is believed (default 127.0.0.1,::1); "
+        "LUDOTECA_LOG_FORMAT=json|text chooses the logs (default: text on a terminal, else JSON). "
         "See docs/deploy.md.",
     )
-    serve.add_argument("--host", default=os.environ.get("LUDOTECA_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("LUDOTECA_PORT", "8000")))
+    serve.add_argument(
+        "--host",
+        default=os.environ.get("LUDOTECA_HOST", "127.0.0.1"),
+        help="where to listen (default 127.0.0.1: this machine only); 0.0.0.0 lets phones and "
+        "laptops on your network in, and the start line names the address they open",
+    )
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("LUDOTECA_PORT", "8000")),
+        help="the port (default 8000)",
+    )
     serve.add_argument(
         "--db",
         default=os.environ.get("LUDOTECA_DB"),

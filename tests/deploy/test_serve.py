@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import logging
 import os
+import re
+import socket
 import subprocess
 import sys
 import time
@@ -14,7 +18,8 @@ from serverkit import ProcessServer, close_api, free_port, wait_healthy
 
 from ludoteca.cli import build_parser
 from ludoteca.server.config import Settings
-from ludoteca.server.main import uvicorn_options, workers_problem
+from ludoteca.server.logs import TextFormatter, log_format
+from ludoteca.server.main import share_address, url_of, uvicorn_options, workers_problem
 
 
 def serve(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -198,8 +203,9 @@ def test_the_local_proxy_s_forwarded_address_is_what_the_limits_count(tmp_path: 
         ({"LUDOTECA_BOT_DELAY": "-1"}, [], "LUDOTECA_BOT_DELAY must be at least 0"),
         ({"LUDOTECA_LIMIT_CREATE": "lots"}, [], "LUDOTECA_LIMIT_CREATE is 'N/second'"),
         ({}, ["--redis", "127.0.0.1:6379"], "the Redis address is redis://HOST:PORT/DB"),
+        ({"LUDOTECA_LOG_FORMAT": "yaml"}, [], "LUDOTECA_LOG_FORMAT is json or text, not 'yaml'"),
     ],
-    ids=["lease", "connections", "bot-delay", "limit", "redis-scheme"],
+    ids=["lease", "connections", "bot-delay", "limit", "redis-scheme", "log-format"],
 )
 def test_a_bad_setting_is_one_clear_line_before_anything_starts(
     tmp_path: Path, env: dict[str, str], args: list[str], said: str
@@ -211,3 +217,97 @@ def test_a_bad_setting_is_one_clear_line_before_anything_starts(
     assert any(said in line for line in lines), done.stderr
     assert "the table is at" not in done.stdout
     assert not (tmp_path / "var").exists(), "nothing was made"
+
+
+# ------------------------------------------------------------- the first start, as a person
+def test_a_port_in_use_is_one_clear_line_naming_the_setting(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "ludoteca.cli", "serve", "--port", str(port)],
+            env={k: v for k, v in os.environ.items() if not k.startswith("LUDOTECA_")},
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 1
+    assert done.stdout == ""  # no "the table is at", no "startup complete"
+    lines = done.stderr.strip().splitlines()
+    assert lines == [
+        f"ludoteca: port {port} is already in use on 127.0.0.1: stop the program holding it, "
+        "or choose another port with --port N (or LUDOTECA_PORT=N)"
+    ]
+    assert not (tmp_path / "var").exists(), "nothing was made"
+
+
+def test_on_the_network_it_prints_one_address_others_can_use_and_invites_name_it(
+    tmp_path: Path,
+) -> None:
+    server = ProcessServer(
+        f"sqlite:///{tmp_path}/a.sqlite3",
+        tmp_path,
+        env={"LUDOTECA_HOST": "0.0.0.0", "LUDOTECA_LOG_FORMAT": "text"},
+    ).start()
+    try:
+        shared = share_address("0.0.0.0")
+        if shared is None:
+            pytest.skip("this machine has no address beyond loopback")
+        url = f"http://{shared}:{server.port}"
+        created = httpx.post(f"{server.base}/api/tables", json={"game": "heroes", "name": "Ana"})
+        table = created.json()["table"]["id"]
+        # asked from this machine (127.0.0.1), the invite names the network address
+        assert created.json()["invite"] == f"{url}/table/{table}"
+        # asked through the network address, it is that address
+        seen = httpx.get(f"{url}/api/tables/{table}").json()
+        assert seen["invite"] == f"{url}/table/{table}"
+        qr = httpx.get(f"{server.base}/api/tables/{table}/invite.svg")
+        assert qr.status_code == 200
+        assert qr.headers["content-type"] == "image/svg+xml"
+        assert qr.text.startswith("<svg") and f"{url}/table/{table}" in qr.text  # its title
+        assert httpx.get(f"{server.base}/api/tables/nothing/invite.svg").status_code == 404
+        log = server.log_text()
+    finally:
+        close_api(server.base)
+        server.terminate()
+    addresses = re.findall(r"https?://[^\s/]+", log)
+    assert addresses == [f"http://{shared}:{server.port}"], log  # one address, not uvicorn's
+    assert "other devices on your network" in log
+    assert "Uvicorn running on" not in log
+    started = next(line for line in log.splitlines() if "server_started" in line)
+    assert not started.startswith("{"), started  # readable text, as LUDOTECA_LOG_FORMAT says
+    assert re.match(r"\d\d:\d\d:\d\d info +server_started ", started), started
+
+
+def test_logs_are_text_on_a_terminal_and_json_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("LUDOTECA_LOG_FORMAT", raising=False)
+    assert log_format(Terminal()) == "text"
+    assert log_format(io.StringIO()) == "json"
+    monkeypatch.setenv("LUDOTECA_LOG_FORMAT", "json")
+    assert log_format(Terminal()) == "json"
+    monkeypatch.setenv("LUDOTECA_LOG_FORMAT", "TEXT")
+    assert log_format(io.StringIO()) == "text"
+    monkeypatch.setenv("LUDOTECA_LOG_FORMAT", "yaml")
+    with pytest.raises(ValueError, match="LUDOTECA_LOG_FORMAT is json or text"):
+        log_format(io.StringIO())
+    record = logging.LogRecord("ludoteca", logging.INFO, __file__, 1, "table_created", None, None)
+    record.fields = {"table": "Q9W1", "name": "Ana Bia", "seats": [0, 1]}
+    line = TextFormatter().format(record)
+    assert re.fullmatch(
+        r'\d\d:\d\d:\d\d info +table_created table=Q9W1 name="Ana Bia" seats=\[0,1\]', line
+    )
+
+
+def test_only_loopback_keeps_to_this_machine() -> None:
+    assert share_address("127.0.0.1") is None
+    assert share_address("::1") is None
+    assert share_address("localhost") is None
+    assert share_address("192.168.1.20") == "192.168.1.20"
+    assert url_of("fe80::1", 8000) == "http://[fe80::1]:8000/"

@@ -5,9 +5,11 @@
 Starts ``ludoteca serve`` from ``--src`` (default: this checkout's src; give an exported older
 tree to compare), then prints, for a Heroes table page opened by a seated player in Chromium:
 bytes over the wire (as sent, and as the files' own sizes), the time until the board and the hand
-are usable on a throttled link (150 ms round trip, 1.6 Mbit/s down and up, cold cache, median of
-three), and the serious/critical axe-core violations on the catalogue, a rules page, the verify
-page and the three boards in three languages.
+are usable on a throttled link (150 ms round trip, 1.6 Mbit/s down and up, Chromium's
+``Network.emulateNetworkConditions``; cold cache, and a repeat visit; median of three), the
+requests a repeat visit makes (the catalogue, and a table page; websockets counted), and the
+serious/critical axe-core violations on the catalogue, a rules page, the verify page and the three
+boards in three languages (``--no-axe`` to skip them).
 """
 
 from __future__ import annotations
@@ -115,6 +117,57 @@ def load_table(browser: Any, base: str, throttle: bool) -> tuple[float, int, int
     return usable, sum(wire.values()), sum(bodies.values())
 
 
+def repeat_visit(browser: Any, base: str, throttle: bool) -> tuple[float, dict[str, list[str]]]:
+    """A person comes back: the catalogue and a table page visited once, then again in the same
+    browser (its cache warm). (ms until the table is usable the second time, every request of
+    each second visit with its status: "ws" for a websocket)."""
+    table, seats = seated(base)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(
+        f"localStorage.setItem('ludoteca.seats', {json.dumps(json.dumps(seats))})"
+    )
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    if throttle:
+        cdp.send("Network.emulateNetworkConditions", SLOW)
+    for path, ready in (("/", "article[data-game]"), (f"/table/{table}", None)):
+        page.goto(base + path)
+        page.wait_for_function(USABLE) if ready is None else page.wait_for_selector(ready)
+        page.wait_for_load_state("networkidle")
+    page.goto(base + "/")  # leave, so that the table page is a new visit, not a reload
+    page.wait_for_load_state("networkidle")
+    seen: dict[str, list[str]] = {}
+    usable = 0.0
+    # what reached the network (CDP: a file the cache answered is no request)
+    current: list[str] = []  # the visit being counted
+    cached: set[str] = set()
+
+    def answered(e: dict[str, Any]) -> None:
+        r = e["response"]
+        if e["requestId"] in cached or r.get("fromDiskCache") or r.get("fromPrefetchCache"):
+            return
+        current.append(f"{r['status']} {r['url']}")
+
+    cdp.on("Network.requestServedFromCache", lambda e: cached.add(e["requestId"]))
+    cdp.on("Network.responseReceived", answered)
+    cdp.on("Network.webSocketCreated", lambda e: current.append(f"ws {e['url']}"))
+    for name, path in (("catalogue", "/"), ("table", f"/table/{table}")):
+        current = seen[name] = []
+        page.goto(base + path, wait_until="commit")
+        if name == "table":
+            page.wait_for_function(USABLE, timeout=60_000)
+            usable = page.evaluate("() => performance.now()")
+        else:
+            page.wait_for_selector("article[data-game]")
+        page.wait_for_load_state("networkidle")
+        current = []
+        page.goto(base + "/verify")  # in between: another page, so the next one is a new visit
+        page.wait_for_load_state("networkidle")
+    context.close()
+    return usable, seen
+
+
 def axe_counts(browser: Any, base: str) -> dict[str, int]:
     options = {
         "resultTypes": ["violations"],
@@ -151,6 +204,7 @@ def axe_counts(browser: Any, base: str) -> dict[str, int]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--src", type=Path, default=Path(__file__).resolve().parents[2] / "src")
+    parser.add_argument("--no-axe", action="store_true", help="skip the accessibility audit")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as workdir:
         process, base = serve(args.src.resolve(), Path(workdir))
@@ -165,7 +219,22 @@ def main() -> None:
                 times = [load_table(browser, base, throttle=True)[0] for _ in range(3)]
                 each = ", ".join(f"{t:.0f}" for t in times)
                 median = statistics.median(times)
-                print(f"usable on 150 ms / 1.6 Mbit/s: median {median:.0f} ms ({each})")
+                print(f"usable on 150 ms / 1.6 Mbit/s, cold: median {median:.0f} ms ({each})")
+                _, seen = repeat_visit(browser, base, throttle=False)
+                for name, made in seen.items():
+                    answered = sum(line.startswith("304") for line in made)
+                    print(f"repeat visit, {name}: {len(made)} requests ({answered} answered 304)")
+                    for line in made:
+                        print(f"  {line.replace(base, '')}")
+                warm = [repeat_visit(browser, base, throttle=True)[0] for _ in range(3)]
+                each = ", ".join(f"{t:.0f}" for t in warm)
+                median = statistics.median(warm)
+                print(
+                    f"usable on 150 ms / 1.6 Mbit/s, repeat visit: median {median:.0f} ms ({each})"
+                )
+                if args.no_axe:
+                    browser.close()
+                    return
                 counts = axe_counts(browser, base)
                 total = sum(counts.values())
                 print(f"axe serious+critical nodes: {total} in {len(counts)} page states")

@@ -69,7 +69,16 @@ def states(pages: Pages, finished: str, lang: str) -> Iterator[tuple[str, Page]]
     page.wait_for_selector(".verdict[data-verdict='failed']")
     yield "verify-failed", page
     yield "replay", at(f"/replay/{finished}?seat=0", ".replay-where")
-    yield "end", at(f"/table/{finished}", ".end-panel")
+    page = at(f"/table/{finished}", ".end-panel")
+    yield "end", page
+    page.click(".end-panel .proof-fold > summary")
+    yield "end-proof", page
+    page = at("/", "article[data-game]")
+    page.fill("#player-name", "Ana")  # the table stays open: a name in no language's words
+    page.select_option("#seat-kind-1", "person")
+    page.click(".create-form button[type=submit]")
+    page.wait_for_selector(".waiting")
+    yield "waiting", page
     for game in ("heroes", "dice-heroes", "dwarves"):
         page = at("/", "article[data-game]")
         start_from_home(page, game)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import urllib.error
 import urllib.request
 from typing import Any
@@ -130,3 +131,103 @@ def test_the_api_docs_render_from_this_server_only(pages: Pages, server: ServerP
     assert page.get_by_text("/api/tables/{table_id}/replay").count() >= 1
     assert origins
     assert all(url.startswith(server.base + "/") for url in origins), origins
+
+
+# ------------------------------------------------------------------ caching and preloading
+STATIC_REF = re.compile(r'(?:href|src)="(/static/[^"]+)"')
+
+
+def test_static_files_are_versioned_and_immutable_and_the_page_revalidated(
+    server: ServerProcess,
+) -> None:
+    status, headers, body = raw(server, "/")
+    assert status == 200
+    assert headers["cache-control"] == "no-cache"
+    page = body.decode()
+    refs = STATIC_REF.findall(page)
+    assert len(refs) > 10
+    versions = {ref.split("/")[2] for ref in refs}
+    assert len(versions) == 1, versions
+    (version,) = versions
+    assert re.fullmatch(r"[0-9a-f]{12}", version)
+    for ref in refs:
+        got, found, content = raw(server, ref)
+        assert got == 200, ref
+        assert found["cache-control"] == "public, max-age=31536000, immutable", ref
+        plain = ref.replace(f"/static/{version}/", "/static/")
+        assert raw(server, plain)[2] == content  # the same file, unversioned
+    # unchanged: 304, with the same tag
+    again, again_headers, empty = raw(server, "/", {"If-None-Match": headers["etag"]})
+    assert (again, empty) == (304, b"")
+    assert again_headers["etag"] == headers["etag"]
+    # a page from before an upgrade asks under its old version: the file, revalidated
+    old, old_headers, old_content = raw(server, "/static/000000000000/js/main.js")
+    assert old == 200 and old_headers["cache-control"] == "no-cache"
+    assert old_content == raw(server, f"/static/{version}/js/main.js")[2]
+    unversioned = raw(server, "/static/js/main.js")[1]
+    assert unversioned["cache-control"] == "no-cache"
+
+
+def test_each_page_preloads_its_modules_and_carries_the_catalogue(server: ServerProcess) -> None:
+    def preloads(path: str) -> set[str]:
+        page = raw(server, path)[2].decode()
+        found = re.findall(r'<link rel="modulepreload" href="/static/[0-9a-f]+/([^"]+)">', page)
+        return set(found)
+
+    table = preloads("/table/anything")
+    assert {"js/main.js", "js/pages/table.js", "js/table/proof.js", "js/receipts.js"} <= table
+    assert "js/pages/lobby.js" not in table
+    home = preloads("/")
+    assert {"js/main.js", "js/pages/home.js", "js/pages/lobby.js"} <= home
+    assert "js/pages/table.js" not in home
+    # the message catalogue the page will fetch first: the browser's language
+    words = r'<link rel="preload" as="fetch" crossorigin href="/static/[0-9a-f]+/i18n/(\w+).json">'
+    assert re.findall(words, raw(server, "/")[2].decode()) == ["en"]
+    german = raw(server, "/", {"Accept-Language": "fr-FR, de;q=0.8, en;q=0.5"})
+    assert re.findall(words, german[2].decode()) == ["de"]
+    assert "Accept-Language" in german[1]["vary"]
+    page = raw(server, "/")[2].decode()
+    inline = re.search(r'<script type="application/json" id="games-data">(.*?)</script>', page)
+    assert inline is not None
+    assert json.loads(inline.group(1)) == server.get("/api/games")
+
+
+def network_requests(page: Any, cdp: Any, path: str, ready: str) -> list[str]:
+    """What a visit to ``path`` asks the network for (a file the cache answers is no request)."""
+    made: list[str] = []
+    cached: set[str] = set()
+
+    def answered(event: dict[str, Any]) -> None:
+        response = event["response"]
+        if event["requestId"] not in cached and not response.get("fromDiskCache"):
+            made.append(response["url"])
+
+    cdp.on("Network.requestServedFromCache", lambda e: cached.add(e["requestId"]))
+    cdp.on("Network.responseReceived", answered)
+    cdp.on("Network.webSocketCreated", lambda e: made.append(e["url"]))
+    page.goto(path)
+    page.wait_for_selector(ready)
+    page.wait_for_load_state("networkidle")
+    seen = list(made)  # what comes after belongs to the next visit
+    cdp.remove_listener("Network.responseReceived", answered)
+    return seen
+
+
+@pytest.mark.browser
+def test_a_repeat_visit_makes_at_most_three_requests(pages: Pages, server: ServerProcess) -> None:
+    page = pages.open("/")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    page.click("article[data-game='heroes'] .play-now")
+    page.wait_for_url("**/table/*")
+    page.wait_for_selector(".hr-room")
+    table = page.url
+    page.goto(server.base + "/verify")
+    page.wait_for_load_state("networkidle")
+    home = network_requests(page, cdp, server.base + "/", "article[data-game]")
+    assert len(home) <= 3, home
+    page.goto(server.base + "/verify")
+    page.wait_for_load_state("networkidle")
+    again = network_requests(page, cdp, table, ".hr-room")
+    assert len(again) <= 3, again
+    assert not [url for url in home + again if "/static/" in url]

@@ -129,3 +129,28 @@ def test_whole_match_by_clicks(pages: Pages) -> None:
     assert {"to", "trade"} <= kinds
     assert page.locator(".end-panel").is_visible()
     assert page.locator(".end-reason").inner_text()
+
+
+def test_every_dwarf_has_its_own_shape_on_a_light_emblem(pages: Pages) -> None:
+    """Colour is not the only sign: each dwarf wears its colour's shape, drawn light on the body,
+    so the figures tell apart in greyscale too."""
+    page = pages.open("/")
+    page.click("article[data-game='dwarves'] .play-now")
+    page.wait_for_selector(".dw-chest-row .dw-dwarf")
+    figures = page.eval_on_selector_all(
+        ".dw-chests .dw-chest-row[data-dwarf] .dw-dwarf",
+        """els => els.map(svg => {
+          const emblem = svg.querySelector('.dw-emblem > *');
+          const body = svg.querySelector('.dw-body');
+          return {
+            shape: emblem.outerHTML.replace(/ class="[^"]*"/, ''),
+            emblem: getComputedStyle(emblem).fill,
+            body: getComputedStyle(body).fill,
+          };
+        })""",
+    )
+    assert len(figures) >= 2
+    assert len({f["shape"] for f in figures}) == len(figures), figures
+    for figure in figures:
+        assert figure["emblem"] == "rgb(255, 255, 255)"
+        assert figure["body"] != figure["emblem"]

@@ -101,7 +101,10 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     view = final["view"]
     assert view["contributions"] == [typed, None]
 
-    # the end panel: secret, commitment, fingerprint, contributions (mine marked), seed, chain
+    # the end panel: the proof folded below the result; unfolded: secret, commitment,
+    # fingerprint, contributions (mine marked), seed, chain
+    assert page.locator(".end-panel .proof-fold:not([open])").count() == 1
+    page.click(".end-panel .proof-fold > summary")
     end = page.locator(".end-panel .proof")
     end.wait_for()
     assert end.locator("[data-secret]").inner_text() == view["secret"]
@@ -255,7 +258,8 @@ def test_the_page_checks_seeds_as_the_server_does_and_bounds_its_receipts(pages:
     ]
     found = page.evaluate(
         """async (seeds) => {
-          const { seedProblem, newSeed } = await import("/static/js/table/deal.js");
+          const { seedProblem, newSeed } = await import(
+            new URL("./table/deal.js", document.querySelector("script[type=module]").src));
           return { problems: seeds.map((s) => seedProblem(s)), made: [newSeed(), newSeed()] };
         }""",
         seeds,
@@ -269,7 +273,8 @@ def test_the_page_checks_seeds_as_the_server_does_and_bounds_its_receipts(pages:
 
     kept = page.evaluate(
         """async () => {
-          const receipts = await import("/static/js/receipts.js");
+          const receipts = await import(
+            new URL("./receipts.js", document.querySelector("script[type=module]").src));
           const { keepReceipt, receiptsFor, PER_TABLE, MAX_TABLES } = receipts;
           const chain = (n) => n.toString(16).padStart(64, "0");
           for (let v = 0; v < PER_TABLE + 30; v += 1) keepReceipt("long", v, chain(v));

@@ -54,6 +54,7 @@ def test_whole_match_by_clicks_lights_exactly_the_legal_rooms(pages: Pages) -> N
     assert final["view"]["over"]
     end = page.locator(".end-panel")
     end.wait_for()
+    page.click(".end-panel .proof-fold > summary")  # the proof, folded below the result
     # the revealed secret, whose SHA-256 is the commitment shown beside it
     secret = page.locator(".end-panel [data-secret]").inner_text()
     assert secret == final["view"]["secret"]

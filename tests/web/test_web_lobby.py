@@ -25,6 +25,9 @@ def test_create_invite_join_and_play_each_other_without_pressing_start(pages: Pa
     table = invite.rsplit("/", 1)[1]
     assert invite.endswith(f"/table/{table}")
     assert ana.locator(".waiting .seat-row.free").count() == 1
+    # a server on 127.0.0.1 only: no QR code, but how to open it to other devices
+    assert ana.locator(".invite-qr").count() == 0
+    assert "--host 0.0.0.0" in ana.inner_text(".invite-local")
     assert ana.locator(".start-table").is_visible()
     ana.context.grant_permissions(["clipboard-read", "clipboard-write"])
     ana.click(".copy-invite")
@@ -69,8 +72,42 @@ def test_create_invite_join_and_play_each_other_without_pressing_start(pages: Pa
         raise AssertionError("the match did not end")
     for page in players.values():
         page.wait_for_selector(".end-panel")
-    seeds = {page.locator("[data-seed]").inner_text() for page in players.values()}
+    seeds = {page.locator("[data-seed]").text_content() for page in players.values()}
     assert len(seeds) == 1
     table_over = state(bia)["table"]
     assert [seat["kind"] for seat in table_over["seats"]] == ["human", "human"]
     assert [seat["name"] for seat in table_over["seats"]] == ["Ana", "Bia"]
+
+
+def test_the_open_lobby_follows_tables_added_changed_and_removed(pages: Pages) -> None:
+    """The lobby stays open in one browser while another creates a table, a third takes a seat
+    and the creator starts it: the list follows each change within 2 s, without a reload."""
+    watcher = pages.open("/")
+    watcher.wait_for_selector(".open-tables h3")
+
+    ana = pages.open("/")
+    set_name(ana, "Ana")
+    ana.select_option("#create-game", "dice-heroes")
+    ana.select_option("#create-players", "3")
+    ana.select_option("#seat-kind-1", "person")
+    ana.select_option("#seat-kind-2", "person")
+    ana.click(".create-form button[type=submit]")
+    ana.wait_for_url("**/table/*")
+    table = ana.url.rsplit("/", 1)[1]
+    row = f".open-table[data-table='{table}']"
+    watcher.wait_for_selector(row, timeout=2000)
+    assert "2 of 3 seats free" in watcher.inner_text(row)
+    assert "Ana" in watcher.inner_text(f"{row} .who")
+
+    bia = pages.open(f"/table/{table}")
+    bia.click(".join-seat")
+    bia.wait_for_function("() => window.__ludoteca.seat !== null")
+    watcher.wait_for_function(
+        "(row) => document.querySelector(row).textContent.includes('1 of 3 seats free')",
+        arg=row,
+        timeout=2000,
+    )
+
+    ana.click(".start-table")
+    watcher.wait_for_selector(row, state="detached", timeout=2000)
+    assert watcher.url.endswith("/")

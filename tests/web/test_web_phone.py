@@ -92,10 +92,10 @@ def phone_table(pages: Pages, game: str) -> Page:
 def dwarves_by_taps(page: Any, s: State, rng: random.Random, done: set[str]) -> None:
     legal = s["legal"]
     moves = [a for a in legal if a.startswith("to ")]
-    if moves:  # the ways to go are buttons in the dock (on doubles, every tile is one)
+    if moves:  # the ways to go are buttons in the dock; on doubles, a lit tile of the ring
         pick = rng.choice(sorted(moves))
         way = f".dw-way[data-action='{pick}']"
-        page.click(way if page.locator(way).count() else f".dw-tile-pick[data-action='{pick}']")
+        page.click(way if page.locator(way).count() else f".dw-tile[data-action='{pick}']")
         return
     done.add(meet(page, legal, rng, done).split()[0])
 

@@ -174,7 +174,8 @@ def test_a_game_without_a_board_is_played_with_the_generic_one(pages: Pages) -> 
     page = pages.open("/verify")
     found = page.evaluate(
         """async () => {
-          const { createBoard } = await import("/static/js/boards/generic.js");
+          const { createBoard } = await import(
+            new URL("./boards/generic.js", document.querySelector("script[type=module]").src));
           const root = document.createElement("div");
           const dock = document.createElement("div");
           document.body.append(root, dock);

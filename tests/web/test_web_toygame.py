@@ -114,3 +114,54 @@ def test_the_toy_game_is_played_to_the_end_on_the_generic_board(
     for context in pages.contexts:
         context.close()
     assert pages.errors == [], "JavaScript errors in the browser:\n" + "\n".join(pages.errors)
+
+
+def test_the_end_shows_the_result_first_and_play_again_deals_a_new_match(
+    browser: Any, toy_server: ServerProcess
+) -> None:
+    """At the end: the result has the focus and is on screen, Play again, Replay and Verify come
+    before the folded proof, the dock holds nothing; Play again opens a new table of the same
+    game with the same bots, started with a new deal."""
+    pages = Pages(browser, toy_server.base)
+    page = pages.open("/", viewport={"width": 390, "height": 844}, touch=True)
+    page.locator("article[data-game='high-card'] .play-now").click()
+    page.wait_for_url("**/table/*")
+    first = page.url.rsplit("/", 1)[1]
+    pick = random.Random(5)
+    version = -1
+    for _ in range(20):
+        s = decision(page, version)
+        if s["view"]["over"]:
+            break
+        page.click(f".gb-action[data-action='{pick.choice(s['legal'])}']")
+        version = s["version"]
+    assert s["view"]["over"], "the match ends"
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.id === 'end-title'"
+    )
+    order = page.eval_on_selector_all(
+        ".end-panel h2, .end-panel [data-key='again'], .end-panel [data-key='replay-link'],"
+        " .end-panel [data-key='verify-link'], .end-panel .proof-fold",
+        "els => els.map(e => e.dataset.key || e.className || e.tagName)",
+    )
+    assert order == ["H2", "again", "replay-link", "verify-link", "proof-fold"]
+    assert page.locator(".end-panel .proof-fold").get_attribute("open") is None
+    box = page.locator("#end-title").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+    assert page.locator(".table-dock").is_hidden()
+    old = toy_server.get(f"/api/tables/{first}")["table"]
+
+    page.click(".end-panel [data-key='again']")
+    page.wait_for_function("(first) => !location.pathname.endsWith(first)", arg=first)
+    again = decision(page, -1)
+    new = again["table"]
+    assert new["id"] != first and new["game"] == old["game"]
+    assert [(x["bot"], x["level"]) for x in new["seats"]] == [
+        (x["bot"], x["level"]) for x in old["seats"]
+    ]
+    assert new["status"] in {"playing", "over"}
+    assert new["commitment"] != old["commitment"]
+    assert again["seat"] == 0
+    for context in pages.contexts:
+        context.close()
+    assert pages.errors == [], "JavaScript errors in the browser:\n" + "\n".join(pages.errors)

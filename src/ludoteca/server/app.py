@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket
 from ludoteca import __version__
 
 from . import replay
-from .api import games, ops, records, sockets, tables
+from .api import games, invite, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
 from .cluster import open_cluster
@@ -93,10 +93,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_exception_handler(Rejected, _rejected)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
-    for module in (games, tables, records, ops, sockets):
+    for module in (games, tables, invite, records, ops, sockets):
         app.include_router(module.router)
     app.include_router(replay.router)
-    mount_web(app)
+    mount_web(app, games.catalogue)
     return app
 
 

@@ -58,6 +58,9 @@ class Settings:
     limit_websocket: str = "240/minute"
     # several processes as one server: limits, table leases and notices in Redis (LUDOTECA_REDIS)
     redis_url: str | None = None
+    # the address devices on the network use (``serve --host 0.0.0.0`` sets it): invites made
+    # from a browser on this machine (localhost) name it
+    share_url: str | None = None
     redis_prefix: str = "ludoteca"  # keys and channel names (LUDOTECA_REDIS_PREFIX)
     lease_seconds: float = 3.0  # a driving lease not renewed this long lapses to another process
     # uvicorn
@@ -147,4 +150,5 @@ class Settings:
             forwarded_allow_ips=env("LUDOTECA_FORWARDED_ALLOW_IPS") or base.forwarded_allow_ips,
             contribution_seconds=_float("LUDOTECA_CONTRIBUTION_SECONDS", base.contribution_seconds),
             keys_dir=os.environ.get("LUDOTECA_KEYS", DEFAULT_KEYS),
+            share_url=env("LUDOTECA_SHARE_URL") or None,
         )

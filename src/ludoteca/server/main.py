@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import gc
+import ipaddress
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -82,6 +85,64 @@ def shown_db(url: str) -> str:
     return url.split("://", 1)[0] if "://" in url else url
 
 
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def share_address(host: str) -> str | None:
+    """The address other devices on the network can open, when the server listens beyond this
+    machine: the one given, or for every interface (0.0.0.0, ::) the address of the interface
+    that leads out (a UDP "connection" sends nothing); None on loopback or when none is found."""
+    if is_loopback(host):
+        return None
+    if host not in {"0.0.0.0", "::", ""}:
+        return host
+    found: str | None = None
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, it only picks a route
+            found = probe.getsockname()[0]
+        except OSError:
+            pass
+    if not found or is_loopback(found):
+        try:
+            found = socket.gethostbyname(socket.gethostname())
+        except OSError:
+            return None
+    return None if is_loopback(found) else found
+
+
+def url_of(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host``:``port`` (checked before anything is said or
+    made, so that a port in use is one clear line), or None."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as trial:
+        trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            trial.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return (
+                    f"port {port} is already in use on {host}: stop the program holding it, "
+                    "or choose another port with --port N (or LUDOTECA_PORT=N)"
+                )
+            return (
+                f"cannot listen on {host}:{port} ({exc.strerror or exc}): "
+                "change --host (LUDOTECA_HOST) or --port (LUDOTECA_PORT)"
+            )
+    return None
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -107,18 +168,26 @@ def serve(
     if problem is not None:
         print(f"ludoteca: {problem}", file=sys.stderr)
         return 2
+    busy = port_problem(host, port)
+    if busy is not None:
+        print(f"ludoteca: {busy}", file=sys.stderr)
+        return 1
     try:
         check_database(settings.db_url, upgrade)
     except DatabaseError as exc:
         print(f"ludoteca: {exc}", file=sys.stderr)
         return 1
-    shown = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
     database = "PostgreSQL" if settings.db_url.startswith("postgres") else settings.db_url
     processes = f", {workers} processes" if workers > 1 else ""
-    print(
-        f"ludoteca: the table is at http://{shown}:{port}/  (database: {database}{processes})",
-        flush=True,
-    )
+    shared = share_address(host)
+    if shared is not None:
+        # invites made from this machine's own browser (localhost) name this address instead
+        os.environ["LUDOTECA_SHARE_URL"] = url_of(shared, port).rstrip("/")
+        settings = Settings.from_env(settings.db_url, settings.redis_url)
+        where = f"{url_of(shared, port)}  (from this machine and other devices on your network"
+    else:
+        where = f"{url_of('localhost', port)}  (this machine only: --host 0.0.0.0 for others"
+    print(f"ludoteca: the table is at {where}; database: {database}{processes})", flush=True)
     options = {"host": host, "port": port, "log_config": None, **uvicorn_options(settings)}
     if workers == 1:
         app = create_app(settings)

@@ -1,20 +1,33 @@
 """The web table as served: static files, the page for every client-side route, the API docs from
 the package (no CDN), and what every HTTP response gets on its way out: the security headers,
-compression, and ETags on the catalogue."""
+compression, and ETags on the catalogue.
+
+Static files are addressed under the version of the whole static tree (``/static/<version>/…``,
+the first hex digits of a hash of every file's path and content) and cached for a year as
+``immutable``: a returning browser asks for none of them. The page (``index.html``) names that
+version, is revalidated on every visit (a 304 when nothing changed), carries the catalogue of
+games inline and preloads the modules of the route it serves, so a repeat visit costs the page,
+the API call and the websocket the route needs, and nothing else. Modules import each other by
+relative paths, so they stay within their version."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ludoteca.core import LANGUAGES
 
 # The client is plain files from this server: no inline script, no other origin.
 POLICY = (
@@ -56,6 +69,112 @@ def web_root() -> Path:
     return Path(str(resources.files("ludoteca").joinpath("web")))
 
 
+# ------------------------------------------------------------------ versions and the page
+IMMUTABLE = "public, max-age=31536000, immutable"
+VERSION_LENGTH = 12
+VERSIONED = re.compile(rf"[0-9a-f]{{{VERSION_LENGTH}}}")
+
+
+def static_version(static: Path) -> str:
+    """The version of the static tree: a hash of every file's path and bytes."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in static.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(static).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:VERSION_LENGTH]
+
+
+# ``import … from "./x.js"``, ``export … from "./x.js"`` and ``import "./x.js"`` (not import())
+STATIC_IMPORT = re.compile(
+    r'^\s*(?:import|export)\b[^;"\']*?from\s+"(\.{1,2}/[^"]+)"|^\s*import\s+"(\.{1,2}/[^"]+)"',
+    re.M,
+)
+
+
+def module_graph(static: Path, entries: list[str]) -> list[str]:
+    """Every module the ``entries`` (paths under static/) import statically, themselves
+    included, in the order first met: what a page preloads so that a slow link pays one round
+    trip for them instead of one per level of imports."""
+    found: list[str] = []
+    todo = list(entries)
+    while todo:
+        module = todo.pop(0)
+        if module in found or not (static / module).is_file():
+            continue
+        found.append(module)
+        text = (static / module).read_text(encoding="utf-8")
+        for match in STATIC_IMPORT.finditer(text):
+            target = match.group(1) or match.group(2)
+            todo.append(os.path.normpath((Path(module).parent / target).as_posix()))
+    return found
+
+
+# the modules each route's page needs at once (main.js imports the page's module on its own)
+ROUTE_MODULES = {
+    "home": ["js/main.js", "js/pages/home.js"],
+    "rules": ["js/main.js", "js/pages/rules.js"],
+    "table": ["js/main.js", "js/pages/table.js"],
+    "verify": ["js/main.js", "js/pages/verify.js"],
+    "replay": ["js/main.js", "js/pages/replay.js"],
+}
+
+
+def accepted_language(header: str) -> str:
+    """The first of the page's languages the browser accepts (``Accept-Language``, by weight),
+    else English: the message catalogue the page will ask for, unless the reader chose another."""
+    weighted: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        weighted.append((-weight, index, tag.strip().lower().split("-")[0]))
+    for _, _, lang in sorted(weighted):
+        if lang in LANGUAGES:
+            return lang
+    return "en"
+
+
+class Page:
+    """``index.html`` as served: static addresses under the version, the catalogue inline, the
+    route's modules and the likely message catalogue preloaded; a strong ETag per body, and 304
+    when the browser has it."""
+
+    def __init__(self, index: Path, static: Path, catalogue: Callable[[], object]) -> None:
+        self.version = static_version(static)
+        html = index.read_text(encoding="utf-8").replace('"/static/', f'"/static/{self.version}/')
+        data = json.dumps(catalogue(), ensure_ascii=False, separators=(",", ":"))
+        inline = data.replace("<", "\\u003c")  # nothing in the JSON can end the element early
+        html = html.replace(
+            "</head>",
+            f'  <script type="application/json" id="games-data">{inline}</script>\n</head>',
+        )
+        self.bodies: dict[tuple[str, str], tuple[bytes, str]] = {}
+        for route, entries in ROUTE_MODULES.items():
+            links = "".join(
+                f'  <link rel="modulepreload" href="/static/{self.version}/{module}">\n'
+                for module in module_graph(static, entries)
+            )
+            for lang in LANGUAGES:
+                # the catalogue i18n.js fetches first (same mode: a fetch() preload is CORS)
+                href = f"/static/{self.version}/i18n/{lang}.json"
+                words = f'  <link rel="preload" as="fetch" crossorigin href="{href}">\n'
+                body = html.replace("</head>", links + words + "</head>").encode()
+                tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+                self.bodies[route, lang] = (body, tag)
+
+    def answer(self, route: str, request: Request) -> Response:
+        lang = accepted_language(request.headers.get("accept-language", ""))
+        body, tag = self.bodies[route, lang]
+        headers = {"Cache-Control": "no-cache", "ETag": tag, "Vary": "Accept-Language"}
+        if has_tag(request.headers.get("if-none-match", ""), tag):
+            return Response(status_code=304, headers=headers)
+        return HTMLResponse(body, headers=headers)
+
+
 class SecurityHeaders:
     """The same security headers on every HTTP response: pages, static files, API and docs.
     Websocket messages pass untouched."""
@@ -77,6 +196,11 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def has_tag(if_none_match: str, tag: str) -> bool:
+    """Whether the browser's ``If-None-Match`` names ``tag`` (so a 304 will do)."""
+    return tag in (t.strip() for t in if_none_match.split(","))
 
 
 class CatalogueETags:
@@ -117,8 +241,7 @@ class CatalogueETags:
                 tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
                 headers["ETag"] = tag
                 headers["Cache-Control"] = "no-cache"
-                wanted = Headers(scope=scope).get("if-none-match", "")
-                if tag in (t.strip() for t in wanted.split(",")):
+                if has_tag(Headers(scope=scope).get("if-none-match", ""), tag):
                     for name in ("content-length", "content-type"):
                         if name in headers:
                             del headers[name]
@@ -139,15 +262,35 @@ def install_delivery(app: FastAPI) -> None:
     app.add_middleware(GZipMiddleware, minimum_size=COMPRESS_FROM, compresslevel=6)
 
 
-def mount_web(app: FastAPI) -> None:
-    """The web table: static files, the page for every client-side route, the offline API docs."""
+def route_of(path: str) -> str:
+    parts = path.strip("/").split("/")
+    return {"": "home", "games": "rules", "table": "table", "verify": "verify"}.get(
+        parts[0], "replay"
+    )
+
+
+def mount_web(app: FastAPI, catalogue: Callable[[], object]) -> None:
+    """The web table: static files, the page for every client-side route, the offline API docs.
+    ``catalogue`` gives what ``/api/games`` answers, inlined in the page."""
     root = web_root()
     index = root / "index.html"
+    static = root / "static"
     install_delivery(app)
+    page = Page(index, static, catalogue) if index.is_file() and static.is_dir() else None
+    version = page.version if page else None
 
-    class Revalidated(StaticFiles):
-        """Static files the browser revalidates (a 304 when unchanged), so an upgrade of the
-        server never leaves a player with old modules next to new ones."""
+    class Versioned(StaticFiles):
+        """``/static/<version>/…``: the file, cached for good when the version is this tree's;
+        under another version (a page from before an upgrade) the current file, revalidated;
+        without a version (the API docs' page), revalidated too."""
+
+        def get_path(self, scope: Scope) -> str:
+            path = super().get_path(scope)
+            head, _, rest = path.partition("/")
+            if rest and VERSIONED.fullmatch(head):
+                scope["ludoteca.version"] = head
+                return rest
+            return path
 
         def file_response(
             self,
@@ -157,23 +300,24 @@ def mount_web(app: FastAPI) -> None:
             status_code: int = 200,
         ) -> Response:
             response = super().file_response(full_path, stat_result, scope, status_code)
-            response.headers["Cache-Control"] = "no-cache"
+            current = version is not None and scope.get("ludoteca.version") == version
+            response.headers["Cache-Control"] = IMMUTABLE if current else "no-cache"
             return response
 
-    if (root / "static").is_dir():
-        app.mount("/static", Revalidated(directory=root / "static"), name="static")
+    if static.is_dir():
+        app.mount("/static", Versioned(directory=static), name="static")
     headers = {"Cache-Control": "no-cache"}
 
-    async def page() -> Response:
-        if index.is_file():
-            return FileResponse(index, headers=headers)
+    async def serve_page(request: Request) -> Response:
+        if page is not None:
+            return page.answer(route_of(request.url.path), request)
         return JSONResponse(
             {"message": "the web files are missing from this installation; the API is at /docs"},
             status_code=503,
         )
 
     for path in ROUTES:
-        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+        app.add_api_route(path, serve_page, methods=["GET"], include_in_schema=False)
 
     async def docs() -> Response:
         return HTMLResponse(DOCS_PAGE, headers=headers)

@@ -88,8 +88,17 @@ def bearer(authorization: str | None) -> str | None:
     return None
 
 
+LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
+
+
 def links(request: Request, table_id: str) -> dict[str, Any]:
+    """The invite link and the websocket of a table. Asked from this machine's own browser
+    (localhost) while the server listens on the network, they name the network address: an
+    invite that says localhost would lead a friend's phone nowhere."""
     base = str(request.base_url).rstrip("/")
+    share = request.app.state.ludoteca.settings.share_url
+    if share and request.url.hostname in LOOPBACK_HOSTS:
+        base = share.rstrip("/")
     return {
         "invite": f"{base}/table/{table_id}",
         "websocket": f"{base.replace('http', 'ws', 1)}/ws/tables/{table_id}",

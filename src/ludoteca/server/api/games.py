@@ -21,6 +21,11 @@ BOARD_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+
 
 @router.get("/api/games", summary="Every game, with its catalogue entry")
 async def list_games() -> list[dict[str, Any]]:
+    return catalogue()
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every game with its catalogue entry (also inlined in the web page)."""
     return [game_json(g.spec.id) for g in all_games().values()]
 
 

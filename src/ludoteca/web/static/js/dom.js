@@ -10,7 +10,8 @@ function fill(el, props, children) {
     } else if (key === "class") {
       el.setAttribute("class", Array.isArray(value) ? value.filter(Boolean).join(" ") : value);
     } else if (key === "dataset") {
-      Object.assign(el.dataset, value);
+      // a null, undefined or false entry is left out (an attribute only when it applies)
+      for (const [name, item] of Object.entries(value)) if (item !== null && item !== undefined && item !== false) el.dataset[name] = item;
     } else if (key === "style" && typeof value === "object") {
       Object.assign(el.style, value);
     } else if (key === "value" && "value" in el) {

@@ -5,9 +5,22 @@ import { language } from "./i18n.js";
 
 let cached = null;
 
-/** Every game: [{id, names, min_players, max_players, catalogue}], fetched once per page load. */
+/** The catalogue the server put in the page (the same as GET /api/games), if it did. */
+function inline() {
+  const data = document.getElementById("games-data");
+  try {
+    return data ? JSON.parse(data.textContent) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Every game: [{id, names, min_players, max_players, catalogue}], from the page, else fetched
+ * once per page load. */
 export function loadGames() {
   if (!cached) {
+    const found = inline();
+    if (found) return (cached = Promise.resolve(found));
     cached = api.games().catch((error) => {
       cached = null;
       throw error;

@@ -27,21 +27,23 @@ function stored() {
 
 async function load(lang) {
   if (!catalogues[lang]) {
-    const response = await fetch(`/static/i18n/${lang}.json`);
+    // beside this module, under the same version of the static files
+    const response = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));
     if (!response.ok) throw new Error(`catalogue ${lang}: HTTP ${response.status}`);
     catalogues[lang] = await response.json();
   }
   return catalogues[lang];
 }
 
-/** Load the English fallback and the reader's language; returns the language in use. */
+/** Load the reader's language (English only when that one cannot be had: the catalogues hold
+ * the same keys, so one is enough); returns the language in use. */
 export async function initI18n() {
-  await load("en");
   current = stored() || fromBrowser();
   try {
     await load(current);
   } catch {
     current = "en";
+    await load("en");
   }
   applyDocument();
   return current;

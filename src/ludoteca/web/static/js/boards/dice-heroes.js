@@ -62,7 +62,7 @@ export function createBoard(ctx) {
     return h(
       "section",
       { class: "dh-posters", "aria-labelledby": "dh-posters-title" },
-      h("h3", { id: "dh-posters-title" }, t("dice.posters")),
+      h("h2", { id: "dh-posters-title" }, t("dice.posters")),
       h(
         "div",
         { class: "dh-poster-row" },
@@ -97,7 +97,7 @@ export function createBoard(ctx) {
     return h(
       "section",
       { class: ["dh-roll", mine && "mine"], "aria-labelledby": "dh-roll-title" },
-      h("h3", { id: "dh-roll-title" }, t("dice.roll_title", { hero: heroOf(msg.view, turn.seat), name: ctx.seatName(turn.seat), roll: turn.roll })),
+      h("h2", { id: "dh-roll-title" }, t("dice.roll_title", { hero: heroOf(msg.view, turn.seat), name: ctx.seatName(turn.seat), roll: turn.roll })),
       h(
         "div",
         { class: "dh-dice", role: "group", "aria-label": t("dice.dice") },
@@ -141,8 +141,8 @@ export function createBoard(ctx) {
         h(
           "div",
           { class: "dh-controls" },
-          h("button", { type: "button", class: "primary dh-reroll", dataset: { key: "reroll" }, disabled: !marked.size || !legal().includes(rerollText()), onClick: roll }, t("dice.reroll", { count: marked.size }), h("kbd", { "aria-hidden": "true" }, "R")),
-          h("button", { type: "button", class: "dh-stop", dataset: { key: "stop" }, disabled: !legal().includes("stop"), onClick: stop }, t("dice.stop"), h("kbd", { "aria-hidden": "true" }, "S")),
+          h("button", { type: "button", class: "primary dh-reroll", dataset: { key: "reroll", action: marked.size ? rerollText() : undefined }, disabled: !marked.size || !legal().includes(rerollText()), onClick: roll }, t("dice.reroll", { count: marked.size }), h("kbd", { "aria-hidden": "true" }, "R")),
+          h("button", { type: "button", class: "dh-stop", dataset: { key: "stop", action: "stop" }, disabled: !legal().includes("stop"), onClick: stop }, t("dice.stop"), h("kbd", { "aria-hidden": "true" }, "S")),
           h("button", { type: "button", class: "quiet dh-all", dataset: { key: "all" }, onClick: markAll }, t("dice.mark_all"), h("kbd", { "aria-hidden": "true" }, "A")),
         ),
     );

@@ -56,7 +56,8 @@ export function dwarfToken(colour) {
     { class: `dw-figure dw-dwarf dw-c-${colour}`, viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
     s("circle", { cx: 12, cy: 6, r: 4.5, class: "dw-body" }),
     s("path", { d: "M4 23c0-6 3.5-10 8-10s8 4 8 10z", class: "dw-body" }),
-    s("g", { transform: "translate(8 14) scale(0.34)" }, (SHAPES[colour] || SHAPES.white)()),
+    // the emblem light on the body: the dwarves tell apart in greyscale too
+    s("g", { class: "dw-emblem", transform: "translate(6.5 12.5) scale(0.46)" }, (SHAPES[colour] || SHAPES.white)()),
   );
 }
 

@@ -126,7 +126,7 @@ export function createBoard(ctx) {
             type: "button",
             class: ["dw-tile", `dw-tile-${tile.colour}`, isLit && "lit", cursor === tile.tile && "cursor"],
             style: { left: `${50 + 41 * Math.cos(rad)}%`, top: `${50 + 41 * Math.sin(rad)}%` },
-            dataset: { key: `tile-${tile.tile}`, tile: String(tile.tile) },
+            dataset: { key: `tile-${tile.tile}`, tile: String(tile.tile), action: isLit ? `to ${tile.tile}` : undefined },
             onClick: () => {
               cursor = tile.tile;
               go(tile.tile);
@@ -167,7 +167,7 @@ export function createBoard(ctx) {
     return h(
       "section",
       { class: "dw-choices", "aria-labelledby": "dw-choice-title" },
-      h("h3", { id: "dw-choice-title" }, doubles ? t("dwarves.choose_doubles") : t("dwarves.choose_move")),
+      h("h2", { id: "dw-choice-title" }, doubles ? t("dwarves.choose_doubles") : t("dwarves.choose_move")),
       h(
         "div",
         { class: "dw-way-buttons" },
@@ -185,17 +185,10 @@ export function createBoard(ctx) {
           );
         }),
       ),
-      // on doubles every tile is a destination: each one a button here too, in thumb reach
-      doubles &&
-        h(
-          "div",
-          { class: "dw-any-tile", role: "group", "aria-label": t("dwarves.choose_doubles") },
-          moves.map((m) => h("button", { type: "button", class: "dw-tile-pick", dataset: { key: `pick-${m.tile}`, action: m.text }, title: tileName(view(), m.tile), onClick: () => go(m.tile) }, String(m.tile))),
-        ),
     );
   }
 
-  function stoneRow(side, stones, isLit, chosen) {
+  function stoneRow(side, stones, isLit, chosen, actionOf = () => null) {
     const kinds = KINDS.filter((k) => stones.includes(k));
     return h(
       "div",
@@ -208,7 +201,7 @@ export function createBoard(ctx) {
             type: "button",
             class: ["dw-stone-button", isLit(kind) && "lit", chosen === kind && "chosen"],
             disabled: !isLit(kind),
-            dataset: { key: `${side}-${kind}`, stone: kind, side },
+            dataset: { key: `${side}-${kind}`, stone: kind, side, action: isLit(kind) ? actionOf(kind) : null },
             "aria-pressed": chosen === kind ? "true" : "false",
             onClick: () => pickStone(kind, side),
           },
@@ -233,7 +226,7 @@ export function createBoard(ctx) {
     return h(
       "section",
       { class: "dw-choices dw-meet", "aria-labelledby": "dw-meet-title" },
-      h("h3", { id: "dw-meet-title" }, t("dwarves.meet", { other: fig(pending.with) })),
+      h("h2", { id: "dw-meet-title" }, t("dwarves.meet", { other: fig(pending.with) })),
       h(
         "div",
         { class: "dw-modes" },
@@ -244,9 +237,9 @@ export function createBoard(ctx) {
       mode === "trade" && [
         h("p", { class: "hint" }, give ? t("dwarves.pick_take", { stone: stoneName(give) }) : t("dwarves.pick_give")),
         stoneRow("give", mine.chest, (k) => tradeList.some((x) => x.give === k), give),
-        stoneRow("take", other.chest, (k) => give !== null && legal().includes(`trade ${give} ${k}`), null),
+        stoneRow("take", other.chest, (k) => give !== null && legal().includes(`trade ${give} ${k}`), null, (k) => `trade ${give} ${k}`),
       ],
-      mode === "steal" && [h("p", { class: "hint" }, t("dwarves.pick_steal")), stoneRow("take", other.chest, (k) => stealList.includes(k), null)],
+      mode === "steal" && [h("p", { class: "hint" }, t("dwarves.pick_steal")), stoneRow("take", other.chest, (k) => stealList.includes(k), null, (k) => `steal ${k}`)],
     );
   }
 
@@ -255,7 +248,7 @@ export function createBoard(ctx) {
     return h(
       "section",
       { class: "dw-chests", "aria-labelledby": `dw-chests-title-${where}` },
-      h("h3", { id: `dw-chests-title-${where}` }, t("dwarves.chests")),
+      h("h2", { id: `dw-chests-title-${where}` }, t("dwarves.chests")),
       h(
         "ul",
         {},

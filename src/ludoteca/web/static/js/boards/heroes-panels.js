@@ -68,8 +68,8 @@ export function controlsPanel(state, actions) {
   return h(
     "div",
     { class: "hr-controls" },
-    h("button", { type: "button", class: "primary hr-draw", dataset: { key: "draw" }, disabled: !can.includes("draw"), onClick: actions.draw }, t("heroes.draw"), h("kbd", { "aria-hidden": "true" }, "R")),
-    can.includes("skip") && h("button", { type: "button", class: "hr-skip", dataset: { key: "skip" }, onClick: actions.skip }, t("heroes.skip"), h("kbd", { "aria-hidden": "true" }, "S")),
+    h("button", { type: "button", class: "primary hr-draw", dataset: { key: "draw", action: "draw" }, disabled: !can.includes("draw"), onClick: actions.draw }, t("heroes.draw"), h("kbd", { "aria-hidden": "true" }, "R")),
+    can.includes("skip") && h("button", { type: "button", class: "hr-skip", dataset: { key: "skip", action: "skip" }, onClick: actions.skip }, t("heroes.skip"), h("kbd", { "aria-hidden": "true" }, "S")),
     state.lifted &&
       h(
         "button",
@@ -85,12 +85,12 @@ export function infoBox(state, room, actions) {
   return h(
     "section",
     { class: "hr-info", "aria-labelledby": "hr-info-title" },
-    h("h3", { id: "hr-info-title" }, t("heroes.room", { room: room.room }), room.sanctuary ? ` · ${t("heroes.sanctuary")}` : ""),
-    h("h4", {}, t("heroes.stack")),
+    h("h2", { id: "hr-info-title" }, t("heroes.room", { room: room.room }), room.sanctuary ? ` · ${t("heroes.sanctuary")}` : ""),
+    h("h3", {}, t("heroes.stack")),
     room.stack.length
       ? h("ol", { class: "hr-stack", reversed: true }, [...room.stack].reverse().map((hero) => h("li", {}, heroToken(hero.owner, hero.role, "small"), heroName(hero))))
       : h("p", {}, t("heroes.empty")),
-    h("h4", {}, t("heroes.wards")),
+    h("h3", {}, t("heroes.wards")),
     h(
       "ul",
       {},

@@ -220,7 +220,7 @@ export function createBoard(ctx) {
       {
         type: "button",
         class: ["hr-room", isLit && "lit", last && "last-move", room.sanctuary && "sanctuary", info === name && "shown", pending && pending.room === name && "pending", top && `top-${top.owner}`],
-        dataset: { key: `room-${name}`, room: name },
+        dataset: { key: `room-${name}`, room: name, action: isLit ? (striking() ? `strike ${name}` : `place ${lifted.role} ${name}`) : undefined },
         "aria-pressed": info === name ? "true" : "false",
         tabindex: cursor === `room-${name}` || (!cursor && name === "b3") ? "0" : "-1",
         onClick: () => tapRoom(name),
@@ -268,7 +268,7 @@ export function createBoard(ctx) {
       {
         type: "button",
         class: ["hr-camp", `camp-${owner}`, isLit && "lit", side === rivalCampSide() && "rival"],
-        dataset: { key, camp: side },
+        dataset: { key, camp: side, action: isLit ? `place ${lifted.role} camp` : undefined },
         tabindex: cursor === key ? "0" : "-1",
         onClick: () => tapCamp(side),
       },

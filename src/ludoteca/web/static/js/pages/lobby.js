@@ -285,12 +285,15 @@ export function mountLobby(root) {
     renderList();
   }
 
-  // the open tables arrive from the lobby feed, again whenever they change
+  // the open tables arrive from the lobby feed: one page, then each table added, changed or removed
   function follow() {
     feed = new LobbySocket({
       message(message) {
-        if (message.type !== "tables") return;
-        open = message.tables;
+        if (message.type === "tables") open = message.tables;
+        else if (message.type === "table_added") open = [message.table, ...open.filter((x) => x.id !== message.table.id)];
+        else if (message.type === "table_changed") open = open.map((x) => (x.id === message.table.id ? message.table : x));
+        else if (message.type === "table_removed") open = open.filter((x) => x.id !== message.id);
+        else return;
         listFailed = false;
         renderList();
       },

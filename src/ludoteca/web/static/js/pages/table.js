@@ -22,6 +22,7 @@ import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
 import { createProof } from "../table/proof.js";
 import { keepReceipt } from "../receipts.js";
+import { navigate } from "../nav.js";
 
 const LOW_SECONDS = 10;
 
@@ -38,6 +39,7 @@ export function mount(root, [tableId]) {
     sending: false,
     deadline: null,
     lastBeep: null,
+    invite: null, // the invite link the server gives (its network address, when it has one)
   };
   const debug = debugRecord({ state: null, states: {}, log: [], seat: null, sent: [], errors: [], status: "connecting" });
 
@@ -59,8 +61,13 @@ export function mount(root, [tableId]) {
   replace(root, h("section", { class: "table-page" }, headEl, bannerEl, layoutEl));
   document.body.classList.add("at-table");
   // the page keeps room below for the dock when the dock is fixed at the bottom (phones)
-  const docked = new ResizeObserver(() => root.style.setProperty("--dock-h", `${dockEl.offsetHeight}px`));
+  // (--controls-h: the board's controls alone, which a wide screen keeps at the bottom of the view)
+  const docked = new ResizeObserver(() => {
+    root.style.setProperty("--dock-h", `${dockEl.offsetHeight}px`);
+    root.style.setProperty("--controls-h", `${controlsEl.offsetHeight}px`);
+  });
   docked.observe(dockEl);
+  docked.observe(controlsEl);
 
   const token = () => (seatAt(tableId) || {}).token || null;
 
@@ -113,7 +120,7 @@ export function mount(root, [tableId]) {
           h(
             "details",
             { class: "fingerprint", dataset: { key: "fingerprint" } },
-            h("summary", {}, icon("key"), t("table.fingerprint"), " ", h("code", { "data-fingerprint": "" }, table.fingerprint)),
+            h("summary", {}, icon("key"), h("span", { class: "fingerprint-label" }, t("table.fingerprint")), " ", h("code", { "data-fingerprint": "" }, table.fingerprint)),
             h("p", {}, t("table.fingerprint_hint")),
             h("p", {}, t("table.commitment"), " ", h("code", { class: "commitment", "data-commitment": "" }, table.commitment)),
           ),
@@ -152,7 +159,8 @@ export function mount(root, [tableId]) {
       dockEl.hidden = true;
       return;
     }
-    dockEl.hidden = false;
+    // once over, the end panel says it all: no hand and no buttons left in the dock
+    dockEl.hidden = msg.view.over;
     shell.board.render(msg);
     promptEl.textContent = shell.board.prompt(msg);
     drawClock();
@@ -200,11 +208,11 @@ export function mount(root, [tableId]) {
     const msg = shell.msg;
     rerender(waitingEl, () => [
       msg && msg.table.status === "open"
-        ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) })
+        ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) }, shell.invite)
         : null,
       msg && deal.panel(msg, shell.seat),
     ]);
-    rerender(endEl, () => (msg && msg.view && msg.view.over ? endPanel(msg, shell.seat, shell.board, proof) : null));
+    rerender(endEl, () => (msg && msg.view && msg.view.over ? endPanel(msg, shell.seat, shell.board, proof, { again }) : null));
   }
 
   function draw() {
@@ -296,9 +304,13 @@ export function mount(root, [tableId]) {
     } else {
       tell(added, before, msg);
     }
+    // the match just ended: the result takes the focus (and comes into view), wherever it was
     if (msg.view && msg.view.over && !(before && before.view && before.view.over) && !first) {
-      const panel = endEl.querySelector(".end-panel");
-      if (panel && !boardEl.contains(document.activeElement)) panel.focus({ preventScroll: false });
+      const result = endEl.querySelector("#end-title");
+      if (result) {
+        result.focus({ preventScroll: true });
+        result.scrollIntoView({ block: "start" });
+      }
     }
   }
 
@@ -354,6 +366,29 @@ export function mount(root, [tableId]) {
     }
   }
 
+  /** Play again: a new table of the same game with the same seats (the bots at their levels,
+   * the people's seats open for them), started at once when everyone else is a bot. */
+  async function again(button) {
+    const table = shell.msg.table;
+    const seats = table.seats.map((seat) => (seat.bot ? { bot: true, level: seat.level || "medium" } : { bot: false }));
+    button.disabled = true;
+    try {
+      const answer = await api.create({
+        game: table.game,
+        players: seats.length,
+        seats,
+        turn_seconds: table.turn_seconds,
+        name: playerName() || t("lobby.default_name"),
+        start: seats.filter((seat) => !seat.bot).length === 1,
+      });
+      keepSeat(answer.table.id, answer.seat, answer.token);
+      navigate(`/table/${answer.table.id}`);
+    } catch (error) {
+      toastError(error);
+      button.disabled = false;
+    }
+  }
+
   async function leave(button) {
     button.disabled = true;
     try {
@@ -377,7 +412,11 @@ export function mount(root, [tableId]) {
   // lookup only tells "no such table" apart from a connection that does not come up
   socket.connect();
   api.table(tableId).then(
-    (answer) => ensureBoard(answer.table.game),
+    (answer) => {
+      shell.invite = answer.invite;
+      if (shell.msg) drawWaiting();
+      ensureBoard(answer.table.game);
+    },
     (error) => {
       if (error.code === "no_table") {
         shell.missing = true;

@@ -15,16 +15,34 @@ function headline(view, table, me) {
   return t("end.wins", { names: list(winners.map((seat) => seatName(table, seat))), count: winners.length });
 }
 
-export function endPanel(msg, me, board, proof) {
+/**
+ * The end panel, in the order a player wants it: the result (headline, how it ended, scores),
+ * then Play again, Replay and Verify, then what each seat held, and the proof folded below.
+ * @param {{again: (button: HTMLButtonElement) => void}} actions
+ */
+export function endPanel(msg, me, board, proof, actions) {
   const view = msg.view;
   const table = msg.table;
   const scores = (view.outcome && view.outcome.scores) || [];
   // the commitment is the SHA-256 of the server's secret (of the seed itself in older matches)
   const seed = view.secret || view.seed || table.secret || table.seed;
+  const others = table.seats.some((seat, index) => index !== me && !seat.bot);
+  const check =
+    (proof && proof.panel(msg, me)) ||
+    (seed &&
+      h(
+        "div",
+        { class: "seed-box" },
+        h("h4", {}, t("end.seed")),
+        h("code", { class: "seed", "data-seed": "" }, seed),
+        h("p", { class: "hint" }, t("end.seed_hint", { fingerprint: table.fingerprint })),
+        h("h4", {}, t("end.commitment")),
+        h("code", { class: "seed", "data-commitment": "" }, view.commitment || table.commitment),
+      ));
   return h(
     "section",
-    { class: "panel end-panel", "aria-labelledby": "end-title", tabindex: "-1" },
-    h("h2", { id: "end-title" }, icon("trophy"), headline(view, table, me)),
+    { class: "panel end-panel", "aria-labelledby": "end-title" },
+    h("h2", { id: "end-title", tabindex: "-1" }, icon("trophy"), headline(view, table, me)),
     board && h("p", { class: "end-reason" }, board.outcome(view)),
     scores.length > 0 &&
       h(
@@ -33,24 +51,23 @@ export function endPanel(msg, me, board, proof) {
         h("caption", {}, t("end.scores")),
         h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("th", { scope: "row" }, seatName(table, seat)), h("td", {}, String(score))))),
       ),
-    (proof && proof.panel(msg, me)) ||
-      (seed &&
-      h(
-        "div",
-        { class: "seed-box" },
-        h("h3", {}, t("end.seed")),
-        h("code", { class: "seed", "data-seed": "" }, seed),
-        h("p", { class: "hint" }, t("end.seed_hint", { fingerprint: table.fingerprint })),
-        h("h3", {}, t("end.commitment")),
-        h("code", { class: "seed", "data-commitment": "" }, view.commitment || table.commitment),
-      )),
-    board && board.revealed(view),
     h(
       "p",
-      { class: "card-actions" },
-      h("a", { class: "button primary", href: `/verify?table=${encodeURIComponent(table.id)}`, "data-link": "", dataset: { key: "verify-link" } }, t("end.verify")),
+      { class: "card-actions end-actions" },
+      me !== null
+        ? h("button", { type: "button", class: "primary", dataset: { key: "again" }, onClick: (e) => actions.again(e.currentTarget) }, icon("reroll"), t("end.again"))
+        : h("a", { class: "button primary", href: "/", "data-link": "", dataset: { key: "again" } }, t("end.again")),
       h("a", { class: "button", href: `/replay/${encodeURIComponent(table.id)}`, "data-link": "", dataset: { key: "replay-link" } }, t("end.replay")),
-      h("a", { class: "button", href: "/", "data-link": "" }, t("end.again")),
+      h("a", { class: "button", href: `/verify?table=${encodeURIComponent(table.id)}`, "data-link": "", dataset: { key: "verify-link" } }, t("end.verify")),
     ),
+    me !== null && h("p", { class: "hint end-again-hint" }, others ? t("end.again_invite") : t("end.again_bots")),
+    board && board.revealed(view),
+    check &&
+      h(
+        "details",
+        { class: "proof-fold", dataset: { key: "proof-fold" } },
+        h("summary", {}, h("h3", { id: "proof-title" }, icon("key"), t("fair.proof.title"))),
+        check,
+      ),
   );
 }

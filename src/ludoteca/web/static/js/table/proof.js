@@ -100,7 +100,6 @@ export function createProof(tableId, redraw) {
       return h(
         "section",
         { class: "proof", "aria-labelledby": "proof-title" },
-        h("h3", { id: "proof-title" }, icon("key"), t("fair.proof.title")),
         h(
           "dl",
           { class: "proof-facts" },

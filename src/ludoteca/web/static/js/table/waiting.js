@@ -19,13 +19,19 @@ async function copy(text, input) {
   }
 }
 
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
 /**
  * @param {object} table  the table summary
  * @param {number|null} me
  * @param {{join: Function, start: Function, leave: Function, copied: Function}} actions
+ * @param {string|null} link  the invite link the server gave (the network address when it
+ *   listens on the network), else this page's own address
  */
-export function waitingRoom(table, me, actions) {
-  const invite = `${location.origin}/table/${table.id}`;
+export function waitingRoom(table, me, actions, link) {
+  const invite = link || `${location.origin}/table/${table.id}`;
+  // a code to scan from the screen, when the link leads somewhere from another device
+  const reachable = !LOOPBACK.has(new URL(invite).hostname);
   const input = h("input", { id: "invite-link", class: "invite-input", readonly: true, value: invite, "aria-labelledby": "invite-label", onFocus: (e) => e.target.select() });
   const free = table.seats.filter((seat) => seat.kind === "open").length;
   return h(
@@ -74,6 +80,14 @@ export function waitingRoom(table, me, actions) {
           t("waiting.copy"),
         ),
       ),
+      reachable &&
+        h(
+          "figure",
+          { class: "invite-qr" },
+          h("img", { src: `/api/tables/${encodeURIComponent(table.id)}/invite.svg`, width: "148", height: "148", alt: t("waiting.qr_alt", { link: invite }) }),
+          h("figcaption", { class: "hint" }, t("waiting.qr")),
+        ),
+      !reachable && h("p", { class: "hint invite-local" }, t("waiting.local_only")),
     ),
     me !== null &&
       h(

@@ -1,0 +1,125 @@
+"""Everything a turn needs fits the screen: in each game at 1280×800, 390×844 and 360×640, on
+the player's turn, every element that sends a legal action (it carries ``data-action``) is inside
+the viewport, not covered, and at least 44 px each way, without the page scrolling; and no page
+(table, replay, verify) scrolls sideways."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from browserkit import DESKTOP, PHONE, Pages, ServerProcess, bots_only_match, decision
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, ViewportSize
+
+pytestmark = pytest.mark.browser
+SMALL: ViewportSize = {"width": 360, "height": 640}
+SIZES = {"desktop": DESKTOP, "phone": PHONE, "small": SMALL}
+GAMES = ["heroes", "dice-heroes", "dwarves"]
+TAP = 44
+
+# every element whose data-action is legal now: where it is and what is on top of its centre
+ON_SCREEN = """([legal, tap]) => {
+  const problems = [];
+  let seen = 0;
+  for (const el of document.querySelectorAll("[data-action]")) {
+    if (!legal.includes(el.dataset.action)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;  // not rendered
+    seen += 1;
+    const what = `${el.className} [${el.dataset.action}]`;
+    if (r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
+      problems.push(`${what}: at ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`
+        + ` outside ${innerWidth}x${innerHeight}`);
+    else {
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || !el.contains(hit))
+        problems.push(`${what}: covered by ${hit ? hit.outerHTML.slice(0, 80) : "nothing"}`);
+    }
+    if (r.width < tap - 0.5 || r.height < tap - 0.5)
+      problems.push(`${what}: ${Math.round(r.width)}x${Math.round(r.height)} px`);
+  }
+  if (scrollX !== 0 || scrollY !== 0) problems.push(`the page scrolled to ${scrollX},${scrollY}`);
+  return {seen, problems};
+}"""
+
+SIDEWAYS = "() => document.documentElement.scrollWidth - innerWidth"
+
+# every control on the table page a finger may need: its height (and a button's width) in px
+SMALL_TARGETS = """(tap) => [...document.querySelectorAll(
+    '.table-page button, .table-page summary, .table-page select, .table-page a.button,'
+    + ' .table-page .rules-link')]
+  .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+  .map(el => [el, el.getBoundingClientRect()])
+  .filter(([el, r]) => r.height < tap - 0.5 || (el.tagName === 'BUTTON' && r.width < tap - 0.5))
+  .map(([el, r]) => `${el.tagName}.${el.className} ${Math.round(r.width)}x${Math.round(r.height)}`)
+"""
+
+
+def frames(page: Page) -> None:
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def check(page: Page, legal: list[str], when: str) -> int:
+    frames(page)
+    found: dict[str, Any] = page.evaluate(ON_SCREEN, [legal, TAP])
+    assert found["problems"] == [], f"{page.viewport_size} {when}: {found['problems']}"
+    seen: int = found["seen"]
+    return seen
+
+
+def no_sideways(page: Page, what: str) -> None:
+    frames(page)
+    extra: int = page.evaluate(SIDEWAYS)
+    assert extra <= 0, f"{what} at {page.viewport_size} scrolls {extra} px sideways"
+
+
+def my_turn(page: Page) -> dict[str, Any]:
+    version = -1
+    for _ in range(40):
+        s = decision(page, version)
+        assert not s["view"]["over"], "the match ended before the player's turn"
+        if s["legal"]:
+            return s
+        version = s["version"]
+    raise AssertionError("no turn for the player")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_legal_control_is_on_screen(pages: Pages, game: str, size: str) -> None:
+    page = pages.open("/", viewport=SIZES[size], touch=size != "desktop")
+    page.click(f"article[data-game='{game}'] .play-now")
+    page.wait_for_url("**/table/*")
+    s = my_turn(page)
+    legal = s["legal"]
+    seen = check(page, legal, "at the start of the turn")
+    no_sideways(page, "the table")
+    assert page.evaluate(SMALL_TARGETS, TAP) == [], "tap targets under 44 px"
+    # what lights up once a choice is begun: a hero lifted, a die marked
+    if game == "heroes" and not any(a.startswith("strike ") for a in legal):
+        lift = page.locator(".hr-hero:not(.idle)").first
+        if lift.count():
+            lift.click()
+            page.wait_for_selector(".hr-room.lit, .hr-camp.lit")
+            seen = check(page, legal, "with a hero lifted")
+            assert seen >= 2, "lifting a hero lit nothing"
+    elif game == "dice-heroes" and page.locator(".dh-die-button.lit").count():
+        page.locator(".dh-die-button.lit").first.click()
+        seen = check(page, legal, "with a die marked")
+        assert page.locator(".dh-reroll[data-action]").count() == 1
+    assert seen >= 1, f"no control for {legal}"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_replay_and_verify_do_not_scroll_sideways(
+    pages: Pages, server: ServerProcess, size: str
+) -> None:
+    table = bots_only_match(server, "heroes")
+    page = pages.open(f"/replay/{table}", viewport=SIZES[size])
+    page.wait_for_selector(".replay-where")
+    no_sideways(page, "the replay page")
+    page.goto(f"{server.base}/verify")
+    page.wait_for_selector("input[type=file]")
+    no_sideways(page, "the verify page")
