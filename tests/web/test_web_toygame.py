@@ -124,7 +124,7 @@ def test_the_end_shows_the_result_first_and_play_again_deals_a_new_match(
     game with the same bots, started with a new deal."""
     pages = Pages(browser, toy_server.base)
     page = pages.open("/", viewport={"width": 390, "height": 844}, touch=True)
-    page.locator("article[data-game='high-card'] .play-now").click()
+    page.locator("article[data-game='high-card-plain'] .play-now").click()  # the generic board
     page.wait_for_url("**/table/*")
     first = page.url.rsplit("/", 1)[1]
     pick = random.Random(5)

@@ -8,6 +8,16 @@ import { loadGames } from "../games.js";
 
 const GENERIC = { module: new URL("./generic.js", import.meta.url).pathname, parts: [], styles: [] };
 
+// The boards shipped with the table are named under /static/ (a GameSpec.board without a folder):
+// they are loaded from this page's own version of the static tree (/static/<version>/), so that
+// they share its modules and are cached with it.
+const STATIC = new URL("../../", import.meta.url).pathname;
+
+function here(url) {
+  const plain = url.startsWith("/static/") && !url.startsWith(STATIC);
+  return plain ? STATIC + url.slice("/static/".length) : url;
+}
+
 function preload(parts) {
   for (const href of parts) {
     if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`)) continue;
@@ -48,7 +58,7 @@ export async function loadBoard(gameId) {
     board = null; // no catalogue: the generic board still plays
   }
   board = board || GENERIC;
-  preload(board.parts);
-  const [module] = await Promise.all([import(board.module), style(board.styles)]);
+  preload(board.parts.map(here));
+  const [module] = await Promise.all([import(here(board.module)), style(board.styles.map(here))]);
   return module;
 }
