@@ -172,6 +172,12 @@ class Game(ABC, Generic[S, A]):
     def apply_unchecked(self, state: S, action: A) -> list[Event]:
         """Apply an action known to be legal (e.g. taken from ``legal_actions``), in place."""
 
+    def step(self, state: S, action: A) -> None:
+        """``apply_unchecked`` without building the events: the same match, bit for bit, for
+        callers that never read them (search, playouts). Games override it where skipping the
+        events saves time."""
+        self.apply_unchecked(state, action)
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """The result once the match is over, else None."""

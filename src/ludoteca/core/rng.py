@@ -20,6 +20,7 @@ match can be stored and resumed mid-way. Nothing here reads the clock or the ``r
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import MutableSequence, Sequence
 from typing import Any, TypeVar
 
@@ -27,8 +28,10 @@ from .errors import InvalidPositionError
 
 T = TypeVar("T")
 
-_WORDS_PER_BLOCK = 8
 _WORD_SPACE = 1 << 32
+_BLOCK_WORDS = struct.Struct(">8I").unpack
+_LIMITS = {n: _WORD_SPACE - (_WORD_SPACE % n) for n in range(1, 257)}
+"""``below(n)``'s rejection limit for the small ``n`` the games draw from."""
 
 
 def block(seed: str, index: int) -> bytes:
@@ -37,9 +40,12 @@ def block(seed: str, index: int) -> bytes:
 
 
 class Stream:
-    """A deterministic random stream; same seed and same calls give the same numbers everywhere."""
+    """A deterministic random stream; same seed and same calls give the same numbers everywhere.
 
-    __slots__ = ("_block", "_block_index", "seed", "used")
+    The words of the current block are kept unpacked (``_words``, block ``_block_index``), so a
+    draw hashes once per eight words and reads the rest from a tuple; clones share that tuple."""
+
+    __slots__ = ("_block_index", "_words", "seed", "used")
 
     def __init__(self, seed: str, used: int = 0) -> None:
         if not isinstance(seed, str):
@@ -49,25 +55,33 @@ class Stream:
         self.seed = seed
         self.used = used
         self._block_index = -1
-        self._block = b""
+        self._words: tuple[int, ...] = ()
 
     def word(self) -> int:
         """The next 32-bit word of the stream."""
-        index, offset = divmod(self.used, _WORDS_PER_BLOCK)
+        used = self.used
+        index = used >> 3
         if index != self._block_index:
-            self._block = block(self.seed, index)
+            self._words = _BLOCK_WORDS(block(self.seed, index))
             self._block_index = index
-        self.used += 1
-        start = offset * 4
-        return int.from_bytes(self._block[start : start + 4], "big")
+        self.used = used + 1
+        return self._words[used & 7]
 
     def below(self, n: int) -> int:
         """A uniform integer in ``0..n-1`` (rejection sampling, no modulo bias)."""
-        if not 1 <= n <= _WORD_SPACE:
-            raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
-        limit = _WORD_SPACE - (_WORD_SPACE % n)
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if not 1 <= n <= _WORD_SPACE:
+                raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
+            limit = _WORD_SPACE - (_WORD_SPACE % n)
+        used = self.used
         while True:
-            w = self.word()
+            if used >> 3 != self._block_index:
+                self._block_index = used >> 3
+                self._words = _BLOCK_WORDS(block(self.seed, used >> 3))
+            w = self._words[used & 7]
+            used += 1
+            self.used = used
             if w < limit:
                 return w % n
 
@@ -78,17 +92,31 @@ class Stream:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle in place (Fisher-Yates from the end, see the module docstring)."""
+        """Shuffle in place (Fisher-Yates from the end, see the module docstring).
+
+        The draws are ``below(i + 1)``'s, written out here: a set-up shuffles dozens of items."""
+        seed, index, words, used = self.seed, self._block_index, self._words, self.used
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _LIMITS.get(n) or _WORD_SPACE - (_WORD_SPACE % n)
+            while True:
+                if used >> 3 != index:
+                    index = used >> 3
+                    words = _BLOCK_WORDS(block(seed, index))
+                w = words[used & 7]
+                used += 1
+                if w < limit:
+                    break
+            j = w % n
             items[i], items[j] = items[j], items[i]
+        self._block_index, self._words, self.used = index, words, used
 
     def clone(self) -> Stream:
         copy = Stream.__new__(Stream)
         copy.seed = self.seed
         copy.used = self.used
         copy._block_index = self._block_index
-        copy._block = self._block
+        copy._words = self._words
         return copy
 
     def to_json(self) -> dict[str, Any]:

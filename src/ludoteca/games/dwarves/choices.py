@@ -4,11 +4,15 @@ dwarf it meets. Both lists are in the stable order documented in ``docs/notation
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
-from .actions import BLIND, MOVES, STEALS, TRADES, Action
+from .actions import BLIND, MAX_TILES, MOVES, STEALS, TRADES, Action
 from .lineup import EXTRA
 from .state import MEET, MOVE, DwarvesState
 from .stones import NKINDS
+
+T = TypeVar("T")
+KIND_RANGE = range(NKINDS)
 
 
 def routes(state: DwarvesState) -> dict[int, list[str]]:
@@ -36,17 +40,27 @@ def routes(state: DwarvesState) -> dict[int, list[str]]:
     return found
 
 
-def destinations(state: DwarvesState) -> list[int]:
-    """The tiles the mover may move to, each once, in listing order (see ``routes``)."""
+TILES = tuple(range(MAX_TILES))
+
+
+def destinations(state: DwarvesState, named: Sequence[T] = TILES) -> list[T]:  # type: ignore[assignment]
+    """The tiles the mover may move to, each once, in listing order (see ``routes``), as
+    ``named[tile]`` (the tile numbers themselves, or ``MOVES`` for the actions)."""
     board = state.board
     here = state.pos[state.turn]
-    if state.grey == state.white:
-        return [(here + d) % board.size for d in range(1, board.size + 1)]
+    grey, white = state.grey, state.white
+    if grey == white:
+        size = board.size
+        return [named[(here + d) % size] for d in range(1, size + 1)]
     nxt = board.nxt[here]
-    found: list[int] = []
-    for tile in (nxt[state.grey], nxt[state.white], (here + 1) % board.size, here):
-        if tile not in found:
-            found.append(tile)
+    first, second, step = nxt[grey], nxt[white], (here + 1) % board.size
+    found = [named[first]]
+    if second != first:
+        found.append(named[second])
+    if step not in (first, second):
+        found.append(named[step])
+    if here not in (first, second, step):
+        found.append(named[here])
     return found
 
 
@@ -55,15 +69,17 @@ def options_between(mine: Sequence[int], theirs: Sequence[int], blind: bool) -> 
     kind, canonical order), or the blind trade with an extra dwarf (``blind``); then steals by
     kind when the other has 2+ stones more."""
     options: list[Action] = []
-    has_mine = [k for k in range(NKINDS) if mine[k]]
-    has_theirs = [k for k in range(NKINDS) if theirs[k]]
-    if has_mine and has_theirs:
+    has_theirs = [k for k in KIND_RANGE if theirs[k]]
+    if has_theirs and any(mine):
         if blind:
             options.append(BLIND)
         else:
-            options.extend(TRADES[g][t] for g in has_mine for t in has_theirs)
+            for give in KIND_RANGE:
+                if mine[give]:
+                    row = TRADES[give]
+                    options += [row[take] for take in has_theirs]
     if sum(theirs) - sum(mine) >= 2:
-        options.extend(STEALS[k] for k in has_theirs)
+        options += [STEALS[k] for k in has_theirs]
     return options
 
 
@@ -78,7 +94,7 @@ def meeting_options(state: DwarvesState) -> list[Action]:
 def legal(state: DwarvesState) -> list[Action]:
     """Every legal action of the player to move ([] once the match is over)."""
     if state.phase == MOVE:
-        return [MOVES[t] for t in destinations(state)]
+        return destinations(state, MOVES)
     if state.phase == MEET:
         return meeting_options(state)
     return []

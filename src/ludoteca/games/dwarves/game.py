@@ -11,6 +11,8 @@ from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
 from . import notation, rules, view
 from .actions import Action
 from .bot import HeuristicBot
+from .choices import legal
+from .play import act
 from .state import DwarvesState
 
 
@@ -38,10 +40,13 @@ class DwarvesGame(Game[DwarvesState, Action]):
         return rules.to_move(state)
 
     def legal_actions(self, state: DwarvesState) -> list[Action]:
-        return rules.legal_actions(state)
+        return legal(state)
 
     def apply_unchecked(self, state: DwarvesState, action: Action) -> list[Event]:
         return rules.apply(state, action)
+
+    def step(self, state: DwarvesState, action: Action) -> None:
+        act(state, action, None)
 
     def outcome(self, state: DwarvesState) -> Outcome | None:
         return rules.outcome(state)

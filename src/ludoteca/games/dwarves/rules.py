@@ -31,12 +31,7 @@ def setup(players: int, rng: Stream) -> tuple[DwarvesState, list[Event]]:
     state.pool = sorted_pool(stone_set(players))
     rng.shuffle(state.pool)
     state.pos = [ring.nxt[ring.portal][face] for face in cast.faces]
-    state.start = next(
-        d
-        for i in range(1, ring.size)
-        for d in range(cast.size)
-        if state.pos[d] == (ring.passage + i) % ring.size and cast.seats[d] != EXTRA
-    )
+    state.start = _first_player(state)
     events = [
         Event(
             "setup",
@@ -58,6 +53,17 @@ def setup(players: int, rng: Stream) -> tuple[DwarvesState, list[Event]]:
     return state, events
 
 
+def _first_player(state: DwarvesState) -> int:
+    """The player's dwarf nearest clockwise after the Secret Passage (it starts round 1)."""
+    ring, pos, seats = state.board, state.pos, state.lineup.seats
+    for i in range(1, ring.size):
+        tile = (ring.passage + i) % ring.size
+        for d, at in enumerate(pos):
+            if at == tile and seats[d] != EXTRA:
+                return d
+    raise AssertionError("every ring holds a player's dwarf")
+
+
 def to_move(state: DwarvesState) -> int | None:
     return None if state.phase == OVER else state.lineup.seats[state.turn]
 
@@ -67,7 +73,9 @@ def legal_actions(state: DwarvesState) -> list[Action]:
 
 
 def apply(state: DwarvesState, action: Action) -> list[Event]:
-    return act(state, action)
+    events: list[Event] = []
+    act(state, action, events)
+    return events
 
 
 def outcome(state: DwarvesState) -> Outcome | None:
