@@ -37,6 +37,9 @@ class DiceHeroesGame(Game[DiceState, Action]):
     def apply_unchecked(self, state: DiceState, action: Action) -> list[Event]:
         return rules.apply(state, action)
 
+    def step(self, state: DiceState, action: Action) -> None:
+        rules.play(state, action, None)
+
     def outcome(self, state: DiceState) -> Outcome | None:
         return rules.outcome(state)
 

@@ -30,9 +30,7 @@ def figure_name(state: DwarvesState, figure: int) -> str:
 
 def roll(state: DwarvesState, figure: int, events: Log) -> None:
     """Roll both dice: grey first, then white."""
-    below = state.rng.below
-    state.grey = grey = below(SIDES)
-    state.white = white = below(SIDES)
+    state.grey, state.white = grey, white = state.rng.draws(SIDES, 2)
     if events is not None:
         events.append(
             Event(

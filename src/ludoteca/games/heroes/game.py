@@ -37,6 +37,9 @@ class HeroesGame(Game[HeroesState, Action]):
     def apply_unchecked(self, state: HeroesState, action: Action) -> list[Event]:
         return rules.apply(state, action)
 
+    def step(self, state: HeroesState, action: Action) -> None:
+        rules.play(state, action, None)
+
     def outcome(self, state: HeroesState) -> Outcome | None:
         return state.result
 
