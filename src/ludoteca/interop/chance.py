@@ -15,13 +15,14 @@ ways to hand that to a framework:
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
-from typing import Any, Final, Self
+from collections.abc import Hashable, MutableSequence, Sequence
+from typing import Any, Final, Self, TypeVar
 
 from ludoteca.core import JSON, Game, Stream
 from ludoteca.games import get
 
 AnyGame = Game[Any, Any]
+T = TypeVar("T")
 SETUP: Final = "<setup>"
 """The pending step while an explicit-chance set-up still needs outcomes."""
 
@@ -53,6 +54,19 @@ class ScriptedStream(Stream):
         self.taken += 1
         self.used += 1
         return value
+
+    def draws(self, n: int, count: int) -> list[int]:
+        """All ``count`` outcomes or none: a draw past the script takes nothing (the dice of a
+        roll are asked one by one, and the roll happens once it has them all)."""
+        if self.taken + count > len(self.script):
+            raise NeedChance(n)
+        return [self.below(n) for _ in range(count)]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates from the end through ``below`` (see ``ludoteca.core.rng``)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
 
     def word(self) -> int:
         raise TypeError("explicit chance needs every draw through below()")

@@ -23,7 +23,11 @@ class DiceHeroesGame(Game[DiceState, Action]):
     )
 
     def setup(self, params: JSON, rng: Stream) -> tuple[DiceState, list[Event]]:
-        return rules.setup(params["players"], rng)
+        events: list[Event] = []
+        return rules.setup(params["players"], rng, events), events
+
+    def start(self, params: JSON, rng: Stream) -> DiceState:
+        return rules.setup(params["players"], rng, None)
 
     def players(self, state: DiceState) -> int:
         return state.players

@@ -296,27 +296,28 @@ def _settle(state: DiceState, events: Log) -> None:
         _start_turn(state, (state.seat + 1) % state.players, events)
 
 
-def _rolloff(state: DiceState, events: list[Event]) -> None:
+def _rolloff(state: DiceState, events: Log) -> None:
     """Everyone rolls 3 white dice; the tied for the most swords roll again until one leads."""
     contenders = list(range(state.players))
     round_ = 1
     while True:
         results = []
         for seat in contenders:
-            faces = [ROLL[WHITE][state.rng.below(SIDES)] for _ in range(PER_COLOUR)]
+            faces = [ROLL[WHITE][side] for side in state.rng.draws(SIDES, PER_COLOUR)]
             swords = sum(SWORDS[f] for f in faces)
             results.append((seat, faces, swords))
-            events.append(
-                Event(
-                    "rolloff",
-                    {
-                        "round": round_,
-                        "seat": seat,
-                        "faces": [FACE_NAMES[f] for f in faces],
-                        "swords": swords,
-                    },
+            if events is not None:
+                events.append(
+                    Event(
+                        "rolloff",
+                        {
+                            "round": round_,
+                            "seat": seat,
+                            "faces": [FACE_NAMES[f] for f in faces],
+                            "swords": swords,
+                        },
+                    )
                 )
-            )
         best = max(swords for _, _, swords in results)
         contenders = [seat for seat, _, swords in results if swords == best]
         if len(contenders) == 1:
@@ -326,18 +327,19 @@ def _rolloff(state: DiceState, events: list[Event]) -> None:
     state.laid = tuple((WHITE, f) for f in faces if SWORDS[f])
     state.troop[seat * HUES + WHITE] -= len(state.laid)
     state.holder = seat
-    events.append(Event("opening", {"seat": seat, "swords": swords}))
+    if events is not None:
+        events.append(Event("opening", {"seat": seat, "swords": swords}))
 
 
 # ----------------------------------------------------------------------------- the rules
-def setup(players: int, rng: Stream) -> tuple[DiceState, list[Event]]:
-    """The roll-off for the posters, then the first roll of the seat after the holder."""
+def setup(players: int, rng: Stream, events: Log) -> DiceState:
+    """The roll-off for the posters, then the first roll of the seat after the holder (the
+    events to ``events``, None: not built)."""
     state = DiceState(players, rng)
-    events: list[Event] = []
     _rolloff(state, events)
     _start_turn(state, (state.holder + 1) % state.players, events)
     _settle(state, events)
-    return state, events
+    return state
 
 
 def legal_actions(state: DiceState) -> list[Action]:

@@ -31,7 +31,11 @@ class DwarvesGame(Game[DwarvesState, Action]):
     )
 
     def setup(self, params: JSON, rng: Stream) -> tuple[DwarvesState, list[Event]]:
-        return rules.setup(params["players"], rng)
+        events: list[Event] = []
+        return rules.setup(params["players"], rng, events), events
+
+    def start(self, params: JSON, rng: Stream) -> DwarvesState:
+        return rules.setup(params["players"], rng, None)
 
     def players(self, state: DwarvesState) -> int:
         return state.lineup.players

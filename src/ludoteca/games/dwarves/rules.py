@@ -15,7 +15,7 @@ from .actions import Action
 from .board import board, lay_ring
 from .choices import legal
 from .lineup import EXTRA, lineup
-from .play import act, begin_turn
+from .play import Log, act, begin_turn
 from .scoring import figure_scores
 from .state import OVER, DwarvesState
 from .stones import NKINDS, sorted_pool, stone_set, stones
@@ -23,8 +23,9 @@ from .stones import NKINDS, sorted_pool, stone_set, stones
 START_STONES = 3
 
 
-def setup(players: int, rng: Stream) -> tuple[DwarvesState, list[Event]]:
-    """Lay the ring, shuffle the pool, place the dwarves, deal three stones each, start round 1."""
+def setup(players: int, rng: Stream, events: Log) -> DwarvesState:
+    """Lay the ring, shuffle the pool, place the dwarves, deal three stones each, start round 1
+    (the events to ``events``, None: not built)."""
     cast = lineup(players)
     ring = board(lay_ring(players, rng))
     state = DwarvesState(ring, cast, rng)
@@ -32,25 +33,31 @@ def setup(players: int, rng: Stream) -> tuple[DwarvesState, list[Event]]:
     rng.shuffle(state.pool)
     state.pos = [ring.nxt[ring.portal][face] for face in cast.faces]
     state.start = _first_player(state)
-    events = [
-        Event(
-            "setup",
-            {
-                "ring": list(ring.tiles),
-                "dwarves": {c: state.pos[d] for d, c in enumerate(cast.colours)},
-                "hobbit": state.hobbit,
-                "dragon": state.dragon,
-                "start": cast.colours[state.start],
-            },
+    if events is not None:
+        events.append(
+            Event(
+                "setup",
+                {
+                    "ring": list(ring.tiles),
+                    "dwarves": {c: state.pos[d] for d, c in enumerate(cast.colours)},
+                    "hobbit": state.hobbit,
+                    "dragon": state.dragon,
+                    "start": cast.colours[state.start],
+                },
+            )
         )
-    ]
+    pool, chest = state.pool, state.chest
     for d in range(cast.size):
         for _ in range(START_STONES):
-            state.chest[d * NKINDS + state.pool.pop()] += 1
-        events.append(Event("deal", {"dwarf": cast.colours[d], "stones": stones(state.counts(d))}))
-    events.append(Event("round", {"round": 1}))
+            chest[d * NKINDS + pool.pop()] += 1
+        if events is not None:
+            events.append(
+                Event("deal", {"dwarf": cast.colours[d], "stones": stones(state.counts(d))})
+            )
+    if events is not None:
+        events.append(Event("round", {"round": 1}))
     begin_turn(state, state.start, events)
-    return state, events
+    return state
 
 
 def _first_player(state: DwarvesState) -> int:
