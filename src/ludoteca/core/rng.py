@@ -85,29 +85,6 @@ class Stream:
             if w < limit:
                 return w % n
 
-    def draws(self, n: int, count: int) -> list[int]:
-        """``count`` draws of ``below(n)``, in order (the same words, written out for speed: a
-        handful of dice is rolled at once)."""
-        limit = _LIMITS.get(n)
-        if limit is None:
-            if not 1 <= n <= _WORD_SPACE:
-                raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
-            limit = _WORD_SPACE - (_WORD_SPACE % n)
-        seed, index, words, used = self.seed, self._block_index, self._words, self.used
-        out = []
-        for _ in range(count):
-            while True:
-                if used >> 3 != index:
-                    index = used >> 3
-                    words = _BLOCK_WORDS(block(seed, index))
-                w = words[used & 7]
-                used += 1
-                if w < limit:
-                    break
-            out.append(w % n)
-        self._block_index, self._words, self.used = index, words, used
-        return out
-
     def choice(self, items: Sequence[T]) -> T:
         """One item, uniformly."""
         if not items:

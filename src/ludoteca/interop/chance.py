@@ -55,13 +55,6 @@ class ScriptedStream(Stream):
         self.used += 1
         return value
 
-    def draws(self, n: int, count: int) -> list[int]:
-        """All ``count`` outcomes or none: a draw past the script takes nothing (the dice of a
-        roll are asked one by one, and the roll happens once it has them all)."""
-        if self.taken + count > len(self.script):
-            raise NeedChance(n)
-        return [self.below(n) for _ in range(count)]
-
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates from the end through ``below`` (see ``ludoteca.core.rng``)."""
         for i in range(len(items) - 1, 0, -1):

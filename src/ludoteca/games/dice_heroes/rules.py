@@ -145,11 +145,11 @@ the same, bit for bit, only the events are not built."""
 def _roll_dice(state: DiceState, numbers: Sequence[int], events: Log) -> None:
     """Roll the given dice in ascending order; an X sends its die back to the tableau at once."""
     seat, base = state.seat, state.seat * HUES
-    colours, faces = state.colours, state.faces
+    below, colours, faces = state.rng.below, state.colours, state.faces
     sent = 0
-    for n, side in zip(numbers, state.rng.draws(SIDES, len(numbers)), strict=True):
+    for n in numbers:
         colour = colours[n - 1]
-        face = ROLL[colour][side]
+        face = ROLL[colour][below(SIDES)]
         faces[n - 1] = face
         if face == X:
             state.troop[base + colour] -= 1
@@ -303,7 +303,7 @@ def _rolloff(state: DiceState, events: Log) -> None:
     while True:
         results = []
         for seat in contenders:
-            faces = [ROLL[WHITE][side] for side in state.rng.draws(SIDES, PER_COLOUR)]
+            faces = [ROLL[WHITE][state.rng.below(SIDES)] for _ in range(PER_COLOUR)]
             swords = sum(SWORDS[f] for f in faces)
             results.append((seat, faces, swords))
             if events is not None:

@@ -30,7 +30,9 @@ def figure_name(state: DwarvesState, figure: int) -> str:
 
 def roll(state: DwarvesState, figure: int, events: Log) -> None:
     """Roll both dice: grey first, then white."""
-    state.grey, state.white = grey, white = state.rng.draws(SIDES, 2)
+    below = state.rng.below
+    state.grey = grey = below(SIDES)
+    state.white = white = below(SIDES)
     if events is not None:
         events.append(
             Event(
@@ -122,6 +124,9 @@ def act(state: DwarvesState, action: Action, events: Log) -> None:
     mover = state.turn
     if isinstance(action, Move):
         state.queue = move_to(state, mover, action.tile, events)
+        if not state.queue:
+            advance(state, events)
+            return
     else:
         other = state.queue.pop(0)
         if isinstance(action, Trade):
