@@ -94,7 +94,8 @@ class Board:
         for i in range(2 * size - 1, -1, -1):
             t = i % size
             if i < size:
-                rows[t] = tuple(u if u >= 0 else t for u in ahead[:GREY])
+                row = ahead[:GREY]
+                rows[t] = tuple(row) if -1 not in row else tuple(u if u >= 0 else t for u in row)
             ahead[colour[t]] = t
         return tuple(rows)
 

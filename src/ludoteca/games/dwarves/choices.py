@@ -3,10 +3,11 @@ dwarf it meets. Both lists are in the stable order documented in ``docs/notation
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from .actions import BLIND, MAX_TILES, MOVES, STEALS, TRADES, Action
+from .board import tile_set
 from .lineup import EXTRA
 from .state import MEET, MOVE, DwarvesState
 from .stones import NKINDS
@@ -43,15 +44,34 @@ def routes(state: DwarvesState) -> dict[int, list[str]]:
 TILES = tuple(range(MAX_TILES))
 
 
-def destinations(state: DwarvesState, named: Sequence[T] = TILES) -> list[T]:  # type: ignore[assignment]
+def _clockwise(named: Sequence[T]) -> Mapping[int, tuple[tuple[T, ...], ...]]:
+    """Per ring size, per tile: every tile clockwise from the next one round to itself, as
+    ``named[tile]`` (the doubles' destinations)."""
+    return {
+        size: tuple(
+            tuple(named[(here + d) % size] for d in range(1, size + 1)) for here in range(size)
+        )
+        for size in {len(tile_set(players)) for players in range(2, 7)}
+    }
+
+
+CLOCKWISE = _clockwise(TILES)
+CLOCKWISE_MOVES = _clockwise(MOVES)
+
+
+def destinations(
+    state: DwarvesState,
+    named: Sequence[T] = TILES,  # type: ignore[assignment]
+    clockwise: Mapping[int, tuple[tuple[T, ...], ...]] = CLOCKWISE,  # type: ignore[assignment]
+) -> list[T]:
     """The tiles the mover may move to, each once, in listing order (see ``routes``), as
-    ``named[tile]`` (the tile numbers themselves, or ``MOVES`` for the actions)."""
+    ``named[tile]`` (the tile numbers themselves, or ``MOVES`` with ``CLOCKWISE_MOVES`` for the
+    actions)."""
     board = state.board
     here = state.pos[state.turn]
     grey, white = state.grey, state.white
     if grey == white:
-        size = board.size
-        return [named[(here + d) % size] for d in range(1, size + 1)]
+        return list(clockwise[board.size][here])
     nxt = board.nxt[here]
     first, second, step = nxt[grey], nxt[white], (here + 1) % board.size
     found = [named[first]]
@@ -94,7 +114,7 @@ def meeting_options(state: DwarvesState) -> list[Action]:
 def legal(state: DwarvesState) -> list[Action]:
     """Every legal action of the player to move ([] once the match is over)."""
     if state.phase == MOVE:
-        return destinations(state, MOVES)
+        return destinations(state, MOVES, CLOCKWISE_MOVES)
     if state.phase == MEET:
         return meeting_options(state)
     return []
