@@ -34,18 +34,13 @@ _LIMITS = {n: _WORD_SPACE - (_WORD_SPACE % n) for n in range(1, 257)}
 """``below(n)``'s rejection limit for the small ``n`` the games draw from."""
 
 
-def block(seed: str, index: int) -> bytes:
-    """The 32-byte block ``index`` of the stream for ``seed``."""
-    return hashlib.sha256(f"{seed}:{index}".encode()).digest()
-
-
 class Stream:
     """A deterministic random stream; same seed and same calls give the same numbers everywhere.
 
     The words of the current block are kept unpacked (``_words``, block ``_block_index``), so a
     draw hashes once per eight words and reads the rest from a tuple; clones share that tuple."""
 
-    __slots__ = ("_block_index", "_words", "seed", "used")
+    __slots__ = ("_block_index", "_prefix", "_words", "seed", "used")
 
     def __init__(self, seed: str, used: int = 0) -> None:
         if not isinstance(seed, str):
@@ -56,16 +51,26 @@ class Stream:
         self.used = used
         self._block_index = -1
         self._words: tuple[int, ...] = ()
+        self._prefix: Any = None  # SHA-256 fed with "<seed>:", copied for every block
+
+    def _load(self, index: int) -> tuple[int, ...]:
+        """Make block ``index`` the current one (what ``block`` computes, from a hash state that
+        has already taken the seed); returns its words."""
+        prefix = self._prefix
+        if prefix is None:
+            prefix = self._prefix = hashlib.sha256(f"{self.seed}:".encode())
+        hasher = prefix.copy()
+        hasher.update(b"%d" % index)
+        self._block_index = index
+        self._words = words = _BLOCK_WORDS(hasher.digest())
+        return words
 
     def word(self) -> int:
         """The next 32-bit word of the stream."""
         used = self.used
-        index = used >> 3
-        if index != self._block_index:
-            self._words = _BLOCK_WORDS(block(self.seed, index))
-            self._block_index = index
+        words = self._words if used >> 3 == self._block_index else self._load(used >> 3)
         self.used = used + 1
-        return self._words[used & 7]
+        return words[used & 7]
 
     def below(self, n: int) -> int:
         """A uniform integer in ``0..n-1`` (rejection sampling, no modulo bias)."""
@@ -76,10 +81,8 @@ class Stream:
             limit = _WORD_SPACE - (_WORD_SPACE % n)
         used = self.used
         while True:
-            if used >> 3 != self._block_index:
-                self._block_index = used >> 3
-                self._words = _BLOCK_WORDS(block(self.seed, used >> 3))
-            w = self._words[used & 7]
+            words = self._words if used >> 3 == self._block_index else self._load(used >> 3)
+            w = words[used & 7]
             used += 1
             self.used = used
             if w < limit:
@@ -95,21 +98,21 @@ class Stream:
         """Shuffle in place (Fisher-Yates from the end, see the module docstring).
 
         The draws are ``below(i + 1)``'s, written out here: a set-up shuffles dozens of items."""
-        seed, index, words, used = self.seed, self._block_index, self._words, self.used
+        index, words, used = self._block_index, self._words, self.used
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
             limit = _LIMITS.get(n) or _WORD_SPACE - (_WORD_SPACE % n)
             while True:
                 if used >> 3 != index:
                     index = used >> 3
-                    words = _BLOCK_WORDS(block(seed, index))
+                    words = self._load(index)
                 w = words[used & 7]
                 used += 1
                 if w < limit:
                     break
             j = w % n
             items[i], items[j] = items[j], items[i]
-        self._block_index, self._words, self.used = index, words, used
+        self.used = used
 
     def clone(self) -> Stream:
         copy = Stream.__new__(Stream)
@@ -117,6 +120,7 @@ class Stream:
         copy.used = self.used
         copy._block_index = self._block_index
         copy._words = self._words
+        copy._prefix = self._prefix
         return copy
 
     def to_json(self) -> dict[str, Any]:

@@ -31,15 +31,23 @@ def figure_name(state: DwarvesState, figure: int) -> str:
 def roll(state: DwarvesState, figure: int, events: Log) -> None:
     """Roll both dice: grey first, then white."""
     below = state.rng.below
-    state.grey = grey = below(SIDES)
-    state.white = white = below(SIDES)
+    state.grey = below(SIDES)
+    state.white = below(SIDES)
     if events is not None:
-        events.append(
-            Event(
-                "roll",
-                {"figure": figure_name(state, figure), "grey": FACES[grey], "white": FACES[white]},
-            )
+        roll_event(state, figure, events)
+
+
+def roll_event(state: DwarvesState, figure: int, events: list[Event]) -> None:
+    events.append(
+        Event(
+            "roll",
+            {
+                "figure": figure_name(state, figure),
+                "grey": FACES[state.grey],
+                "white": FACES[state.white],
+            },
         )
+    )
 
 
 def transfer(state: DwarvesState, source: int, target: int, kind: int) -> None:
@@ -226,6 +234,7 @@ def advance(state: DwarvesState, events: Log) -> None:
     must choose or the match is over."""
     cast = state.lineup
     size, seats = cast.size, cast.seats
+    below = state.rng.below
     while True:
         dwarf = (state.turn + 1) % size
         if dwarf == state.start:
@@ -236,8 +245,11 @@ def advance(state: DwarvesState, events: Log) -> None:
             state.round += 1
             if events is not None:
                 events.append(Event("round", {"round": state.round}))
-        state.turn = dwarf  # begin_turn, written out
-        roll(state, dwarf, events)
+        state.turn = dwarf  # begin_turn and roll, written out
+        state.grey = below(SIDES)
+        state.white = below(SIDES)
+        if events is not None:
+            roll_event(state, dwarf, events)
         state.phase = MOVE
         if seats[dwarf] != EXTRA:
             return
