@@ -56,9 +56,9 @@ class RandomRollout:
     """Uniformly random legal actions to the end."""
 
     def play_out(self, game: Game[Any, Any], state: Any, rng: random.Random) -> None:
-        legal, apply, pick = game.legal_actions, game.apply_unchecked, rng.choice
+        legal, step, pick = game.legal_actions, game.step, rng.choice
         while actions := legal(state):
-            apply(state, pick(actions))
+            step(state, pick(actions))
 
 
 class PolicyRollout:
@@ -68,7 +68,7 @@ class PolicyRollout:
         self.policy = policy
 
     def play_out(self, game: Game[Any, Any], state: Any, rng: random.Random) -> None:
-        legal, apply, to_move = game.legal_actions, game.apply_unchecked, game.to_move
+        legal, step, to_move = game.legal_actions, game.step, game.to_move
         choose = self.policy.choose
         while actions := legal(state):
             if len(actions) == 1:
@@ -77,7 +77,7 @@ class PolicyRollout:
                 seat = to_move(state)
                 assert seat is not None
                 action = choose(game, state, seat, rng)
-            apply(state, action)
+            step(state, action)
 
 
 class Node:
@@ -292,7 +292,7 @@ def _iterate(
                 action = untried[rng.randrange(len(untried))]
             edge = edges[action] = Edge(players)
             path.append(edge)
-            apply(state, action)
+            game.step(state, action)
             break
         mover = to_move(state)
         assert mover is not None
@@ -342,7 +342,7 @@ def sure_win(
 
 def _wins(game: Game[Any, Any], world: Any, action: Any, seat: int) -> bool:
     trial = world.clone()
-    game.apply_unchecked(trial, action)
+    game.step(trial, action)
     outcome = game.outcome(trial)
     return outcome is not None and outcome.winners == (seat,)
 
