@@ -6,7 +6,8 @@ side by side with OpenSpiel's ``liars_dice`` (C++ behind pybind11) driven by the
 Every game at its smallest and largest player count through ``Game.step`` (what search and
 playouts call: the same match as ``apply_unchecked`` without building the match log; ``--events``
 adds rows through ``apply_unchecked``), and the reference, each run for ``--seconds`` of process
-CPU time per repetition; the repetitions are interleaved (every target
+CPU time per repetition (``--adapter`` adds each game through the OpenSpiel adapter, in the
+reference's loop); the repetitions are interleaved (every target
 once, then every target again), so a neighbour's load falls on all of them alike. Printed: the
 median over the repetitions and its ratio to the reference's median in the same run.
 """
@@ -27,6 +28,10 @@ from ludoteca.games import all_games, get
 
 GOAL = 0.5
 """Every engine should reach at least this share of the reference's actions per second."""
+
+ADAPTER_GOAL = 2.0
+"""Through the OpenSpiel adapter a game should be at most this many times slower than through
+its own rules interface (both in the same loop; chance nodes are the loop's to draw)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +91,29 @@ def liars_dice(seconds: float, seed: str = "bench") -> Speed | None:
         import pyspiel  # noqa: PLC0415 (optional: OpenSpiel may be absent)
     except ImportError:
         return None
-    game = pyspiel.load_game("liars_dice")
+    return spiel_playouts(pyspiel.load_game("liars_dice"), "openspiel liars_dice", seconds, seed)
+
+
+def adapter(game_id: str, players: int, seconds: float, seed: str = "bench") -> Speed | None:
+    """The same loop over one of our games through the OpenSpiel adapter (registered as
+    ``ludoteca_<game>``); None when ``pyspiel`` is not installed."""
+    try:
+        import pyspiel  # noqa: PLC0415 (optional: OpenSpiel may be absent)
+
+        from ludoteca.interop import openspiel  # noqa: PLC0415
+    except ImportError:
+        return None
+    name = "ludoteca_" + game_id.replace("-", "_")
+    params: dict[str, Any] = {"players": players}
+    if not openspiel.BY_NAME[name].explicit_chance:
+        params["rng_seed"] = 0
+    game = pyspiel.load_game(name, params)
+    return spiel_playouts(game, f"{game_id} {players}p openspiel", seconds, seed)
+
+
+def spiel_playouts(game: Any, label: str, seconds: float, seed: str) -> Speed:
+    """Random matches of an OpenSpiel game for about ``seconds`` of CPU time; chance outcomes
+    are drawn by the loop and not counted as actions."""
     rng = random.Random(seed)
     actions = matches = 0
     clock = time.process_time
@@ -101,7 +128,7 @@ def liars_dice(seconds: float, seed: str = "bench") -> Speed | None:
                 state.apply_action(rng.choice(state.legal_actions()))
                 actions += 1
         matches += 1
-    return Speed("openspiel liars_dice", actions, matches, elapsed)
+    return Speed(label, actions, matches, elapsed)
 
 
 def targets(game_ids: list[str]) -> list[tuple[str, Callable[[float], Speed | None]]]:
@@ -121,10 +148,10 @@ def median_speed(runs: list[Speed]) -> Speed:
 
 
 def compare(
-    game_ids: list[str], seconds: float, repeats: int, events: bool = False
+    game_ids: list[str], seconds: float, repeats: int, events: bool = False, through: bool = False
 ) -> list[tuple[Speed, float | None]]:
     """Interleaved repetitions; per target its median run and the ratio to the reference."""
-    plan = targets(game_ids, events)
+    plan = targets(game_ids, events, through)
     runs: dict[str, list[Speed]] = {label: [] for label, _ in plan}
     for _ in range(repeats):
         for label, run in plan:
@@ -150,15 +177,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--events", action="store_true", help="also time apply_unchecked (with the match log)"
     )
+    parser.add_argument(
+        "--adapter", action="store_true", help="also time the games through the OpenSpiel adapter"
+    )
     args = parser.parse_args(argv)
     game_ids = args.game or list(all_games())
     print(
         f"random playouts, CPU time, {args.repeats} interleaved repetitions of "
         f"{args.seconds:g} s, medians; ratio = actions/s over openspiel liars_dice's"
     )
-    for speed, ratio in compare(game_ids, args.seconds, args.repeats, args.events):
-        low = ratio is not None and ratio < GOAL and "+events" not in speed.label
+    rows = compare(game_ids, args.seconds, args.repeats, args.events, args.adapter)
+    own = {speed.label: speed for speed, _ in rows}
+    for speed, ratio in rows:
+        plain = speed.label.split(" +")[0].removesuffix(" openspiel")
+        low = ratio is not None and ratio < GOAL and speed.label == plain
         mark = "" if ratio is None else f"  {ratio:5.2f}x" + ("  BELOW" if low else "")
+        if speed.label.endswith(" openspiel") and plain in own:
+            slower = own[plain].actions_per_second / speed.actions_per_second
+            mark += f"  ({slower:.1f}x slower than its own interface" + (
+                ")" if slower <= ADAPTER_GOAL else ", over the goal)"
+            )
         print(speed.line() + mark, flush=True)
     return 0
 

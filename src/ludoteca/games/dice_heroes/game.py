@@ -44,6 +44,10 @@ class DiceHeroesGame(Game[DiceState, Action]):
     def step(self, state: DiceState, action: Action) -> None:
         rules.play(state, action, None)
 
+    def resume(self, state: DiceState) -> None:
+        """Go on with an action a draw stopped mid-roll (``rules.resume``; explicit chance)."""
+        rules.resume(state)
+
     def outcome(self, state: DiceState) -> Outcome | None:
         return rules.outcome(state)
 

@@ -51,6 +51,7 @@ class DiceState(State):
         "players",
         "posters",
         "roll",
+        "rolling",
         "seat",
         "tableau",
         "taken",
@@ -72,6 +73,8 @@ class DiceState(State):
         self.roll = 0
         self.colours: tuple[int, ...] = ()
         self.faces: list[int] = []
+        self.rolling: Sequence[int] = ()
+        """Only while a draw has stopped an action mid-roll: the dice still to roll."""
 
     def clone(self) -> DiceState:
         copy = DiceState.__new__(DiceState)
@@ -89,6 +92,7 @@ class DiceState(State):
         copy.roll = self.roll
         copy.colours = self.colours
         copy.faces = self.faces[:]
+        copy.rolling = self.rolling
         return copy
 
 
@@ -146,15 +150,20 @@ def _roll_dice(state: DiceState, numbers: Sequence[int], events: Log) -> None:
     """Roll the given dice in ascending order; an X sends its die back to the tableau at once."""
     seat, base = state.seat, state.seat * HUES
     below, colours, faces = state.rng.below, state.colours, state.faces
-    sent = 0
-    for n in numbers:
-        colour = colours[n - 1]
-        face = ROLL[colour][below(SIDES)]
-        faces[n - 1] = face
-        if face == X:
-            state.troop[base + colour] -= 1
-            state.tableau[base + colour] += 1
-            sent += 1
+    sent = rolled = 0
+    try:
+        for n in numbers:
+            colour = colours[n - 1]
+            face = ROLL[colour][below(SIDES)]
+            faces[n - 1] = face
+            if face == X:
+                state.troop[base + colour] -= 1
+                state.tableau[base + colour] += 1
+                sent += 1
+            rolled += 1
+    except BaseException:  # the stream stopped the action (explicit chance): see ``resume``
+        state.rolling = tuple(numbers[rolled:])
+        raise
     if events is None:
         return
     shown = [
@@ -364,6 +373,16 @@ def play(state: DiceState, action: Action, events: Log) -> None:
         _resolve(state, events)
         _start_turn(state, (state.seat + 1) % state.players, events)
     _settle(state, events)
+
+
+def resume(state: DiceState) -> None:
+    """Go on with an action that the stream stopped in the middle of a roll (a draw that raised,
+    as an explicit-chance stream does when it needs an outcome): roll the dice still to roll,
+    then play on to the next choice, exactly as the action would have. Every draw of a turn is a
+    die of such a roll, so this is where any action stops. Its events are not built."""
+    numbers, state.rolling = state.rolling, ()
+    _roll_dice(state, numbers, None)
+    _settle(state, None)
 
 
 def outcome(state: DiceState) -> Outcome | None:
