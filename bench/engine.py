@@ -131,13 +131,31 @@ def spiel_playouts(game: Any, label: str, seconds: float, seed: str) -> Speed:
     return Speed(label, actions, matches, elapsed)
 
 
-def targets(game_ids: list[str]) -> list[tuple[str, Callable[[float], Speed | None]]]:
-    """What to time: every game at its smallest and largest player count, then the reference."""
-    found: list[tuple[str, Callable[[float], Speed | None]]] = []
+Target = tuple[str, Callable[[float], Speed | None]]
+
+
+def targets(game_ids: list[str], events: bool, through: bool) -> list[Target]:
+    """What to time: every game at its smallest and largest player count (also with the events
+    when ``events``, and through the OpenSpiel adapter when ``through``), then the reference."""
+    found: list[Target] = []
     for game_id in game_ids:
         game = get(game_id)
         for players in sorted({game.spec.min_players, game.spec.max_players}):
             found.append((f"{game_id} {players}p", lambda s, g=game, p=players: playouts(g, p, s)))
+            if events:
+                found.append(
+                    (
+                        f"{game_id} {players}p +events",
+                        lambda s, g=game, p=players: playouts(g, p, s, events=True),
+                    )
+                )
+            if through:
+                found.append(
+                    (
+                        f"{game_id} {players}p openspiel",
+                        lambda s, g=game_id, p=players: adapter(g, p, s),
+                    )
+                )
     found.append(("openspiel liars_dice", liars_dice))
     return found
 

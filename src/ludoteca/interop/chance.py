@@ -41,8 +41,11 @@ class NeedChance(Exception):
     """A draw past the end of the script: ``outcomes`` equally likely values are needed."""
 
     def __init__(self, outcomes: int) -> None:
-        super().__init__(f"a chance outcome out of {outcomes} is needed")
+        super().__init__(outcomes)  # raised once per die: the sentence is made only if shown
         self.outcomes = outcomes
+
+    def __str__(self) -> str:
+        return f"a chance outcome out of {self.outcomes} is needed"
 
 
 class ScriptedStream(Stream):

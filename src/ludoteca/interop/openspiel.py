@@ -234,6 +234,21 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 
+    # Python callers (OpenSpiel's Python algorithms, our benches) reach these without a round
+    # trip through pybind11; C++ callers still go through ``_legal_actions`` and friends.
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As OpenSpiel's ``State::LegalActions``: [] at the end, the outcomes at a chance
+        node, else the actions of ``player`` (default: the player to move)."""
+        current = self.current_player()
+        if current == TERMINAL:
+            return []
+        if current == CHANCE and (player is None or player == CHANCE):
+            return list(range(self.position.outcomes))
+        return self._legal_actions(current if player is None else player)
+
     def legal_by_id(self) -> dict[int, Hashable]:
         cache = self.legal_cache
         if cache.actions is None:
