@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from ludoteca.core import Game
@@ -40,6 +41,11 @@ ROLLS = len(FACES) ** 2
 
 def value(chest: Sequence[int]) -> float:
     """What a chest is worth: mostly its best kind (+1 with the diamond), then its size."""
+    return _value(tuple(chest))
+
+
+@lru_cache(maxsize=1 << 16)
+def _value(chest: tuple[int, ...]) -> float:
     five = sorted(chest[:DIAMOND], reverse=True)
     return BEST * (five[0] + chest[DIAMOND]) + SIZE * sum(chest) + SECOND * five[1]
 
@@ -54,7 +60,13 @@ def changed(chest: Sequence[int], *deltas: tuple[int, int]) -> list[int]:
 
 def drawn(chest: Sequence[int], source: Sequence[int], delta: int) -> float:
     """The expected change of the chest's value when it gains (``delta`` 1) or loses (-1) one
-    stone drawn uniformly from ``source`` (counts per kind)."""
+    stone drawn uniformly from ``source`` (counts per kind). (Search asks the same questions
+    over and over: the answers are kept.)"""
+    return _drawn(tuple(chest), tuple(source), delta)
+
+
+@lru_cache(maxsize=1 << 16)
+def _drawn(chest: tuple[int, ...], source: tuple[int, ...], delta: int) -> float:
     total = sum(source)
     if not total:
         return 0.0
