@@ -86,17 +86,22 @@ class HeuristicBot:
         me = state.turn
         if state.phase == MOVE:
             moves = [a for a in actions if isinstance(a, Move)]
-            return max(moves, key=lambda a: move_worth(state, me, a.tile))
+            pool = pool_counts(state)
+            return max(moves, key=lambda a: move_worth(state, me, a.tile, pool))
         other = state.queue[0]
         mine, theirs = state.counts(me), state.counts(other)
         return max(actions, key=lambda a: meet_worth(mine, theirs, a))
 
 
-def move_worth(state: DwarvesState, me: int, tile: int) -> float:
+def move_worth(
+    state: DwarvesState, me: int, tile: int, pool: list[int] | None = None
+) -> float:
     """Moving to a tile: the dragon's bite, the hobbit's gift or the chance to reach it next turn,
-    the best choice with each dwarf met, and the risk of the dragon's next move."""
+    the best choice with each dwarf met, and the risk of the dragon's next move (``pool``:
+    ``pool_counts(state)`` when the caller has it)."""
     mine = state.counts(me)
-    pool = pool_counts(state)
+    if pool is None:
+        pool = pool_counts(state)
     worth = 0.0
     if tile == state.dragon:
         worth += drawn(mine, mine, -1)
@@ -115,6 +120,11 @@ def move_worth(state: DwarvesState, me: int, tile: int) -> float:
 
 def meet_worth(mine: list[int], theirs: list[int], action: Action) -> float:
     """A choice with the dwarf met: the change of the bot's chest less a share of the other's."""
+    return _meet_worth(tuple(mine), tuple(theirs), action)
+
+
+@lru_cache(maxsize=1 << 16)
+def _meet_worth(mine: tuple[int, ...], theirs: tuple[int, ...], action: Action) -> float:
     if isinstance(action, BlindTrade):
         me_gain = drawn(mine, theirs, 1) + drawn(mine, mine, -1)
         them_gain = drawn(theirs, mine, 1) + drawn(theirs, theirs, -1)
