@@ -47,12 +47,15 @@ def settle(ring: list[str], passes: int = SETTLE_PASSES) -> bool:
     Repeats the scan until one finds nothing (True) or ``passes`` scans changed something (False).
     """
     size = len(ring)
+    colours = [COLOUR_OF[t] for t in ring]  # swapped along with the tiles
     for _ in range(passes):
         changed = False
         for i in range(size):
-            j, k = (i + 1) % size, (i + 2) % size
-            if COLOUR_OF[ring[i]] == COLOUR_OF[ring[j]]:
+            j = i + 1 if i + 1 < size else 0
+            if colours[i] == colours[j]:
+                k = j + 1 if j + 1 < size else 0
                 ring[j], ring[k] = ring[k], ring[j]
+                colours[j], colours[k] = colours[k], colours[j]
                 changed = True
         if not changed:
             return True
