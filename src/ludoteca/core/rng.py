@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import MutableSequence, Sequence
+from collections.abc import MutableSequence
 from typing import Any, TypeVar
 
 from .errors import InvalidPositionError
@@ -30,8 +30,11 @@ T = TypeVar("T")
 
 _WORD_SPACE = 1 << 32
 _BLOCK_WORDS = struct.Struct(">8I").unpack
-_LIMITS = {n: _WORD_SPACE - (_WORD_SPACE % n) for n in range(1, 257)}
+_SMALL = 256
+_LIMITS = {n: _WORD_SPACE - (_WORD_SPACE % n) for n in range(1, _SMALL + 1)}
 """``below(n)``'s rejection limit for the small ``n`` the games draw from."""
+_SAFE = _WORD_SPACE - _SMALL
+"""Below every limit of an ``n`` up to ``_SMALL``: a word under it is never rejected."""
 
 
 class Stream:
@@ -74,12 +77,17 @@ class Stream:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``0..n-1`` (rejection sampling, no modulo bias)."""
+        used = self.used
+        words = self._words if used >> 3 == self._block_index else self._load(used >> 3)
+        w = words[used & 7]
+        if w < _SAFE and 0 < n <= _SMALL:  # no such n rejects this word: the usual case
+            self.used = used + 1
+            return w % n
         limit = _LIMITS.get(n)
         if limit is None:
             if not 1 <= n <= _WORD_SPACE:
                 raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
             limit = _WORD_SPACE - (_WORD_SPACE % n)
-        used = self.used
         while True:
             words = self._words if used >> 3 == self._block_index else self._load(used >> 3)
             w = words[used & 7]
@@ -87,12 +95,6 @@ class Stream:
             self.used = used
             if w < limit:
                 return w % n
-
-    def choice(self, items: Sequence[T]) -> T:
-        """One item, uniformly."""
-        if not items:
-            raise ValueError("choice() from an empty sequence")
-        return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle in place (Fisher-Yates from the end, see the module docstring).

@@ -9,7 +9,7 @@ from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
 
 from . import notation, rules, view
 from .bot import HeuristicBot
-from .rules import Action, DiceState
+from .rules import Action, DiceState, legal_actions, play
 
 
 class DiceHeroesGame(Game[DiceState, Action]):
@@ -36,13 +36,13 @@ class DiceHeroesGame(Game[DiceState, Action]):
         return state.seat if state.seat >= 0 else None
 
     def legal_actions(self, state: DiceState) -> list[Action]:
-        return rules.legal_actions(state)
+        return legal_actions(state)
 
     def apply_unchecked(self, state: DiceState, action: Action) -> list[Event]:
         return rules.apply(state, action)
 
     def step(self, state: DiceState, action: Action) -> None:
-        rules.play(state, action, None)
+        play(state, action, None)
 
     def resume(self, state: DiceState) -> None:
         """Go on with an action a draw stopped mid-roll (``rules.resume``; explicit chance)."""

@@ -93,9 +93,7 @@ class HeuristicBot:
         return max(actions, key=lambda a: meet_worth(mine, theirs, a))
 
 
-def move_worth(
-    state: DwarvesState, me: int, tile: int, pool: list[int] | None = None
-) -> float:
+def move_worth(state: DwarvesState, me: int, tile: int, pool: list[int] | None = None) -> float:
     """Moving to a tile: the dragon's bite, the hobbit's gift or the chance to reach it next turn,
     the best choice with each dwarf met, and the risk of the dragon's next move (``pool``:
     ``pool_counts(state)`` when the caller has it)."""

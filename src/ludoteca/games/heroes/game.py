@@ -9,7 +9,7 @@ from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
 
 from . import notation, rules, view
 from .bot import HeuristicBot
-from .rules import Action, HeroesState
+from .rules import Action, HeroesState, legal_actions, play
 
 
 class HeroesGame(Game[HeroesState, Action]):
@@ -32,13 +32,13 @@ class HeroesGame(Game[HeroesState, Action]):
         return None if state.result is not None else state.mover
 
     def legal_actions(self, state: HeroesState) -> list[Action]:
-        return rules.legal_actions(state)
+        return legal_actions(state)
 
     def apply_unchecked(self, state: HeroesState, action: Action) -> list[Event]:
         return rules.apply(state, action)
 
     def step(self, state: HeroesState, action: Action) -> None:
-        rules.play(state, action, None)
+        play(state, action, None)
 
     def outcome(self, state: HeroesState) -> Outcome | None:
         return state.result
