@@ -239,7 +239,7 @@ def hand_size(state: HeroesState, seat: int) -> int:
 
 def draw_amount(state: HeroesState, seat: int) -> int:
     """What the draw action (and the Bard) takes now: 2, 1 or 0."""
-    held = hand_size(state, seat)
+    held = sum(state.hands[seat])  # hand_size
     left = len(state.reserves[seat])
     if held >= HAND_LIMIT or not left:
         return 0
