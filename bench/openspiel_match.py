@@ -11,16 +11,16 @@ For each game (two players), two pairings, seats alternating match by match:
 * ``mcts``: OpenSpiel's MCTS on a determinised state: each decision it searches one world drawn
   by our resampler, as if that world were the truth.
 
-Both OpenSpiel bots use random rollouts and UCT (c = 1.4). They count simulations, not seconds:
-each decision gets its measured simulations per second times the mean time ``hard`` has taken
-per decision so far in the pairing (``--seconds`` before its first), so both sides spend the same
-wall time on average (at least 2 simulations); the table prints both measured means and their
-mean simulations per decision. ``hard`` is ``make_bot("hard")`` with its clock set to
-``--seconds`` instead of the table's 0.8 s (it overruns a short clock by the batch it is in,
-hence matching its measured time rather than the nominal one). The score is ours: 1 a win, 1/k a
-shared win or draw, 0 a loss or when nobody wins (the Dwarves' dragon or an extra dwarf: column
-N); 95% intervals are normal intervals of the mean score. Decisions with one legal action are
-answered at once by both sides and not timed.
+Both OpenSpiel bots use random rollouts and UCT (c = 1.4). They count simulations, not seconds,
+so every decision is measured on its own position: a probe of ``PROBE`` simulations there gives
+the rate, and the search proper gets that rate times ``--seconds`` (at least 2 simulations). Only
+the search proper is timed. ``hard`` is ``make_bot("hard")`` with its clock set to ``--seconds``
+instead of the table's 0.8 s (it keeps its clock to a few actions). The table prints, per side,
+the median and the 10th and 90th percentiles of the seconds each decision took, and OpenSpiel's
+mean simulations per decision. The score is ours: 1 a win, 1/k a shared win or draw, 0 a loss or
+when nobody wins (the Dwarves' dragon or an extra dwarf: column N); 95% intervals are normal
+intervals of the mean score. Decisions with one legal action are answered at once by both sides
+and not timed.
 """
 
 from __future__ import annotations
@@ -45,24 +45,28 @@ GAMES = ("ludoteca_heroes", "ludoteca_dice_heroes", "ludoteca_dwarves")
 UCT_C = 1.4
 
 
+PROBE = 4
+"""Simulations that measure OpenSpiel's rate on a decision's own position before its search."""
+
+
 @dataclass
 class Clock:
-    """Seconds and simulations spent by one side, to set the next decision's simulations."""
+    """The seconds of every timed decision of one side, and OpenSpiel's simulations."""
 
-    seconds: float = 0.0
-    decisions: int = 0
+    times: list[float] = field(default_factory=list)
     simulations: int = 0
-    search_seconds: float = 0.0
-    target: float = 0.0
 
-    def mean(self) -> float:
-        return self.seconds / max(1, self.decisions)
+    def add(self, seconds: float) -> None:
+        self.times.append(seconds)
 
-    def budget(self, target: float) -> int:
-        if self.search_seconds <= 0:
-            return 2
-        rate = self.simulations / self.search_seconds
-        return max(2, round(rate * target))
+    def quantile(self, q: float) -> float:
+        if not self.times:
+            return 0.0
+        ordered = sorted(self.times)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    def shown(self) -> str:
+        return f"{self.quantile(0.5):.3f} [{self.quantile(0.1):.3f}-{self.quantile(0.9):.3f}]"
 
 
 @dataclass
@@ -90,38 +94,43 @@ def load(name: str, players: int, rng_seed: int) -> Any:
     return interop.load_typed_imperfect(name, params)
 
 
-def opponent_move(kind: str, game: Any, state: Any, rng: random.Random, clock: Clock) -> int:
-    """The OpenSpiel bot's action, searched for ``clock.target`` seconds' worth of simulations."""
-    seconds = clock.target
-    seat = state.current_player()
-    if len(state.legal_actions()) == 1:
-        return int(state.legal_actions()[0])
-    sims = clock.budget(seconds)
+def opponent_search(kind: str, game: Any, state: Any, rng: random.Random, sims: int) -> int:
+    """The OpenSpiel bot's action after ``sims`` simulations."""
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(rng.getrandbits(32)))
-    start = time.perf_counter()
     if kind == "ismcts":
         bot = ismcts.ISMCTSBot(
             game, evaluator, UCT_C, sims, random_state=np.random.RandomState(rng.getrandbits(32))
         )
         bot.set_resampler(lambda s, p: s.resample_from_infostate(p, rng.random))
-        action = bot.step(state)
-    else:
-        world = state.resample_from_infostate(seat, rng.random)
-        bot = mcts.MCTSBot(
-            game,
-            UCT_C,
-            sims,
-            evaluator,
-            solve=False,
-            random_state=np.random.RandomState(rng.getrandbits(32)),
-        )
-        action = bot.step(world)
-    spent = time.perf_counter() - start
+        return int(bot.step(state))
+    world = state.resample_from_infostate(state.current_player(), rng.random)
+    bot = mcts.MCTSBot(
+        game,
+        UCT_C,
+        sims,
+        evaluator,
+        solve=False,
+        random_state=np.random.RandomState(rng.getrandbits(32)),
+    )
+    return int(bot.step(world))
+
+
+def opponent_move(
+    kind: str, game: Any, state: Any, rng: random.Random, clock: Clock, *, seconds: float
+) -> int:
+    """The OpenSpiel bot's action, searched for ``seconds`` worth of simulations at the rate a
+    probe measures on this very position."""
+    if len(state.legal_actions()) == 1:
+        return int(state.legal_actions()[0])
+    start = time.perf_counter()
+    opponent_search(kind, game, state, random.Random(rng.getrandbits(32)), PROBE)
+    rate = PROBE / max(time.perf_counter() - start, 1e-6)
+    sims = max(2, round(rate * seconds))
+    start = time.perf_counter()
+    action = opponent_search(kind, game, state, rng, sims)
+    clock.add(time.perf_counter() - start)
     clock.simulations += sims
-    clock.search_seconds += spent
-    clock.seconds += spent
-    clock.decisions += 1
-    return int(action)
+    return action
 
 
 def play(pairing: Pairing, index: int, players: int, seconds: float, seed: int) -> None:
@@ -143,12 +152,12 @@ def play(pairing: Pairing, index: int, players: int, seconds: float, seed: int) 
             position = state.position.state
             action = decide(hard, shared.game, position, seat, rng)
             if len(state.legal_actions()) > 1:
-                pairing.ours.seconds += time.perf_counter() - start
-                pairing.ours.decisions += 1
+                pairing.ours.add(time.perf_counter() - start)
             state.apply_action(shared.encoding.action_id(shared.game, position, action))
         else:
-            pairing.theirs.target = pairing.ours.mean() if pairing.ours.decisions else seconds
-            state.apply_action(opponent_move(pairing.opponent, game, state, rng, pairing.theirs))
+            state.apply_action(
+                opponent_move(pairing.opponent, game, state, rng, pairing.theirs, seconds=seconds)
+            )
     returns = state.returns()
     pairing.scores.append(returns[ours])
     pairing.nobody += not any(returns)
@@ -171,8 +180,8 @@ def main() -> None:
     )
     print(
         f"{'game':22} {'opponent':8} {'n':>3} {'our score':>9} {'95% interval':>15} "
-        f"{'W':>3} {'D':>3} {'L':>3} {'N':>3} {'s/dec ours':>10} {'s/dec theirs':>12} "
-        f"{'sims/dec':>8}"
+        f"{'W':>3} {'D':>3} {'L':>3} {'N':>3} {'s/dec ours p50 [p10-p90]':>25} "
+        f"{'s/dec theirs p50 [p10-p90]':>27} {'sims/dec':>8}"
     )
     for name in args.games:
         for opponent in ("ismcts", "mcts"):
@@ -186,8 +195,8 @@ def main() -> None:
             print(
                 f"{name:22} {opponent:8} {len(pairing.scores):3d} {mean:9.3f} "
                 f"[{low:5.3f}, {high:5.3f}] {wins:3d} {draws:3d} {losses:3d} {pairing.nobody:3d} "
-                f"{pairing.ours.mean():10.3f} {pairing.theirs.mean():12.3f} "
-                f"{pairing.theirs.simulations / max(1, pairing.theirs.decisions):8.1f}",
+                f"{pairing.ours.shown():>25} {pairing.theirs.shown():>27} "
+                f"{pairing.theirs.simulations / max(1, len(pairing.theirs.times)):8.1f}",
                 flush=True,
             )
     print(f"total {time.perf_counter() - begun:.0f} s")

@@ -17,7 +17,6 @@ import sys
 import time
 
 import engine
-import reference
 import search
 import strength
 from ludoteca.bots.levels import HARD_ITERATIONS, HARD_SECONDS
@@ -49,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         game = get(game_id)
         for players in sorted({game.spec.min_players, game.spec.max_players}):
             out(engine.playouts(game, players, seconds).line())
-    spiel = reference.liars_dice(seconds)
+    spiel = engine.liars_dice(seconds)
     out(spiel.line() if spiel else "  openspiel liars_dice: pyspiel is not installed")
 
     out(f"\n== hard on its clock ({HARD_SECONDS}s of search, at most {HARD_ITERATIONS:,}")

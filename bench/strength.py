@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import math
+import sys
 from dataclasses import dataclass
 
 from ludoteca.bots.arena import Tournament, run
@@ -71,3 +73,34 @@ def pairing(
 ) -> Pairing:
     """``games`` two-player matches of ``levels`` (seats rotate), ``hard`` on ``iterations``."""
     return Pairing(run(game_id, 2, levels, games, seed, jobs=jobs, iterations=iterations))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """One pairing from the command line, e.g. Dwarves ``hard`` against ``random``:
+
+    .venv/bin/python bench/strength.py dwarves hard random --games 100 --iterations 480
+    """
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("game")
+    parser.add_argument("first")
+    parser.add_argument("second")
+    parser.add_argument("--games", type=int, default=100, help="matches (seats rotate)")
+    parser.add_argument("--iterations", type=int, default=240, help="hard's fixed budget")
+    parser.add_argument("--jobs", type=int, default=1, help="processes")
+    parser.add_argument("--seed", default="bench", help="master seed of the tournament")
+    args = parser.parse_args(argv)
+    found = pairing(
+        args.game,
+        (args.first, args.second),
+        games=args.games,
+        seed=args.seed,
+        jobs=args.jobs,
+        iterations=args.iterations,
+    )
+    print(HEADER)
+    print(found.line(), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

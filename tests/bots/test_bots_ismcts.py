@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import groupby
 from typing import Any
@@ -123,9 +124,15 @@ class Recorder:
     def __init__(self) -> None:
         self.seen: list[tuple[str, float]] = []
 
-    def play_out(self, game: Game[Any, Any], state: Any, rng: random.Random) -> None:
+    def play_out(
+        self,
+        game: Game[Any, Any],
+        state: Any,
+        rng: random.Random,
+        stop: Callable[[], bool] | None = None,
+    ) -> bool:
         self.seen.append((state.rng.seed, rng.random()))
-        RandomRollout().play_out(game, state, rng)
+        return RandomRollout().play_out(game, state, rng, stop)
 
 
 def test_every_action_of_a_batch_plays_in_the_same_world() -> None:
@@ -183,6 +190,49 @@ def test_search_keeps_to_its_time_budget() -> None:
         assert seconds <= found.seconds <= seconds + 0.01  # stops at the first read past it
         runs[seconds] = found.iterations
     assert runs[0.2] > runs[0.05], "more time, more iterations"
+
+
+class BusyGame:
+    """A game on a machine so busy that every action applied costs ``cost`` seconds of ``clock``
+    (a clock moved by hand): a playout takes a while, a batch of them much longer."""
+
+    def __init__(self, game: Game[Any, Any], clock: TickingClock, cost: float) -> None:
+        self.game, self.clock, self.cost = game, clock, cost
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def step(self, state: Any, action: Any) -> None:
+        self.clock.t += self.cost
+        self.game.step(state, action)
+
+    def apply_unchecked(self, state: Any, action: Any) -> Any:
+        self.clock.t += self.cost
+        return self.game.apply_unchecked(state, action)
+
+
+@pytest.mark.parametrize("game_id", list(all_games()))
+def test_hard_keeps_its_clock_when_the_machine_is_busy(game_id: str) -> None:
+    """Each action costs 1 ms: a playout tens of ms, a batch of up to 16 of them most of the
+    budget (searching every halving round once took well over a second); ``hard`` still answers
+    within 50 ms of its clock."""
+    game = get(game_id)
+    bot = make_bot("hard", game)
+    assert isinstance(bot, IsmctsBot) and bot.options.seconds is not None
+    clock = TickingClock(0.0)
+    bot.options = replace(bot.options, clock=clock)
+    busy = BusyGame(game, clock, 0.001)
+    searched = 0
+    for state in positions(game, 2, "busy", every=2):
+        seat = game.to_move(state)
+        before = clock.t
+        action = bot.choose(busy, state, seat, random.Random(0))  # type: ignore[arg-type]
+        assert action in game.legal_actions(state)
+        assert clock.t - before <= bot.options.seconds + 0.05
+        searched += bot.last is not None
+        if searched == 3:
+            return
+    raise AssertionError("three positions that need a search")
 
 
 @pytest.mark.parametrize("game_id", list(all_games()))

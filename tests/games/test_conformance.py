@@ -98,6 +98,25 @@ def test_same_seed_same_match(game_id: str, players: int) -> None:
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_the_quiet_path_plays_the_same_match(game_id: str, players: int) -> None:
+    """``new``/``start`` and ``step`` (no events built) give the very position that
+    ``new_with_events`` and ``apply_unchecked`` give, step by step, streams included."""
+    game = GAMES[game_id]
+    for seed in ("quiet-1", "quiet-2"):
+        pick = random.Random(seed)
+        loud, _ = game.new_with_events({"players": players}, seed)
+        quiet = game.new({"players": players}, seed)
+        assert dump(game, quiet) == dump(game, loud)
+        while actions := game.legal_actions(loud):
+            action = pick.choice(actions)
+            game.apply_unchecked(loud, action)
+            game.step(quiet, action)
+            assert dump(game, quiet) == dump(game, loud)
+            assert game.legal_actions(quiet) == game.legal_actions(loud)
+        assert game.outcome(quiet) == game.outcome(loud)
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_exactly_the_seat_to_move_has_actions_until_the_end(game_id: str, players: int) -> None:
     game = GAMES[game_id]
     for k in range(12):

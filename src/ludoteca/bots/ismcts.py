@@ -46,19 +46,41 @@ MIN_PAIRS = 8
 """Paired worlds the final round needs before another action may overrule the prior's."""
 
 
-class Rollout(Protocol):
-    """Plays a determinized world to the end of the match, in place."""
+STOP_EVERY = 8
+"""Actions a playout takes between two looks at its ``stop`` (the search's clock)."""
 
-    def play_out(self, game: Game[Any, Any], state: Any, rng: random.Random) -> None: ...
+
+class Rollout(Protocol):
+    """Plays a determinized world to the end of the match, in place; gives up (False) when
+    ``stop()``, asked every ``STOP_EVERY`` actions, says the time is up."""
+
+    def play_out(
+        self,
+        game: Game[Any, Any],
+        state: Any,
+        rng: random.Random,
+        stop: Callable[[], bool] | None = None,
+    ) -> bool: ...
 
 
 class RandomRollout:
     """Uniformly random legal actions to the end."""
 
-    def play_out(self, game: Game[Any, Any], state: Any, rng: random.Random) -> None:
-        legal, apply, pick = game.legal_actions, game.apply_unchecked, rng.choice
+    def play_out(
+        self,
+        game: Game[Any, Any],
+        state: Any,
+        rng: random.Random,
+        stop: Callable[[], bool] | None = None,
+    ) -> bool:
+        legal, step, pick = game.legal_actions, game.step, rng.choice
+        taken = 0
         while actions := legal(state):
-            apply(state, pick(actions))
+            step(state, pick(actions))
+            taken += 1
+            if stop is not None and taken % STOP_EVERY == 0 and stop():
+                return False
+        return True
 
 
 class PolicyRollout:
@@ -67,9 +89,16 @@ class PolicyRollout:
     def __init__(self, policy: Bot) -> None:
         self.policy = policy
 
-    def play_out(self, game: Game[Any, Any], state: Any, rng: random.Random) -> None:
-        legal, apply, to_move = game.legal_actions, game.apply_unchecked, game.to_move
+    def play_out(
+        self,
+        game: Game[Any, Any],
+        state: Any,
+        rng: random.Random,
+        stop: Callable[[], bool] | None = None,
+    ) -> bool:
+        legal, step, to_move = game.legal_actions, game.step, game.to_move
         choose = self.policy.choose
+        taken = 0
         while actions := legal(state):
             if len(actions) == 1:
                 action = actions[0]
@@ -77,7 +106,15 @@ class PolicyRollout:
                 seat = to_move(state)
                 assert seat is not None
                 action = choose(game, state, seat, rng)
-            apply(state, action)
+            step(state, action)
+            taken += 1
+            if stop is not None and taken % STOP_EVERY == 0 and stop():
+                return False
+        return True
+
+
+class OutOfTime(Exception):
+    """The search's time ran out in the middle of an iteration."""
 
 
 class Node:
@@ -187,12 +224,18 @@ def search(
     for ``seat``, until two are left. Below each root action, every iteration continues as
     SO-ISMCTS. The prior's action takes part in every batch and is played unless the survivor
     did better in the final round's paired worlds by ``CONFIDENCE`` standard errors; without a
-    prior, the survivor with the better mean is played. Every round runs at least one batch."""
+    prior, the survivor with the better mean is played. On an iteration budget every round runs
+    at least one batch; on a clock, the clock is read after every playout, and once the time is
+    up the search stops there, inside a playout if need be (a playout every ``STOP_EVERY``
+    actions; a batch cut short counts for nothing), and chooses from what the rounds so far have
+    shown, so it overruns its time by a few actions at most, however busy the machine."""
     iterations, seconds, prior = options.iterations, options.seconds, options.prior
     players = game.players(world)
     play_out = (options.rollout or RandomRollout()).play_out
     clock = options.clock
     start = clock()
+    end = None if seconds is None else start + seconds
+    stop = None if end is None else (lambda: clock() >= end)
     hint: Hashable = None
     if prior is not None:
         hint = prior.choose(game, world.clone(), seat, rng)
@@ -205,6 +248,7 @@ def search(
     base = next((arm for arm in live if arm.action == hint), None)
     rounds = max(1, ceil(log2(len(live))))
     done = 0
+    out_of_time = False
     for round_ in range(rounds):
         pool = live if base is None or base in live else [*live, base]
         budget = (iterations - done) // (rounds - round_)
@@ -217,18 +261,30 @@ def search(
             luck = rng.getrandbits(64)
             payoffs = []
             for arm in pool:
-                value = _iterate(
-                    game,
-                    determinization.clone(),
-                    root,
-                    arm.action,
-                    seat=seat,
-                    players=players,
-                    luck=luck,
-                    play_out=play_out,
-                    options=options,
-                )
+                try:
+                    value = _iterate(
+                        game,
+                        determinization.clone(),
+                        root,
+                        arm.action,
+                        seat=seat,
+                        players=players,
+                        luck=luck,
+                        play_out=play_out,
+                        options=options,
+                        stop=stop,
+                    )
+                except OutOfTime:
+                    out_of_time = True
+                    break
                 payoffs.append(value)
+                if stop is not None and stop():
+                    out_of_time = True
+                    break
+            spent += len(payoffs)
+            if out_of_time and len(payoffs) < len(pool):
+                break  # a batch cut short is left out of the comparison (not the same worlds)
+            for arm, value in zip(pool, payoffs, strict=True):
                 arm.n += 1
                 arm.total += value
             if base is not None:
@@ -238,10 +294,13 @@ def search(
                     arm.diff_n += 1
                     arm.diff_sum += gap
                     arm.diff_sq += gap * gap
-            spent += len(pool)
-            if spent + len(pool) > budget or (deadline is not None and clock() >= deadline):
+            if out_of_time or spent + len(pool) > budget:
+                break
+            if deadline is not None and clock() >= deadline:
                 break
         done += spent
+        if out_of_time:
+            break
         if len(live) > 2:
             live.sort(key=lambda arm: arm.mean, reverse=True)
             del live[max(2, ceil(len(live) / 2)) :]
@@ -261,8 +320,9 @@ def _iterate(
     seat: int,
     players: int,
     luck: int,
-    play_out: Callable[[Game[Any, Any], Any, random.Random], None],
+    play_out: Callable[[Game[Any, Any], Any, random.Random, Callable[[], bool] | None], bool],
     options: Options,
+    stop: Callable[[], bool] | None = None,
 ) -> float:
     """One SO-ISMCTS iteration in this determinization that starts with the root action
     ``first``; returns ``seat``'s payoff. The tree and the rollout each draw their randomness
@@ -292,7 +352,7 @@ def _iterate(
                 action = untried[rng.randrange(len(untried))]
             edge = edges[action] = Edge(players)
             path.append(edge)
-            apply(state, action)
+            game.step(state, action)
             break
         mover = to_move(state)
         assert mover is not None
@@ -310,7 +370,8 @@ def _iterate(
         path.append(chosen)
         then = seen(apply(state, best_action), seat)
         node = chosen.then.get(then) or chosen.then.setdefault(then, Node())
-    play_out(game, state, random.Random(luck))
+    if not play_out(game, state, random.Random(luck), stop):
+        raise OutOfTime
     result = game.outcome(state)
     payoffs = [result.payoff(s, players) if result else 0.0 for s in range(players)]
     for edge in path:
@@ -342,7 +403,7 @@ def sure_win(
 
 def _wins(game: Game[Any, Any], world: Any, action: Any, seat: int) -> bool:
     trial = world.clone()
-    game.apply_unchecked(trial, action)
+    game.step(trial, action)
     outcome = game.outcome(trial)
     return outcome is not None and outcome.winners == (seat,)
 

@@ -86,8 +86,13 @@ class Encoding(ABC):
 
     def legal(self, game: Game[Any, Any], state: Any) -> dict[int, Hashable]:
         """The legal actions by id (ids ascending)."""
-        found = {self.action_id(game, state, a): a for a in game.legal_actions(state)}
-        return dict(sorted(found.items()))
+        actions = game.legal_actions(state)
+        known = self.known
+        try:
+            ids = [known[a] for a in actions]
+        except KeyError:
+            ids = [self.action_id(game, state, a) for a in actions]
+        return dict(sorted(zip(ids, actions, strict=True)))
 
     # ------------------------------------------------------------------------------ tensors
     def views(self, flat: Tensor) -> dict[str, Tensor]:

@@ -20,26 +20,30 @@ match can be stored and resumed mid-way. Nothing here reads the clock or the ``r
 from __future__ import annotations
 
 import hashlib
-from collections.abc import MutableSequence, Sequence
+import struct
+from collections.abc import MutableSequence
 from typing import Any, TypeVar
 
 from .errors import InvalidPositionError
 
 T = TypeVar("T")
 
-_WORDS_PER_BLOCK = 8
 _WORD_SPACE = 1 << 32
-
-
-def block(seed: str, index: int) -> bytes:
-    """The 32-byte block ``index`` of the stream for ``seed``."""
-    return hashlib.sha256(f"{seed}:{index}".encode()).digest()
+_BLOCK_WORDS = struct.Struct(">8I").unpack
+_SMALL = 256
+_LIMITS = {n: _WORD_SPACE - (_WORD_SPACE % n) for n in range(1, _SMALL + 1)}
+"""``below(n)``'s rejection limit for the small ``n`` the games draw from."""
+_SAFE = _WORD_SPACE - _SMALL
+"""Below every limit of an ``n`` up to ``_SMALL``: a word under it is never rejected."""
 
 
 class Stream:
-    """A deterministic random stream; same seed and same calls give the same numbers everywhere."""
+    """A deterministic random stream; same seed and same calls give the same numbers everywhere.
 
-    __slots__ = ("_block", "_block_index", "seed", "used")
+    The words of the current block are kept unpacked (``_words``, block ``_block_index``), so a
+    draw hashes once per eight words and reads the rest from a tuple; clones share that tuple."""
+
+    __slots__ = ("_block_index", "_prefix", "_words", "seed", "used")
 
     def __init__(self, seed: str, used: int = 0) -> None:
         if not isinstance(seed, str):
@@ -49,46 +53,76 @@ class Stream:
         self.seed = seed
         self.used = used
         self._block_index = -1
-        self._block = b""
+        self._words: tuple[int, ...] = ()
+        self._prefix: Any = None  # SHA-256 fed with "<seed>:", copied for every block
+
+    def _load(self, index: int) -> tuple[int, ...]:
+        """Make block ``index`` the current one (what ``block`` computes, from a hash state that
+        has already taken the seed); returns its words."""
+        prefix = self._prefix
+        if prefix is None:
+            prefix = self._prefix = hashlib.sha256(f"{self.seed}:".encode())
+        hasher = prefix.copy()
+        hasher.update(b"%d" % index)
+        self._block_index = index
+        self._words = words = _BLOCK_WORDS(hasher.digest())
+        return words
 
     def word(self) -> int:
         """The next 32-bit word of the stream."""
-        index, offset = divmod(self.used, _WORDS_PER_BLOCK)
-        if index != self._block_index:
-            self._block = block(self.seed, index)
-            self._block_index = index
-        self.used += 1
-        start = offset * 4
-        return int.from_bytes(self._block[start : start + 4], "big")
+        used = self.used
+        words = self._words if used >> 3 == self._block_index else self._load(used >> 3)
+        self.used = used + 1
+        return words[used & 7]
 
     def below(self, n: int) -> int:
         """A uniform integer in ``0..n-1`` (rejection sampling, no modulo bias)."""
-        if not 1 <= n <= _WORD_SPACE:
-            raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
-        limit = _WORD_SPACE - (_WORD_SPACE % n)
+        used = self.used
+        words = self._words if used >> 3 == self._block_index else self._load(used >> 3)
+        w = words[used & 7]
+        if w < _SAFE and 0 < n <= _SMALL:  # no such n rejects this word: the usual case
+            self.used = used + 1
+            return w % n
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if not 1 <= n <= _WORD_SPACE:
+                raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
+            limit = _WORD_SPACE - (_WORD_SPACE % n)
         while True:
-            w = self.word()
+            words = self._words if used >> 3 == self._block_index else self._load(used >> 3)
+            w = words[used & 7]
+            used += 1
+            self.used = used
             if w < limit:
                 return w % n
 
-    def choice(self, items: Sequence[T]) -> T:
-        """One item, uniformly."""
-        if not items:
-            raise ValueError("choice() from an empty sequence")
-        return items[self.below(len(items))]
-
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle in place (Fisher-Yates from the end, see the module docstring)."""
+        """Shuffle in place (Fisher-Yates from the end, see the module docstring).
+
+        The draws are ``below(i + 1)``'s, written out here: a set-up shuffles dozens of items."""
+        index, words, used = self._block_index, self._words, self.used
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _LIMITS.get(n) or _WORD_SPACE - (_WORD_SPACE % n)
+            while True:
+                if used >> 3 != index:
+                    index = used >> 3
+                    words = self._load(index)
+                w = words[used & 7]
+                used += 1
+                if w < limit:
+                    break
+            j = w % n
             items[i], items[j] = items[j], items[i]
+        self.used = used
 
     def clone(self) -> Stream:
         copy = Stream.__new__(Stream)
         copy.seed = self.seed
         copy.used = self.used
         copy._block_index = self._block_index
-        copy._block = self._block
+        copy._words = self._words
+        copy._prefix = self._prefix
         return copy
 
     def to_json(self) -> dict[str, Any]:

@@ -8,30 +8,44 @@ ways to hand that to a framework:
 * **explicit**: the position's stream is a ``ScriptedStream`` that answers draws from a script of
   chance outcomes. The first draw past the script stops the action (``NeedChance``): the position
   becomes a chance node with ``n`` equally likely outcomes; choosing one extends the script and
-  re-runs the action from the copy taken before it. Re-running is exact because an action is a
-  pure function of (state, draws).
+  goes on. A game that can go on from where the draw stopped it (``Resumable``: Dice Heroes,
+  whose every draw is a die of a roll) does so on the stopped state; for any other game the
+  action is re-run from the copy taken before it, which is exact because an action is a pure
+  function of (state, draws), but costs the action again for every outcome.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
-from typing import Any, Final, Self
+from collections.abc import Hashable, MutableSequence, Sequence
+from typing import Any, Final, Protocol, Self, TypeVar, cast, runtime_checkable
 
 from ludoteca.core import JSON, Game, Stream
 from ludoteca.games import get
 
 AnyGame = Game[Any, Any]
+T = TypeVar("T")
 SETUP: Final = "<setup>"
 """The pending step while an explicit-chance set-up still needs outcomes."""
+
+
+@runtime_checkable
+class Resumable(Protocol):
+    """A game that can go on with an action its stream stopped (``NeedChance`` from a draw),
+    from the stopped state, once the stream can answer that draw."""
+
+    def resume(self, state: Any) -> None: ...
 
 
 class NeedChance(Exception):
     """A draw past the end of the script: ``outcomes`` equally likely values are needed."""
 
     def __init__(self, outcomes: int) -> None:
-        super().__init__(f"a chance outcome out of {outcomes} is needed")
+        super().__init__(outcomes)  # raised once per die: the sentence is made only if shown
         self.outcomes = outcomes
+
+    def __str__(self) -> str:
+        return f"a chance outcome out of {self.outcomes} is needed"
 
 
 class ScriptedStream(Stream):
@@ -54,6 +68,12 @@ class ScriptedStream(Stream):
         self.used += 1
         return value
 
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates from the end through ``below`` (see ``ludoteca.core.rng``)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
     def word(self) -> int:
         raise TypeError("explicit chance needs every draw through below()")
 
@@ -65,9 +85,13 @@ class ScriptedStream(Stream):
 
 
 class Position:
-    """A game state plus, in explicit mode, the action waiting for chance outcomes."""
+    """A game state plus, in explicit mode, the action waiting for chance outcomes.
 
-    __slots__ = ("game", "outcomes", "params", "pending", "script", "state")
+    In explicit mode ``state`` is never changed in place (an action runs on a copy), so copies of
+    a position share it; ``stopped`` is the copy a ``Resumable`` game's action stopped in, at a
+    chance node."""
+
+    __slots__ = ("game", "outcomes", "params", "pending", "resumable", "script", "state", "stopped")
 
     def __init__(self, game: AnyGame, params: JSON, state: Any) -> None:
         self.game = game
@@ -76,6 +100,8 @@ class Position:
         self.pending: Hashable | None = None
         self.script: tuple[int, ...] = ()
         self.outcomes = 0
+        self.stopped: Any = None
+        self.resumable = isinstance(game, Resumable)
 
     # ------------------------------------------------------------------------ construction
     @classmethod
@@ -96,10 +122,13 @@ class Position:
         copy = object.__new__(type(self))
         copy.game = self.game
         copy.params = self.params
-        copy.state = None if self.state is None else self.state.clone()
+        explicit = self.explicit_chance
+        copy.state = self.state if explicit or self.state is None else self.state.clone()
         copy.pending = self.pending
         copy.script = self.script
         copy.outcomes = self.outcomes
+        copy.stopped = None if self.stopped is None else self.stopped.clone()
+        copy.resumable = self.resumable
         return copy
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
@@ -123,29 +152,48 @@ class Position:
         if self.explicit_chance:
             self._run(action, ())
         else:
-            self.game.apply_unchecked(self.state, action)
+            self.game.step(self.state, action)
 
     def apply_chance(self, outcome: int) -> None:
         if not self.chance:
             raise ValueError("not a chance node")
         if not 0 <= outcome < self.outcomes:
             raise ValueError(f"chance outcome {outcome} is not below {self.outcomes}")
-        self._run(self.pending, (*self.script, outcome))
+        script = (*self.script, outcome)
+        stopped = self.stopped
+        if stopped is None:
+            self._run(self.pending, script)
+            return
+        stopped.rng.script = script
+        try:
+            cast(Resumable, self.game).resume(stopped)
+        except NeedChance as need:
+            self.script, self.outcomes = script, need.outcomes
+            return
+        self._settled(stopped)
 
     def _run(self, action: Hashable, script: tuple[int, ...]) -> None:
+        """Run the action (or the set-up) with the outcomes of ``script``, from the start."""
         stream = ScriptedStream(script)
+        state = None
         try:
             if action == SETUP:
-                state, _ = self.game.setup(self.params, stream)
+                state = self.game.start(self.params, stream)
             else:
                 state = self.state.clone()
                 state.rng = stream
-                self.game.apply_unchecked(state, action)
+                self.game.step(state, action)
         except NeedChance as need:
             self.pending, self.script, self.outcomes = action, script, need.outcomes
+            self.stopped = state if self.resumable else None
             return
+        self._settled(state)
+
+    def _settled(self, state: Any) -> None:
+        """The action has had all its outcomes: ``state`` is the position after it."""
         state.rng = ScriptedStream()
         self.state, self.pending, self.script, self.outcomes = state, None, (), 0
+        self.stopped = None
 
     def resampled(self, seat: int, rng: random.Random) -> Position:
         """A position ``seat`` cannot tell from this one (``Game.sample_world``)."""

@@ -138,6 +138,16 @@ class Shared:
         return (_shared, (self.entry.short_name, self.players, self.rng_seed))
 
 
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+@cache
+def _uniform(outcomes: int) -> tuple[tuple[int, float], ...]:
+    """A chance node's outcomes 0..n-1, equally likely."""
+    return tuple((o, 1.0 / outcomes) for o in range(outcomes))
+
+
 @cache
 def _shared(short_name: str, players: int, rng_seed: int) -> Shared:
     return Shared(BY_NAME[short_name], players, rng_seed)
@@ -200,6 +210,7 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         self.deal = shared.next_deal()
         self.dealt: Position | None = None
         self.legal_cache = LegalCache()
+        self.player: int | None = None  # current_player(), once known for this position
 
     @property
     def position(self) -> Position:
@@ -210,17 +221,39 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
     @position.setter
     def position(self, value: Position) -> None:
         self.dealt = value
+        self.legal_cache = LegalCache()
+        self.player = None
 
     # --------------------------------------------------------------------------- queries
     def current_player(self) -> int:
-        position = self.position
-        if position.chance:
-            return int(pyspiel.PlayerId.CHANCE)
-        seat = position.to_move()
-        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
+        player = self.player
+        if player is None:
+            position = self.position
+            if position.chance:
+                player = CHANCE
+            else:
+                seat = position.to_move()
+                player = TERMINAL if seat is None else seat
+            self.player = player
+        return player
 
     def is_terminal(self) -> bool:
-        return self.position.over()
+        return self.current_player() == TERMINAL
+
+    # Python callers (OpenSpiel's Python algorithms, our benches) reach these without a round
+    # trip through pybind11; C++ callers still go through ``_legal_actions`` and friends.
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As OpenSpiel's ``State::LegalActions``: [] at the end, the outcomes at a chance
+        node, else the actions of ``player`` (default: the player to move)."""
+        current = self.current_player()
+        if current == TERMINAL:
+            return []
+        if current == CHANCE and (player is None or player == CHANCE):
+            return list(range(self.position.outcomes))
+        return self._legal_actions(current if player is None else player)
 
     def legal_by_id(self) -> dict[int, Hashable]:
         cache = self.legal_cache
@@ -229,13 +262,12 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         return cache.actions
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.position.over() or self.position.to_move() != player:
+        if player < 0 or player != self.current_player():
             return []
         return list(self.legal_by_id())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        n = self.position.outcomes
-        return [(o, 1.0 / n) for o in range(n)]
+        return list(_uniform(self.position.outcomes))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
@@ -257,14 +289,16 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
 
     # --------------------------------------------------------------------------- changes
     def _apply_action(self, action: int) -> None:
-        if self.position.chance:
-            self.position.apply_chance(action)
+        position = self.position
+        if position.pending is not None:  # a chance node
+            position.apply_chance(action)
         else:
             legal = self.legal_by_id()
             if action not in legal:
                 raise ValueError(f"action {action} is not legal here")
-            self.position.apply(legal[action])
+            position.apply(legal[action])
         self.legal_cache = LegalCache()
+        self.player = None
 
     def resample_from_infostate(
         self, player: int, probability_sampler: Callable[[], float]
@@ -276,7 +310,6 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         seed = int(float(probability_sampler()) * 2**53)
         clone: LudotecaState = self.clone()
         clone.position = self.position.resampled(player, random.Random(seed))
-        clone.legal_cache = LegalCache()
         return clone
 
 

@@ -42,7 +42,7 @@ def test_the_attribution_is_the_sources_own() -> None:
 
 
 @pytest.mark.parametrize(
-    ("lang", "first_row"), [("en", "Halfling"), ("pt", "Halfling"), ("de", "Halbling")]
+    ("lang", "first_row"), [("en", "Halfling"), ("pt", "Pequenino"), ("de", "Halbling")]
 )
 def test_each_rules_page_has_the_roles_table_with_every_strength(lang: str, first_row: str) -> None:
     rows = [line for line in page(lang).splitlines() if line.startswith("| ")]

@@ -13,7 +13,7 @@ from ludoteca.games.words import Messages
 from . import notation, rules, view
 from .bot import HeuristicBot
 from .encoding import DiceHeroesEncoding
-from .rules import Action, DiceState
+from .rules import Action, DiceState, legal_actions, play
 from .words import DiceHeroesWords
 
 
@@ -37,7 +37,11 @@ class DiceHeroesGame(Game[DiceState, Action]):
     )
 
     def setup(self, params: JSON, rng: Stream) -> tuple[DiceState, list[Event]]:
-        return rules.setup(params["players"], rng)
+        events: list[Event] = []
+        return rules.setup(params["players"], rng, events), events
+
+    def start(self, params: JSON, rng: Stream) -> DiceState:
+        return rules.setup(params["players"], rng, None)
 
     def players(self, state: DiceState) -> int:
         return state.players
@@ -46,10 +50,17 @@ class DiceHeroesGame(Game[DiceState, Action]):
         return state.seat if state.seat >= 0 else None
 
     def legal_actions(self, state: DiceState) -> list[Action]:
-        return rules.legal_actions(state)
+        return legal_actions(state)
 
     def apply_unchecked(self, state: DiceState, action: Action) -> list[Event]:
         return rules.apply(state, action)
+
+    def step(self, state: DiceState, action: Action) -> None:
+        play(state, action, None)
+
+    def resume(self, state: DiceState) -> None:
+        """Go on with an action a draw stopped mid-roll (``rules.resume``; explicit chance)."""
+        rules.resume(state)
 
     def outcome(self, state: DiceState) -> Outcome | None:
         return rules.outcome(state)

@@ -9,7 +9,7 @@ the seat to move's: which dice to re-roll, or stop. Random draws, in order, are 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
 
@@ -55,6 +55,7 @@ class DiceState(State):
         "players",
         "posters",
         "roll",
+        "rolling",
         "seat",
         "tableau",
         "taken",
@@ -76,6 +77,8 @@ class DiceState(State):
         self.roll = 0
         self.colours: tuple[int, ...] = ()
         self.faces: list[int] = []
+        self.rolling: Sequence[int] = ()
+        """Only while a draw has stopped an action mid-roll: the dice still to roll."""
 
     def clone(self) -> DiceState:
         copy = DiceState.__new__(DiceState)
@@ -93,14 +96,18 @@ class DiceState(State):
         copy.roll = self.roll
         copy.colours = self.colours
         copy.faces = self.faces[:]
+        copy.rolling = self.rolling
         return copy
 
 
 # --------------------------------------------------------------------------------- queries
 def rerollable(state: DiceState) -> int:
     """Bit ``i`` set when die ``i + 1`` of the roll may be re-rolled (it does not show X)."""
+    faces = state.faces
+    if X not in faces:
+        return (1 << len(faces)) - 1
     mask = 0
-    for i, face in enumerate(state.faces):
+    for i, face in enumerate(faces):
         if face != X:
             mask |= 1 << i
     return mask
@@ -138,22 +145,42 @@ def _choices(mask: int) -> tuple[Action, ...]:
 
 
 # ----------------------------------------------------------------------------- the turn
-def _roll_dice(state: DiceState, numbers: Iterable[int], events: list[Event]) -> None:
+Log = list[Event] | None
+"""Where the events of an action go; None when nobody reads them (search, playouts): the match is
+the same, bit for bit, only the events are not built."""
+
+
+def _roll_dice(state: DiceState, numbers: Sequence[int], events: Log) -> None:
     """Roll the given dice in ascending order; an X sends its die back to the tableau at once."""
     seat, base = state.seat, state.seat * HUES
-    shown = []
-    back = []
-    for n in numbers:
-        colour = state.colours[n - 1]
-        face = ROLL[colour][state.rng.below(SIDES)]
-        state.faces[n - 1] = face
-        shown.append({"die": n, "colour": COLOURS[colour], "face": FACE_NAMES[face]})
-        if face == X:
-            state.troop[base + colour] -= 1
-            state.tableau[base + colour] += 1
-            back.append(Event("sent_back", {"seat": seat, "die": n, "colour": COLOURS[colour]}))
+    below, colours, faces = state.rng.below, state.colours, state.faces
+    sent = rolled = 0
+    try:
+        for n in numbers:
+            colour = colours[n - 1]
+            face = ROLL[colour][below(SIDES)]
+            faces[n - 1] = face
+            if face == X:
+                state.troop[base + colour] -= 1
+                state.tableau[base + colour] += 1
+                sent += 1
+            rolled += 1
+    except BaseException:  # the stream stopped the action (explicit chance): see ``resume``
+        state.rolling = tuple(numbers[rolled:])
+        raise
+    if events is None:
+        return
+    shown = [
+        {"die": n, "colour": COLOURS[colours[n - 1]], "face": FACE_NAMES[faces[n - 1]]}
+        for n in numbers
+    ]
     events.append(Event("roll", {"seat": seat, "roll": state.roll, "dice": shown}))
-    events.extend(back)
+    if sent:
+        events.extend(
+            Event("sent_back", {"seat": seat, "die": n, "colour": COLOURS[colours[n - 1]]})
+            for n in numbers
+            if faces[n - 1] == X
+        )
 
 
 def _return_laid(state: DiceState) -> int:
@@ -166,43 +193,61 @@ def _return_laid(state: DiceState) -> int:
     return count
 
 
-def _start_turn(state: DiceState, seat: int, events: list[Event]) -> None:
+def _start_turn(state: DiceState, seat: int, events: Log) -> None:
     """Capture check (or the duel marker), then the first roll of all troop dice."""
     state.seat = seat
     if state.holder == seat:
         back = _return_laid(state)
         if state.players == 2 and not state.marker:
             state.marker = True
-            events.append(Event("marker", {"seat": seat, "dice_back": back}))
+            if events is not None:
+                events.append(Event("marker", {"seat": seat, "dice_back": back}))
         else:
             poster, state.posters = state.posters[0], state.posters[1:]
             state.taken[seat] += (poster,)
             state.holder, state.marker = -1, False
-            events.append(
-                Event(
-                    "capture",
-                    {"seat": seat, "poster": poster, "dice_back": back, "left": len(state.posters)},
+            if events is not None:
+                events.append(
+                    Event(
+                        "capture",
+                        {
+                            "seat": seat,
+                            "poster": poster,
+                            "dice_back": back,
+                            "left": len(state.posters),
+                        },
+                    )
                 )
-            )
             if not state.posters:
                 _finish(state, events)
                 return
     base = seat * HUES
-    state.colours = tuple(c for c in range(HUES) for _ in range(state.troop[base + c]))
-    state.faces = [X] * len(state.colours)
+    troop = state.troop
+    state.colours = colours = _LINEUPS[troop[base], troop[base + 1], troop[base + 2]]
+    state.faces = [X] * len(colours)
     state.roll = 1
-    _roll_dice(state, range(1, len(state.colours) + 1), events)
+    _roll_dice(state, range(1, len(colours) + 1), events)
 
 
-def _resolve(state: DiceState, events: list[Event]) -> None:
+_LINEUPS = {
+    (w, y, r): (WHITE,) * w + (WHITE + 1,) * y + (WHITE + 2,) * r
+    for w in range(PER_COLOUR + 1)
+    for y in range(PER_COLOUR + 1)
+    for r in range(PER_COLOUR + 1)
+}
+"""The colours of a troop's dice in rolling order (white, yellow, red), by count per colour."""
+
+
+def _resolve(state: DiceState, events: Log) -> None:
     """The actions from the final faces: hunt, coins, troop growth."""
     seat, base = state.seat, state.seat * HUES
     swords = coins = 0
     growth = [0] * HUES
     sword_dice = []
     for colour, face in zip(state.colours, state.faces, strict=True):
-        if SWORDS[face]:
-            swords += SWORDS[face]
+        sword = SWORDS[face]
+        if sword:
+            swords += sword
             sword_dice.append((colour, face))
         elif face == COIN:
             coins += 1
@@ -220,48 +265,51 @@ def _resolve(state: DiceState, events: list[Event]) -> None:
             for colour, _ in sword_dice:
                 state.troop[base + colour] -= 1
             state.holder, state.laid = seat, tuple(sword_dice)
-        events.append(
-            Event(
-                "hunt",
-                {
-                    "seat": seat,
-                    "swords": swords,
-                    "to_beat": lying,
-                    "success": success,
-                    "previous": previous if previous >= 0 and previous != seat else None,
-                    "beside_marker": beside_marker,
-                },
+        if events is not None:
+            events.append(
+                Event(
+                    "hunt",
+                    {
+                        "seat": seat,
+                        "swords": swords,
+                        "to_beat": lying,
+                        "success": success,
+                        "previous": previous if previous >= 0 and previous != seat else None,
+                        "beside_marker": beside_marker,
+                    },
+                )
             )
-        )
     if coins:
         gain = coins if swords else 2 * coins
         state.coins[seat] += gain
-        events.append(Event("coins", {"seat": seat, "coins": gain, "big_treasure": not swords}))
+        if events is not None:
+            events.append(Event("coins", {"seat": seat, "coins": gain, "big_treasure": not swords}))
     grown = {}
     for colour, count in enumerate(growth):
-        moved = min(count, state.tableau[base + colour])
+        moved = min(count, state.tableau[base + colour]) if count else 0
         if moved:
             state.tableau[base + colour] -= moved
             state.troop[base + colour] += moved
             grown[COLOURS[colour]] = moved
-    if grown:
+    if grown and events is not None:
         events.append(Event("growth", {"seat": seat, "dice": grown}))
 
 
-def _finish(state: DiceState, events: list[Event]) -> None:
+def _finish(state: DiceState, events: Log) -> None:
     state.seat, state.roll, state.colours, state.faces = -1, 0, (), []
-    final = scores(state)
-    events.append(Event("end", {"scores": final, "winners": leaders(final)}))
+    if events is not None:
+        final = scores(state)
+        events.append(Event("end", {"scores": final, "winners": leaders(final)}))
 
 
-def _settle(state: DiceState, events: list[Event]) -> None:
+def _settle(state: DiceState, events: Log) -> None:
     """End turns (and start the next ones) until the seat to move has a choice."""
     while state.seat >= 0 and (state.roll >= ROLLS or not rerollable(state)):
         _resolve(state, events)
         _start_turn(state, (state.seat + 1) % state.players, events)
 
 
-def _rolloff(state: DiceState, events: list[Event]) -> None:
+def _rolloff(state: DiceState, events: Log) -> None:
     """Everyone rolls 3 white dice; the tied for the most swords roll again until one leads."""
     contenders = list(range(state.players))
     round_ = 1
@@ -271,17 +319,18 @@ def _rolloff(state: DiceState, events: list[Event]) -> None:
             faces = [ROLL[WHITE][state.rng.below(SIDES)] for _ in range(PER_COLOUR)]
             swords = sum(SWORDS[f] for f in faces)
             results.append((seat, faces, swords))
-            events.append(
-                Event(
-                    "rolloff",
-                    {
-                        "round": round_,
-                        "seat": seat,
-                        "faces": [FACE_NAMES[f] for f in faces],
-                        "swords": swords,
-                    },
+            if events is not None:
+                events.append(
+                    Event(
+                        "rolloff",
+                        {
+                            "round": round_,
+                            "seat": seat,
+                            "faces": [FACE_NAMES[f] for f in faces],
+                            "swords": swords,
+                        },
+                    )
                 )
-            )
         best = max(swords for _, _, swords in results)
         contenders = [seat for seat, _, swords in results if swords == best]
         if len(contenders) == 1:
@@ -291,18 +340,19 @@ def _rolloff(state: DiceState, events: list[Event]) -> None:
     state.laid = tuple((WHITE, f) for f in faces if SWORDS[f])
     state.troop[seat * HUES + WHITE] -= len(state.laid)
     state.holder = seat
-    events.append(Event("opening", {"seat": seat, "swords": swords}))
+    if events is not None:
+        events.append(Event("opening", {"seat": seat, "swords": swords}))
 
 
 # ----------------------------------------------------------------------------- the rules
-def setup(players: int, rng: Stream) -> tuple[DiceState, list[Event]]:
-    """The roll-off for the posters, then the first roll of the seat after the holder."""
+def setup(players: int, rng: Stream, events: Log) -> DiceState:
+    """The roll-off for the posters, then the first roll of the seat after the holder (the
+    events to ``events``, None: not built)."""
     state = DiceState(players, rng)
-    events: list[Event] = []
     _rolloff(state, events)
     _start_turn(state, (state.holder + 1) % state.players, events)
     _settle(state, events)
-    return state, events
+    return state
 
 
 def legal_actions(state: DiceState) -> list[Action]:
@@ -314,6 +364,12 @@ def legal_actions(state: DiceState) -> list[Action]:
 def apply(state: DiceState, action: Action) -> list[Event]:
     """Apply a legal action in place: re-roll the named dice, or stop and end the turn."""
     events: list[Event] = []
+    play(state, action, events)
+    return events
+
+
+def play(state: DiceState, action: Action, events: Log) -> None:
+    """``apply``, with the events going to ``events`` (None: not built)."""
     if action:
         state.roll += 1
         _roll_dice(state, action, events)
@@ -321,7 +377,16 @@ def apply(state: DiceState, action: Action) -> list[Event]:
         _resolve(state, events)
         _start_turn(state, (state.seat + 1) % state.players, events)
     _settle(state, events)
-    return events
+
+
+def resume(state: DiceState) -> None:
+    """Go on with an action that the stream stopped in the middle of a roll (a draw that raised,
+    as an explicit-chance stream does when it needs an outcome): roll the dice still to roll,
+    then play on to the next choice, exactly as the action would have. Every draw of a turn is a
+    die of such a roll, so this is where any action stops. Its events are not built."""
+    numbers, state.rolling = state.rolling, ()
+    _roll_dice(state, numbers, None)
+    _settle(state, None)
 
 
 def outcome(state: DiceState) -> Outcome | None:

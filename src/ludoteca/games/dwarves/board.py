@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 
 from ludoteca.core import Stream
 
@@ -24,16 +24,19 @@ def tile_set(players: int) -> tuple[str, ...]:
     return tuple(sorted(BASE_TILES + (EXPANSION_TILES if players >= 5 else ())))
 
 
+COLOUR_OF = {**{face: f for f, face in enumerate(FACES)}, PORTAL: GREY, PASSAGE: GREY}
+
+
 def colour_of(tile: str) -> int:
     """A tile kind's colour: a die face, or ``GREY`` for the Portal and the Secret Passage."""
-    return GREY if tile in (PORTAL, PASSAGE) else FACES.index(tile)
+    return COLOUR_OF[tile]
 
 
 def clash(ring: Sequence[str]) -> int | None:
     """The first tile (clockwise from tile 0) whose clockwise neighbour has the same colour."""
-    size = len(ring)
-    for i in range(size):
-        if colour_of(ring[i]) == colour_of(ring[(i + 1) % size]):
+    colours = [COLOUR_OF[t] for t in ring]
+    for i in range(len(ring)):
+        if colours[i] == colours[i - len(ring) + 1]:
             return i
     return None
 
@@ -44,12 +47,15 @@ def settle(ring: list[str], passes: int = SETTLE_PASSES) -> bool:
     Repeats the scan until one finds nothing (True) or ``passes`` scans changed something (False).
     """
     size = len(ring)
+    colours = [COLOUR_OF[t] for t in ring]  # swapped along with the tiles
     for _ in range(passes):
         changed = False
         for i in range(size):
-            j, k = (i + 1) % size, (i + 2) % size
-            if colour_of(ring[i]) == colour_of(ring[j]):
+            j = i + 1 if i + 1 < size else 0
+            if colours[i] == colours[j]:
+                k = j + 1 if j + 1 < size else 0
                 ring[j], ring[k] = ring[k], ring[j]
+                colours[j], colours[k] = colours[k], colours[j]
                 changed = True
         if not changed:
             return True
@@ -68,44 +74,54 @@ def lay_ring(players: int, rng: Stream) -> tuple[str, ...]:
 class Board:
     """A laid ring: tile kinds, colours, names and the move tables (shared, never mutated)."""
 
-    __slots__ = ("colour", "names", "nxt", "passage", "portal", "size", "tiles")
+    __slots__ = ("_names", "colour", "nxt", "passage", "portal", "size", "tiles")
 
     def __init__(self, tiles: tuple[str, ...]) -> None:
         size = len(tiles)
         self.tiles = tiles
         self.size = size
-        self.colour = tuple(colour_of(t) for t in tiles)
+        self.colour = tuple(COLOUR_OF[t] for t in tiles)
         self.portal = tiles.index(PORTAL)
         self.passage = tiles.index(PASSAGE)
-        self.nxt = tuple(tuple(self._next(t, f) for f in range(len(FACES))) for t in range(size))
+        self.nxt = self._next_tables()
         """``nxt[t][f]``: the next tile of face colour ``f`` clockwise from ``t``."""
-        self.names = self._names()
+        self._names: tuple[str, ...] | None = None
 
-    def _next(self, tile: int, face: int) -> int:
-        """Never the own tile, unless it is the only one of that colour (then: stay)."""
-        for d in range(1, self.size):
-            u = (tile + d) % self.size
-            if self.colour[u] == face:
-                return u
-        return tile
+    def _next_tables(self) -> tuple[tuple[int, ...], ...]:
+        """One sweep counter-clockwise over the ring twice, keeping the nearest tile of each
+        colour ahead: never the own tile, unless it is the only one of that colour (then: stay);
+        a colour the ring lacks also stays."""
+        size, colour = self.size, self.colour
+        ahead = [-1] * (GREY + 1)
+        rows: list[tuple[int, ...]] = [()] * size
+        for i in range(2 * size - 1, -1, -1):
+            t = i % size
+            if i < size:
+                row = ahead[:GREY]
+                rows[t] = tuple(row) if -1 not in row else tuple(u if u >= 0 else t for u in row)
+            ahead[colour[t]] = t
+        return tuple(rows)
 
-    def _names(self) -> tuple[str, ...]:
+    @property
+    def names(self) -> tuple[str, ...]:
         """``portal``, ``secret passage``, a colour, or ``<colour> 1``/``2`` from the Portal on."""
-        names = [""] * self.size
-        seen: dict[str, int] = {}
-        for d in range(self.size):
-            u = (self.portal + d) % self.size
-            kind = self.tiles[u]
-            if kind == PORTAL:
-                names[u] = "portal"
-            elif kind == PASSAGE:
-                names[u] = "secret passage"
-            elif self.tiles.count(kind) == 1:
-                names[u] = kind
-            else:
-                seen[kind] = seen.get(kind, 0) + 1
-                names[u] = f"{kind} {seen[kind]}"
-        return tuple(names)
+        if self._names is None:
+            names = [""] * self.size
+            seen: dict[str, int] = {}
+            for d in range(self.size):
+                u = (self.portal + d) % self.size
+                kind = self.tiles[u]
+                if kind == PORTAL:
+                    names[u] = "portal"
+                elif kind == PASSAGE:
+                    names[u] = "secret passage"
+                elif self.tiles.count(kind) == 1:
+                    names[u] = kind
+                else:
+                    seen[kind] = seen.get(kind, 0) + 1
+                    names[u] = f"{kind} {seen[kind]}"
+            self._names = tuple(names)
+        return self._names
 
     def ccw_free(self, tile: int, taken: Sequence[int]) -> int:
         """The next tile counter-clockwise from ``tile`` that is not in ``taken``."""
@@ -116,7 +132,7 @@ class Board:
         return tile
 
 
-@cache
+@lru_cache(maxsize=4096)
 def board(tiles: tuple[str, ...]) -> Board:
-    """The (shared) board for a ring of tile kinds."""
+    """The (shared) board for a ring of tile kinds (the rings seen last are kept)."""
     return Board(tiles)

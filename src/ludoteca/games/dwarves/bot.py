@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from ludoteca.core import Game
@@ -40,6 +41,11 @@ ROLLS = len(FACES) ** 2
 
 def value(chest: Sequence[int]) -> float:
     """What a chest is worth: mostly its best kind (+1 with the diamond), then its size."""
+    return _value(tuple(chest))
+
+
+@lru_cache(maxsize=1 << 16)
+def _value(chest: tuple[int, ...]) -> float:
     five = sorted(chest[:DIAMOND], reverse=True)
     return BEST * (five[0] + chest[DIAMOND]) + SIZE * sum(chest) + SECOND * five[1]
 
@@ -54,7 +60,13 @@ def changed(chest: Sequence[int], *deltas: tuple[int, int]) -> list[int]:
 
 def drawn(chest: Sequence[int], source: Sequence[int], delta: int) -> float:
     """The expected change of the chest's value when it gains (``delta`` 1) or loses (-1) one
-    stone drawn uniformly from ``source`` (counts per kind)."""
+    stone drawn uniformly from ``source`` (counts per kind). (Search asks the same questions
+    over and over: the answers are kept.)"""
+    return _drawn(tuple(chest), tuple(source), delta)
+
+
+@lru_cache(maxsize=1 << 16)
+def _drawn(chest: tuple[int, ...], source: tuple[int, ...], delta: int) -> float:
     total = sum(source)
     if not total:
         return 0.0
@@ -74,17 +86,20 @@ class HeuristicBot:
         me = state.turn
         if state.phase == MOVE:
             moves = [a for a in actions if isinstance(a, Move)]
-            return max(moves, key=lambda a: move_worth(state, me, a.tile))
+            pool = pool_counts(state)
+            return max(moves, key=lambda a: move_worth(state, me, a.tile, pool))
         other = state.queue[0]
         mine, theirs = state.counts(me), state.counts(other)
         return max(actions, key=lambda a: meet_worth(mine, theirs, a))
 
 
-def move_worth(state: DwarvesState, me: int, tile: int) -> float:
+def move_worth(state: DwarvesState, me: int, tile: int, pool: list[int] | None = None) -> float:
     """Moving to a tile: the dragon's bite, the hobbit's gift or the chance to reach it next turn,
-    the best choice with each dwarf met, and the risk of the dragon's next move."""
+    the best choice with each dwarf met, and the risk of the dragon's next move (``pool``:
+    ``pool_counts(state)`` when the caller has it)."""
     mine = state.counts(me)
-    pool = pool_counts(state)
+    if pool is None:
+        pool = pool_counts(state)
     worth = 0.0
     if tile == state.dragon:
         worth += drawn(mine, mine, -1)
@@ -103,6 +118,11 @@ def move_worth(state: DwarvesState, me: int, tile: int) -> float:
 
 def meet_worth(mine: list[int], theirs: list[int], action: Action) -> float:
     """A choice with the dwarf met: the change of the bot's chest less a share of the other's."""
+    return _meet_worth(tuple(mine), tuple(theirs), action)
+
+
+@lru_cache(maxsize=1 << 16)
+def _meet_worth(mine: tuple[int, ...], theirs: tuple[int, ...], action: Action) -> float:
     if isinstance(action, BlindTrade):
         me_gain = drawn(mine, theirs, 1) + drawn(mine, mine, -1)
         them_gain = drawn(theirs, mine, 1) + drawn(theirs, theirs, -1)

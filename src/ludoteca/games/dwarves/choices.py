@@ -3,12 +3,17 @@ dwarf it meets. Both lists are in the stable order documented in ``docs/notation
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
-from .actions import BLIND, MOVES, STEALS, TRADES, Action
+from .actions import BLIND, MAX_TILES, MOVES, STEALS, TRADES, Action
+from .board import tile_set
 from .lineup import EXTRA
 from .state import MEET, MOVE, DwarvesState
 from .stones import NKINDS
+
+T = TypeVar("T")
+KIND_RANGE = range(NKINDS)
 
 
 def routes(state: DwarvesState) -> dict[int, list[str]]:
@@ -36,17 +41,46 @@ def routes(state: DwarvesState) -> dict[int, list[str]]:
     return found
 
 
-def destinations(state: DwarvesState) -> list[int]:
-    """The tiles the mover may move to, each once, in listing order (see ``routes``)."""
+TILES = tuple(range(MAX_TILES))
+
+
+def _clockwise(named: Sequence[T]) -> Mapping[int, tuple[tuple[T, ...], ...]]:
+    """Per ring size, per tile: every tile clockwise from the next one round to itself, as
+    ``named[tile]`` (the doubles' destinations)."""
+    return {
+        size: tuple(
+            tuple(named[(here + d) % size] for d in range(1, size + 1)) for here in range(size)
+        )
+        for size in {len(tile_set(players)) for players in range(2, 7)}
+    }
+
+
+CLOCKWISE = _clockwise(TILES)
+CLOCKWISE_MOVES = _clockwise(MOVES)
+
+
+def destinations(
+    state: DwarvesState,
+    named: Sequence[T] = TILES,  # type: ignore[assignment]
+    clockwise: Mapping[int, tuple[tuple[T, ...], ...]] = CLOCKWISE,  # type: ignore[assignment]
+) -> list[T]:
+    """The tiles the mover may move to, each once, in listing order (see ``routes``), as
+    ``named[tile]`` (the tile numbers themselves, or ``MOVES`` with ``CLOCKWISE_MOVES`` for the
+    actions)."""
     board = state.board
     here = state.pos[state.turn]
-    if state.grey == state.white:
-        return [(here + d) % board.size for d in range(1, board.size + 1)]
+    grey, white = state.grey, state.white
+    if grey == white:
+        return list(clockwise[board.size][here])
     nxt = board.nxt[here]
-    found: list[int] = []
-    for tile in (nxt[state.grey], nxt[state.white], (here + 1) % board.size, here):
-        if tile not in found:
-            found.append(tile)
+    first, second, step = nxt[grey], nxt[white], (here + 1) % board.size
+    found = [named[first]]
+    if second != first:
+        found.append(named[second])
+    if step not in (first, second):
+        found.append(named[step])
+    if here not in (first, second, step):
+        found.append(named[here])
     return found
 
 
@@ -55,15 +89,17 @@ def options_between(mine: Sequence[int], theirs: Sequence[int], blind: bool) -> 
     kind, canonical order), or the blind trade with an extra dwarf (``blind``); then steals by
     kind when the other has 2+ stones more."""
     options: list[Action] = []
-    has_mine = [k for k in range(NKINDS) if mine[k]]
-    has_theirs = [k for k in range(NKINDS) if theirs[k]]
-    if has_mine and has_theirs:
+    has_theirs = [k for k in KIND_RANGE if theirs[k]]
+    if has_theirs and any(mine):
         if blind:
             options.append(BLIND)
         else:
-            options.extend(TRADES[g][t] for g in has_mine for t in has_theirs)
+            for give in KIND_RANGE:
+                if mine[give]:
+                    row = TRADES[give]
+                    options += [row[take] for take in has_theirs]
     if sum(theirs) - sum(mine) >= 2:
-        options.extend(STEALS[k] for k in has_theirs)
+        options += [STEALS[k] for k in has_theirs]
     return options
 
 
@@ -78,7 +114,7 @@ def meeting_options(state: DwarvesState) -> list[Action]:
 def legal(state: DwarvesState) -> list[Action]:
     """Every legal action of the player to move ([] once the match is over)."""
     if state.phase == MOVE:
-        return [MOVES[t] for t in destinations(state)]
+        return destinations(state, MOVES, CLOCKWISE_MOVES)
     if state.phase == MEET:
         return meeting_options(state)
     return []

@@ -14,7 +14,9 @@ from ludoteca.games.words import Messages
 from . import notation, rules, view
 from .actions import Action
 from .bot import HeuristicBot
+from .choices import legal
 from .encoding import DwarvesEncoding
+from .play import act
 from .state import DwarvesState
 from .words import DwarvesWords
 
@@ -42,7 +44,11 @@ class DwarvesGame(Game[DwarvesState, Action]):
     )
 
     def setup(self, params: JSON, rng: Stream) -> tuple[DwarvesState, list[Event]]:
-        return rules.setup(params["players"], rng)
+        events: list[Event] = []
+        return rules.setup(params["players"], rng, events), events
+
+    def start(self, params: JSON, rng: Stream) -> DwarvesState:
+        return rules.setup(params["players"], rng, None)
 
     def players(self, state: DwarvesState) -> int:
         return state.lineup.players
@@ -51,10 +57,13 @@ class DwarvesGame(Game[DwarvesState, Action]):
         return rules.to_move(state)
 
     def legal_actions(self, state: DwarvesState) -> list[Action]:
-        return rules.legal_actions(state)
+        return legal(state)
 
     def apply_unchecked(self, state: DwarvesState, action: Action) -> list[Event]:
         return rules.apply(state, action)
+
+    def step(self, state: DwarvesState, action: Action) -> None:
+        act(state, action, None)
 
     def outcome(self, state: DwarvesState) -> Outcome | None:
         return rules.outcome(state)

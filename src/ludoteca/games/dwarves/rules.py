@@ -15,7 +15,7 @@ from .actions import Action
 from .board import board, lay_ring
 from .choices import legal
 from .lineup import EXTRA, lineup
-from .play import act, begin_turn
+from .play import Log, act, begin_turn
 from .scoring import figure_scores
 from .state import OVER, ROUND_CAP, DwarvesState
 from .stones import NKINDS, sorted_pool, stone_set, stones
@@ -29,39 +29,52 @@ def max_decisions(players: int) -> int:
     return ROUND_CAP * players * lineup(players).size
 
 
-def setup(players: int, rng: Stream) -> tuple[DwarvesState, list[Event]]:
-    """Lay the ring, shuffle the pool, place the dwarves, deal three stones each, start round 1."""
+def setup(players: int, rng: Stream, events: Log) -> DwarvesState:
+    """Lay the ring, shuffle the pool, place the dwarves, deal three stones each, start round 1
+    (the events to ``events``, None: not built)."""
     cast = lineup(players)
     ring = board(lay_ring(players, rng))
     state = DwarvesState(ring, cast, rng)
     state.pool = sorted_pool(stone_set(players))
     rng.shuffle(state.pool)
     state.pos = [ring.nxt[ring.portal][face] for face in cast.faces]
-    state.start = next(
-        d
-        for i in range(1, ring.size)
-        for d in range(cast.size)
-        if state.pos[d] == (ring.passage + i) % ring.size and cast.seats[d] != EXTRA
-    )
-    events = [
-        Event(
-            "setup",
-            {
-                "ring": list(ring.tiles),
-                "dwarves": {c: state.pos[d] for d, c in enumerate(cast.colours)},
-                "hobbit": state.hobbit,
-                "dragon": state.dragon,
-                "start": cast.colours[state.start],
-            },
+    state.start = _first_player(state)
+    if events is not None:
+        events.append(
+            Event(
+                "setup",
+                {
+                    "ring": list(ring.tiles),
+                    "dwarves": {c: state.pos[d] for d, c in enumerate(cast.colours)},
+                    "hobbit": state.hobbit,
+                    "dragon": state.dragon,
+                    "start": cast.colours[state.start],
+                },
+            )
         )
-    ]
+    pool, chest = state.pool, state.chest
     for d in range(cast.size):
         for _ in range(START_STONES):
-            state.chest[d * NKINDS + state.pool.pop()] += 1
-        events.append(Event("deal", {"dwarf": cast.colours[d], "stones": stones(state.counts(d))}))
-    events.append(Event("round", {"round": 1}))
+            chest[d * NKINDS + pool.pop()] += 1
+        if events is not None:
+            events.append(
+                Event("deal", {"dwarf": cast.colours[d], "stones": stones(state.counts(d))})
+            )
+    if events is not None:
+        events.append(Event("round", {"round": 1}))
     begin_turn(state, state.start, events)
-    return state, events
+    return state
+
+
+def _first_player(state: DwarvesState) -> int:
+    """The player's dwarf nearest clockwise after the Secret Passage (it starts round 1)."""
+    ring, pos, seats = state.board, state.pos, state.lineup.seats
+    for i in range(1, ring.size):
+        tile = (ring.passage + i) % ring.size
+        for d, at in enumerate(pos):
+            if at == tile and seats[d] != EXTRA:
+                return d
+    raise AssertionError("every ring holds a player's dwarf")
 
 
 def to_move(state: DwarvesState) -> int | None:
@@ -73,7 +86,9 @@ def legal_actions(state: DwarvesState) -> list[Action]:
 
 
 def apply(state: DwarvesState, action: Action) -> list[Event]:
-    return act(state, action)
+    events: list[Event] = []
+    act(state, action, events)
+    return events
 
 
 def outcome(state: DwarvesState) -> Outcome | None:

@@ -13,7 +13,7 @@ from ludoteca.games.words import Messages
 from . import notation, rules, view
 from .bot import HeuristicBot
 from .encoding import HeroesEncoding
-from .rules import Action, HeroesState
+from .rules import Action, HeroesState, legal_actions, play
 from .words import HeroesWords
 
 
@@ -45,10 +45,13 @@ class HeroesGame(Game[HeroesState, Action]):
         return None if state.result is not None else state.mover
 
     def legal_actions(self, state: HeroesState) -> list[Action]:
-        return rules.legal_actions(state)
+        return legal_actions(state)
 
     def apply_unchecked(self, state: HeroesState, action: Action) -> list[Event]:
         return rules.apply(state, action)
+
+    def step(self, state: HeroesState, action: Action) -> None:
+        play(state, action, None)
 
     def outcome(self, state: HeroesState) -> Outcome | None:
         return state.result

@@ -13,6 +13,10 @@ from typing import Self
 
 from ludoteca.core import Event, Outcome, State, Stream
 
+Log = list[Event] | None
+"""Where the events of an action go; None when nobody reads them (search, playouts): the match is
+the same, bit for bit, only the events are not built."""
+
 ROLES = ("halfling", "bard", "ranger", "fighter", "rogue", "wizard", "cleric", "paladin")
 HALFLING, BARD, RANGER, FIGHTER, ROGUE, WIZARD, CLERIC, PALADIN = range(8)
 SEATS = ("Gold", "Blue")
@@ -225,7 +229,7 @@ def setup(rng: Stream) -> tuple[HeroesState, list[Event]]:
     state.mover = first
     events = [Event("start", {"first": first})]
     for seat in (0, 1):
-        events.append(_draw(state, seat, OPENING_HAND, "deal"))
+        _draw(state, seat, OPENING_HAND, "deal", events)
     return state, events
 
 
@@ -238,7 +242,7 @@ def hand_size(state: HeroesState, seat: int) -> int:
 
 def draw_amount(state: HeroesState, seat: int) -> int:
     """What the draw action (and the Bard) takes now: 2, 1 or 0."""
-    held = hand_size(state, seat)
+    held = sum(state.hands[seat])  # hand_size
     left = len(state.reserves[seat])
     if held >= HAND_LIMIT or not left:
         return 0
@@ -279,18 +283,28 @@ def _blocked(state: HeroesState, seat: int) -> list[int]:
     return blocked
 
 
-def placements(state: HeroesState, seat: int) -> list[Action]:
-    """Every placement of ``seat``: by role (halfling..paladin), then target (a1..c5, camp)."""
+def placements(state: HeroesState, seat: int, out: list[Action] | None = None) -> list[Action]:
+    """Every placement of ``seat``: by role (halfling..paladin), then target (a1..c5, camp);
+    appended to ``out`` when given. (``_blocked``'s rooms, written out for the roles in hand.)"""
+    if out is None:
+        out = []
     hand = state.hands[seat]
     chain = connection(state, seat)
-    near = connected_rooms(chain, seat)
-    camp = reaches_camp(chain, seat)
-    blocked = _blocked(state, seat)
-    out: list[Action] = []
-    for role in range(8):
-        if not hand[role]:
-            continue
-        fit = (ALL_ROOMS if role == ROGUE else near) & ~blocked[role]
+    near = SPREAD[chain] | CAMP_ROW[seat]  # connected_rooms
+    camp = chain & CAMP_ROW[1 - seat]  # reaches_camp
+    rooms = state.hero_rooms
+    own, rival = seat * 8, 8 - seat * 8
+    fits: list[tuple[int, int]] = []  # (role, rooms it fits), strongest first
+    above = 0
+    for role in range(PALADIN, HALFLING, -1):
+        above |= rooms[rival + role]
+        if hand[role]:
+            fits.append(
+                (role, (ALL_ROOMS if role == ROGUE else near) & ~(above | rooms[own + role]))
+            )
+    if hand[HALFLING]:
+        fits.append((HALFLING, near & ~rooms[own]))
+    for role, fit in reversed(fits):
         out += PLACE_LOW[role][fit & 255]
         out += PLACE_HIGH[role][fit >> 8]
         if camp:
@@ -327,45 +341,48 @@ def legal_actions(state: HeroesState) -> list[Action]:
         targets = strike_targets(state)
         return [*(STRIKE[r] for r in range(15) if targets >> r & 1), SKIP]
     if state.pending == RANGER_CHOICE:
-        return [*placements(state, seat), SKIP]
-    out = placements(state, seat)
-    if draw_amount(state, seat):
-        out.insert(0, DRAW)
-    return out
+        out = placements(state, seat)
+        out.append(SKIP)
+        return out
+    return placements(state, seat, [DRAW] if draw_amount(state, seat) else [])
 
 
 # ---------------------------------------------------------------------------------- effects
 
 
-def _draw(state: HeroesState, seat: int, count: int, cause: str) -> Event:
+def _draw(state: HeroesState, seat: int, count: int, cause: str, events: Log) -> None:
     reserve = state.reserves[seat]
     drawn, state.reserves[seat] = reserve[:count], reserve[count:]
     hand = state.hands[seat]
     for role in drawn:
         hand[role] += 1
-    return Event(
-        "drew",
-        {"seat": seat, "count": len(drawn), "cause": cause},
-        {seat: {"heroes": [ROLES[r] for r in drawn]}},
-    )
+    if events is not None:
+        events.append(
+            Event(
+                "drew",
+                {"seat": seat, "count": len(drawn), "cause": cause},
+                {seat: {"heroes": [ROLES[r] for r in drawn]}},
+            )
+        )
 
 
-def _draw_one(state: HeroesState, seat: int, cause: str, events: list[Event]) -> None:
-    if hand_size(state, seat) < HAND_LIMIT and state.reserves[seat]:
-        events.append(_draw(state, seat, 1, cause))
+def _draw_one(state: HeroesState, seat: int, cause: str, events: Log) -> None:
+    if sum(state.hands[seat]) < HAND_LIMIT and state.reserves[seat]:
+        _draw(state, seat, 1, cause, events)
 
 
-def _finish(state: HeroesState, winners: tuple[int, ...], reason: str) -> Event:
+def _finish(state: HeroesState, winners: tuple[int, ...], reason: str, events: Log) -> None:
     relics = state.relics
     state.result = Outcome(
         winners, reason, draw=not winners, scores=(float(relics[0]), float(relics[1]))
     )
     state.pending = NO_CHOICE
-    data = {"reason": reason, "winners": list(winners), "draw": not winners}
-    return Event("end", {**data, "relics": relics[:]})
+    if events is not None:
+        data = {"reason": reason, "winners": list(winners), "draw": not winners}
+        events.append(Event("end", {**data, "relics": relics[:]}))
 
 
-def _seal(state: HeroesState, room: int, events: list[Event]) -> bool:
+def _seal(state: HeroesState, room: int, events: Log) -> bool:
     """Seal the unsealed wards around ``room`` that its top hero's owner now tops all round.
 
     Only a ward around the room whose top just changed can become complete, and only for the
@@ -383,15 +400,16 @@ def _seal(state: HeroesState, room: int, events: list[Event]) -> bool:
         if sealed[w] < 0 and own & need == need:
             sealed[w] = seat
             state.relics[seat] += WARD_RELICS[w]
-            data = {"seat": seat, "ward": WARDS[w], "relics": WARD_RELICS[w]}
-            events.append(Event("sealed", {**data, "total": state.relics[seat]}))
+            if events is not None:
+                data = {"seat": seat, "ward": WARDS[w], "relics": WARD_RELICS[w]}
+                events.append(Event("sealed", {**data, "total": state.relics[seat]}))
     if state.relics[seat] >= RELICS_TO_WIN:
-        events.append(_finish(state, (seat,), "relics"))
+        _finish(state, (seat,), "relics", events)
         return True
     return False
 
 
-def _end_turn(state: HeroesState, events: list[Event]) -> None:
+def _end_turn(state: HeroesState, events: Log) -> None:
     state.pending = NO_CHOICE
     state.pending_room = -1
     seat = 1 - state.mover
@@ -400,10 +418,10 @@ def _end_turn(state: HeroesState, events: list[Event]) -> None:
         return
     r0, r1 = state.relics
     winners = () if r0 == r1 else ((0,) if r0 > r1 else (1,))
-    events.append(_finish(state, winners, "stuck"))
+    _finish(state, winners, "stuck", events)
 
 
-def _after_trick(state: HeroesState, room: int, ranger: bool, events: list[Event]) -> None:
+def _after_trick(state: HeroesState, room: int, ranger: bool, events: Log) -> None:
     """Steps 4-5: the sanctuary draw, then the Ranger's extra placement (if one is possible)."""
     seat = state.mover
     if SANCTUARIES >> room & 1:
@@ -411,42 +429,45 @@ def _after_trick(state: HeroesState, room: int, ranger: bool, events: list[Event
     if ranger and can_place(state, seat):
         state.pending = RANGER_CHOICE
         state.pending_room = room
-        events.append(Event("extra", {"seat": seat, "room": ROOMS[room]}))
+        if events is not None:
+            events.append(Event("extra", {"seat": seat, "room": ROOMS[room]}))
         return
     _end_turn(state, events)
 
 
-def _place(state: HeroesState, role: int, target: int) -> list[Event]:
+def _place(state: HeroesState, role: int, target: int, events: Log) -> None:
     seat = state.mover
     state.hands[seat][role] -= 1
     state.pending = NO_CHOICE
     hero = seat * 8 + role
     if target == CAMP:
         state.camp_hero = hero
-        events = [Event("placed", {"seat": seat, "role": ROLES[role], "room": "camp"})]
-        events.append(_finish(state, (seat,), "camp"))
-        return events
+        if events is not None:
+            events.append(Event("placed", {"seat": seat, "role": ROLES[role], "room": "camp"}))
+        _finish(state, (seat,), "camp", events)
+        return
     covered = state.tops[target]
     set_top(state, target, hero)
     state.stacks[target] = (*state.stacks[target], hero)
-    events = [
-        Event(
-            "placed",
-            {
-                "seat": seat,
-                "role": ROLES[role],
-                "room": ROOMS[target],
-                "covered": None if covered == EMPTY else hero_json(covered),
-            },
+    if events is not None:
+        events.append(
+            Event(
+                "placed",
+                {
+                    "seat": seat,
+                    "role": ROLES[role],
+                    "room": ROOMS[target],
+                    "covered": None if covered == EMPTY else hero_json(covered),
+                },
+            )
         )
-    ]
     if _seal(state, target, events):
-        return events
+        return
     rival = 1 - seat
     if role == BARD:
         amount = draw_amount(state, seat)
         if amount:
-            events.append(_draw(state, seat, amount, "bard"))
+            _draw(state, seat, amount, "bard", events)
     elif role == CLERIC:
         _draw_one(state, seat, "cleric", events)
     elif role == WIZARD:
@@ -454,12 +475,11 @@ def _place(state: HeroesState, role: int, target: int) -> list[Event]:
     elif role == FIGHTER and NEIGHBOURS[target] & state.masks[rival]:
         state.pending = STRIKE_CHOICE
         state.pending_room = target
-        return events
+        return
     _after_trick(state, target, role == RANGER, events)
-    return events
 
 
-def _wizard(state: HeroesState, rival: int, events: list[Event]) -> None:
+def _wizard(state: HeroesState, rival: int, events: Log) -> None:
     """Discard the hero at ``below(hand size)`` of the rival's hand sorted halfling..paladin."""
     hand = state.hands[rival]
     size = sum(hand)
@@ -472,10 +492,11 @@ def _wizard(state: HeroesState, rival: int, events: list[Event]) -> None:
         role += 1
     hand[role] -= 1
     state.discards[rival] = (*state.discards[rival], role)
-    events.append(Event("wizard", {"seat": 1 - rival, "rival": rival, "role": ROLES[role]}))
+    if events is not None:
+        events.append(Event("wizard", {"seat": 1 - rival, "rival": rival, "role": ROLES[role]}))
 
 
-def _strike(state: HeroesState, room: int) -> list[Event]:
+def _strike(state: HeroesState, room: int, events: Log) -> None:
     stack = state.stacks[room]
     struck = stack[-1]
     stack = stack[:-1]
@@ -484,42 +505,48 @@ def _strike(state: HeroesState, room: int) -> list[Event]:
     set_top(state, room, revealed)
     owner = struck >> 3
     state.discards[owner] = (*state.discards[owner], struck & 7)
-    events = [
-        Event(
-            "struck",
-            {
-                "seat": state.mover,
-                "room": ROOMS[room],
-                "hero": hero_json(struck),
-                "revealed": None if revealed == EMPTY else hero_json(revealed),
-            },
+    if events is not None:
+        events.append(
+            Event(
+                "struck",
+                {
+                    "seat": state.mover,
+                    "room": ROOMS[room],
+                    "hero": hero_json(struck),
+                    "revealed": None if revealed == EMPTY else hero_json(revealed),
+                },
+            )
         )
-    ]
     if _seal(state, room, events):
-        return events
+        return
     _after_trick(state, state.pending_room, False, events)
-    return events
 
 
 def apply(state: HeroesState, action: Action) -> list[Event]:
     """Apply a legal action in place and return what happened."""
+    events: list[Event] = []
+    play(state, action, events)
+    return events
+
+
+def play(state: HeroesState, action: Action, events: Log) -> None:
+    """``apply``, with the events going to ``events`` (None: not built)."""
     kind = action[0]
     seat = state.mover
     if kind == "place":
-        return _place(state, int(action[1]), int(action[2]))
-    if kind == "draw":
-        events = [_draw(state, seat, draw_amount(state, seat), "draw")]
+        _place(state, int(action[1]), int(action[2]), events)
+    elif kind == "draw":
+        _draw(state, seat, draw_amount(state, seat), "draw", events)
         _end_turn(state, events)
-        return events
-    if kind == "strike":
-        return _strike(state, int(action[1]))
-    # skip
-    events = [Event("skip", {"seat": seat, "trick": CHOICES[state.pending]})]
-    if state.pending == STRIKE_CHOICE:
-        _after_trick(state, state.pending_room, False, events)
-    else:
-        _end_turn(state, events)
-    return events
+    elif kind == "strike":
+        _strike(state, int(action[1]), events)
+    else:  # skip
+        if events is not None:
+            events.append(Event("skip", {"seat": seat, "trick": CHOICES[state.pending]}))
+        if state.pending == STRIKE_CHOICE:
+            _after_trick(state, state.pending_room, False, events)
+        else:
+            _end_turn(state, events)
 
 
 # ---------------------------------------------------------------------------- explanations
