@@ -36,7 +36,9 @@ from ludoteca.core.fairness import (
     contribution_problem,
     fingerprint,
     new_contribution,
+    new_salt,
     new_secret,
+    seat_commitment,
 )
 from ludoteca.games import all_games, get
 from ludoteca.server.keys import KeyRing, rotate
@@ -124,6 +126,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--records", type=Path, metavar="DIR", help="write every match record here")
+    sim.add_argument(
+        "--commit",
+        action="store_true",
+        help="each seat commits to and reveals a contribution as a person would (some commit to "
+        "nothing, some never reveal), so the records carry every format-3 field",
+    )
     sim.set_defaults(run=cmd_simulate)
 
     ver = commands.add_parser("verify", help="check a finished match record")
@@ -227,6 +235,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         keep_records=args.records is not None,
         iterations=args.iterations,
         on_result=on_result,
+        commit=args.commit,
     )
     progress.done()
     if args.records:
@@ -253,7 +262,7 @@ def format_table(t: Tournament) -> str:
             f"{'bot ' + str(i + 1):<12} {level:<8} {t.wins[i]:>6} {rate:>7.1%}   "
             f"{low:.1%} - {high:.1%}"
         )
-    lines.append(f"draws / no winner: {t.draws}")
+    lines.append(f"draws (shared results): {t.draws}, no winner: {t.nobody}")
     lines.append(f"mean actions per match: {t.mean_actions:.1f}")
     lines.append(f"matches per second: {t.games_per_second:.1f}")
     lines.append("(seats rotate between matches; bot N keeps its column)")
@@ -318,7 +327,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
         whose = "one of the server's keys" if trusted is not None else "the key the record names"
         print(f"signed by key {verdict.key_id} ({whose}), fingerprint {verdict.key_fingerprint}")
         given = sum(c is not None for c in record.contributions)
-        print(f"seed = HMAC(secret, table {record.table} and {given} players' seeds)")
+        withheld = sum(
+            c is None and p is not None
+            for c, p in zip(record.contributions, record.commitments, strict=False)
+        )
+        kept = f", {withheld} commitment(s) never revealed" if withheld else ""
+        print(f"seed = HMAC(secret, table {record.table} and {given} players' seeds{kept})")
     if verdict.receipts:
         print(f"{verdict.receipts} receipt(s) agree with the record's chain")
     print(f"outcome: {describe_outcome(verdict.outcome.to_json(), data['players'])}")
@@ -441,15 +455,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     seats = [
         Player("you") if lv is None else Player(f"{lv} bot", bot=True, level=lv) for lv in levels
     ]
+    salt = new_salt()
+    promised = seat_commitment(mine, salt)
     contributions = tuple(mine if lv is None else None for lv in levels)
-    match = Match(game, {"players": players}, Deal(secret, "terminal", contributions), seats)
+    commitments = tuple(promised if lv is None else None for lv in levels)
+    salts = tuple(salt if lv is None else None for lv in levels)
+    deal = Deal(secret, "terminal", contributions, commitments, salts)
+    match = Match(game, {"players": players}, deal, seats)
     bots = {seat: make_bot(lv, game) for seat, lv in enumerate(levels) if lv is not None}
     rng = random.Random()
     term = Terminal(game.spec.id, args.lang)
     out = sys.stdout
     out.write(f"{game.spec.name()} — you are seat {args.seat} of {players}.\n")
     out.write(f"The table's commitment: {commitment(secret)} ({fingerprint(commitment(secret))})\n")
-    out.write(f"Your seed, mixed into the deal: {mine}\n")
+    out.write(f"Your seed, mixed into the deal: {mine} (salt {salt})\n")
+    out.write(f"Your commitment, sent before any seed was revealed: {promised}\n")
     out.write("Type an action, '?' for the legal actions, 'quit' to leave.\n")
     show_events(match.opening_events, human, term, out, match)
     while (seat := game.to_move(match.state)) is not None:

@@ -354,11 +354,10 @@ def _draw_one(state: HeroesState, seat: int, cause: str, events: list[Event]) ->
 
 def _finish(state: HeroesState, winners: tuple[int, ...], reason: str) -> Event:
     relics = state.relics
-    state.result = Outcome(
-        winners, reason, draw=not winners, scores=(float(relics[0]), float(relics[1]))
-    )
+    draw = len(winners) > 1  # equal relics: both seats share the result
+    state.result = Outcome(winners, reason, draw, scores=(float(relics[0]), float(relics[1])))
     state.pending = NO_CHOICE
-    data = {"reason": reason, "winners": list(winners), "draw": not winners}
+    data = {"reason": reason, "winners": list(winners), "draw": draw}
     return Event("end", {**data, "relics": relics[:]})
 
 
@@ -396,7 +395,7 @@ def _end_turn(state: HeroesState, events: list[Event]) -> None:
     if draw_amount(state, seat) or can_place(state, seat):
         return
     r0, r1 = state.relics
-    winners = () if r0 == r1 else ((0,) if r0 > r1 else (1,))
+    winners = (0, 1) if r0 == r1 else ((0,) if r0 > r1 else (1,))
     events.append(_finish(state, winners, "stuck"))
 
 
