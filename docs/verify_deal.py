@@ -73,7 +73,7 @@ def match_seed(record: dict) -> str:
         domain = "ludoteca/3"
         lines = [
             c if c is not None else ("?" + p if p is not None else "")
-            for c, p in zip(record["contributions"], record["commitments"])
+            for c, p in zip(record["contributions"], record["commitments"], strict=True)
         ]
     message = "\n".join([domain, record["table"], *lines])
     return hmac.new(record["secret"].encode(), message.encode(), hashlib.sha256).hexdigest()
@@ -273,7 +273,7 @@ def check_signed(record: dict, key: str | None, receipts: list) -> str | None:
         return f"the signature by key {signature['key_id']} does not match the record"
     if record["format"] == 3:
         for seat, (promised, given, salt) in enumerate(
-            zip(record["commitments"], record["contributions"], record["salts"])
+            zip(record["commitments"], record["contributions"], record["salts"], strict=True)
         ):
             if given is not None and seat_commitment(given, salt) != promised:
                 return f"the reveal of seat {seat} does not match its commitment {promised}"
