@@ -34,9 +34,10 @@ from .protocol import (
     ErrorCode,
     Hello,
     Ping,
+    Rejected,
     Sync,
 )
-from .table import Rejected, Table
+from .table import Table
 
 NO_HELLO = 'send {"type": "hello"} first (with your seat token)'
 Render = Callable[[], dict[str, Any] | None]
@@ -286,9 +287,9 @@ class Connection:
         self.log_from = len(table.log)
         return state
 
-    def error(self, code: ErrorCode | str, message: str) -> None:
+    def error(self, code: ErrorCode, message: str) -> None:
         """A clear error to this client only; nothing at the table changes."""
-        self.reader.error(ErrorCode(code), message)
+        self.reader.error(code, message)
 
     async def serve(self, table_id: str) -> None:
         opened = time.monotonic()
@@ -355,8 +356,7 @@ class Connection:
         self.seat, self.greeted = seat, True
         role = "spectator" if seat is None else "player"
         self.outbox.reply({"type": "welcome", "table": table.id, "seat": seat, "role": role})
-        table.listeners.add(self)
-        await table.seated_here()
+        await table.seated_here()  # a listener since it connected; now perhaps as a seat
         log("connected", table=table.id, seat=seat)
 
     async def on_ping(self, _message: Ping) -> None:

@@ -18,9 +18,8 @@ from ludoteca.server.bots import BotRunner
 from ludoteca.server.config import Settings
 from ludoteca.server.limiting import ConnectionCaps, RateLimits
 from ludoteca.server.lobby import Lobby
-from ludoteca.server.protocol import ErrorCode
+from ludoteca.server.protocol import ErrorCode, Rejected
 from ludoteca.server.storage import Storage
-from ludoteca.server.table import Rejected
 
 
 @dataclass
@@ -39,7 +38,7 @@ class AppState:
 class TooMany(Rejected):
     """Refused for now: ask again after ``retry_after`` seconds (429 with ``Retry-After``)."""
 
-    def __init__(self, code: str, message: str, retry_after: float) -> None:
+    def __init__(self, code: ErrorCode, message: str, retry_after: float) -> None:
         super().__init__(code, message)
         self.retry_after = retry_after
 
