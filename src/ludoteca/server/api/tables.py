@@ -65,11 +65,22 @@ class PlayNow(_Body):
     turn_seconds: TurnSeconds | None = None
 
 
-class Contribution(_Body):
+class Commitment(_Body):
+    commitment: str = Field(
+        max_length=64,
+        description="your commitment to your own seed: SHA-256 of the seed, a newline and a salt, "
+        "as 64 lowercase hex digits",
+    )
+
+
+class Revelation(_Body):
     seed: str = Field(
         min_length=1,
         max_length=64,
         description="your own seed for the deal: 1 to 64 printable ASCII characters, no spaces",
+    )
+    salt: str = Field(
+        max_length=64, description="the salt you committed with: 32 lowercase hex digits"
     )
 
 
@@ -162,17 +173,32 @@ async def leave(
 
 
 @router.post(
-    "/api/tables/{table_id}/contribute",
-    summary="Add your own seed to the deal (after the commitment is out, before the deal)",
+    "/api/tables/{table_id}/commit",
+    summary="Commit to your own seed for the deal (before anyone reveals)",
 )
-async def contribute(
-    table_id: str, body: Contribution, lobby: LobbyDep, authorization: Authorization = None
+async def commit(
+    table_id: str, body: Commitment, lobby: LobbyDep, authorization: Authorization = None
 ) -> dict[str, Any]:
     table = await lobby.get(table_id)
     seat = table.seat_for_token(bearer(authorization))
     if seat is None:
         raise Rejected(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
-    await table.contribute(seat, body.seed)
+    await table.commit(seat, body.commitment)
+    return {"table": table.summary()}
+
+
+@router.post(
+    "/api/tables/{table_id}/reveal",
+    summary="Reveal your seed and its salt (once the table's commitments are closed)",
+)
+async def reveal(
+    table_id: str, body: Revelation, lobby: LobbyDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    table = await lobby.get(table_id)
+    seat = table.seat_for_token(bearer(authorization))
+    if seat is None:
+        raise Rejected(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
+    await table.reveal(seat, body.seed, body.salt)
     return {"table": table.summary()}
 
 
