@@ -125,7 +125,8 @@ def key() -> SigningKey:
 @pytest.fixture(scope="module")
 def record(key: SigningKey) -> dict[str, Any]:
     secret = hashlib.sha256(b"tamper").hexdigest()
-    match = play_match(get("heroes"), 2, secret, ["random", "random"], table="cli-test")
+    bots = ["random", "random"]  # with this secret seat 1 commits and reveals, seat 0 does not
+    match = play_match(get("heroes"), 2, secret, bots, table="cli-test", commit=True)
     return match.record().sign(key).to_json()
 
 
@@ -173,7 +174,8 @@ def test_verify_refuses_any_change_made_without_the_key(
         (("players", 1, "bot"), False),
         (("actions", 0, "by"), "table"),
         (("outcome", "reason"), "camp"),
-        (("contributions", 0), "mine"),
+        (("contributions", 1), "mine"),
+        (("salts", 1), "0" * 32),
     ):
         changed = json.loads(json.dumps(record))
         *parents, last = path
