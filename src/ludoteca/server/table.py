@@ -166,7 +166,7 @@ class Table(Driven):
                 raise Rejected.of(exc) from None
             now = self.services.now()
             outcome = self.game.outcome(prepared.state)
-            result = outcome.canonical(len(self.seats)).to_json() if outcome else None
+            result = outcome.to_json() if outcome else None
             seat_after = self.game.to_move(prepared.state)
             turn_start = next_turn_start(self.row.turn_started_at or now, seat, seat_after, now)
             step = ActionRow(match.version + 1, seat, prepared.text, by, now)

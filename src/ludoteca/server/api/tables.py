@@ -12,8 +12,9 @@ from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ludoteca.bots import LEVELS
-from ludoteca.server.lobby import SeatRequest
+from ludoteca.server.lobby import Lobby, SeatRequest
 from ludoteca.server.protocol import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejected
+from ludoteca.server.table import Table
 
 from .deps import Client, LobbyDep, bearer, links, rate_limit
 
@@ -179,10 +180,7 @@ async def leave(
 async def commit(
     table_id: str, body: Commitment, lobby: LobbyDep, authorization: Authorization = None
 ) -> dict[str, Any]:
-    table = await lobby.get(table_id)
-    seat = table.seat_for_token(bearer(authorization))
-    if seat is None:
-        raise Rejected(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
+    table, seat = await _seated(lobby, table_id, authorization)
     await table.commit(seat, body.commitment)
     return {"table": table.summary()}
 
@@ -194,12 +192,18 @@ async def commit(
 async def reveal(
     table_id: str, body: Revelation, lobby: LobbyDep, authorization: Authorization = None
 ) -> dict[str, Any]:
+    table, seat = await _seated(lobby, table_id, authorization)
+    await table.reveal(seat, body.seed, body.salt)
+    return {"table": table.summary()}
+
+
+async def _seated(lobby: Lobby, table_id: str, authorization: str | None) -> tuple[Table, int]:
+    """The table and the seat the bearer token holds there (``bad_token`` if none)."""
     table = await lobby.get(table_id)
     seat = table.seat_for_token(bearer(authorization))
     if seat is None:
         raise Rejected(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
-    await table.reveal(seat, body.seed, body.salt)
-    return {"table": table.summary()}
+    return table, seat
 
 
 @router.post(
