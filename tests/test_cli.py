@@ -16,6 +16,7 @@ import pytest
 from ludoteca.bots import make_bot
 from ludoteca.bots.arena import play_match
 from ludoteca.core import Deal, Match, MatchRecord, Player, SigningKey, decide, verify
+from ludoteca.core.fairness import seat_commitment
 from ludoteca.core.signing import key_fingerprint
 from ludoteca.games import all_games, get
 from ludoteca.terminal import (
@@ -198,6 +199,30 @@ def test_verify_names_a_changed_secret(
     done = verify_file(tmp_path, resigned({**record, "secret": other}, key))
     assert done.returncode == 1
     assert "commitment does not match the secret" in done.stdout
+
+
+def test_verify_refuses_a_reveal_that_does_not_open_its_commitment_and_a_seed_not_from_the_reveals(
+    tmp_path: Path, record: dict[str, Any], key: SigningKey
+) -> None:
+    assert record["format"] == 3 and record["contributions"][1] and record["commitments"][1]
+    done = verify_file(tmp_path, record)
+    assert done.returncode == 0 and "1 players' seeds" in done.stdout
+    # another seed for seat 1, signed again: it does not open the commitment seat 1 published
+    other = resigned({**record, "contributions": [None, "another-seed"]}, key)
+    done = verify_file(tmp_path, other)
+    assert done.returncode == 1
+    assert done.stdout.startswith("FAILED (reveal): the reveal of seat 1 does not match")
+    # another seed with a commitment to match: the reveals hold, the seed does not follow
+    salt = "c" * 32
+    forged = {
+        **record,
+        "contributions": [None, "forged"],
+        "salts": [None, salt],
+        "commitments": [record["commitments"][0], seat_commitment("forged", salt)],
+    }
+    done = verify_file(tmp_path, resigned(forged, key))
+    assert done.returncode == 1
+    assert done.stdout.startswith("FAILED (seed): the seed is not HMAC-SHA-256(secret, table and")
 
 
 def test_verify_names_the_step_of_a_changed_action(
