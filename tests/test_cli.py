@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -437,12 +438,18 @@ def test_dice_heroes_and_dwarves_say_what_the_web_says() -> None:
 
 
 def test_play_explains_bad_input_and_asks_again() -> None:
-    done = ludoteca("play", "heroes", "--seed", "terminal", stdin="?\nfly away\nquit\n")
-    assert done.returncode == 1
-    assert (
-        "The table's commitment:" in done.stdout
-        and "Your seed, mixed into the deal:" in done.stdout
+    done = ludoteca(
+        "play", "heroes", "--seed", "terminal", "--my-seed", "mine", stdin="?\nfly away\nquit\n"
     )
+    assert done.returncode == 1
+    assert "The table's commitment:" in done.stdout
+    # the person's seed and its salt, and the commitment that opens with them
+    salt = re.search(r"Your seed, mixed into the deal: mine \(salt ([0-9a-f]{32})\)", done.stdout)
+    assert salt is not None
+    shown = (
+        f"Your commitment, sent before any seed was revealed: {seat_commitment('mine', salt[1])}"
+    )
+    assert shown in done.stdout
     assert "Legal actions:" in done.stdout
     assert "Not possible:" in done.stdout and "'?'" in done.stdout
     assert "You left the match." in done.stdout
