@@ -251,8 +251,9 @@ class _At:
 class Connection:
     """A client of one table, as a seat (with its token) or as a spectator.
 
-    Nothing it owns refers back to it (handlers are looked up by message type, the reader asks
-    ``_At`` for the version), so a closed connection is freed at once, not by the collector."""
+    Nothing it owns refers back to it for long (handlers are looked up by message type, the reader
+    asks ``_At`` for the version, and the outbox drops its render of the state once sent or
+    finished), so a closed connection is freed at once, not by the collector."""
 
     def __init__(self, websocket: WebSocket, lobby: Lobby, settings: Settings) -> None:
         self.websocket = websocket
@@ -325,9 +326,7 @@ class Connection:
             try:
                 text = await self.reader.next(timeout)
             except TimeoutError:
-                self.error(
-                    ErrorCode.NO_HELLO, 'send {"type": "hello"} first (with your seat token)'
-                )
+                self.error(ErrorCode.NO_HELLO, NO_HELLO)
                 self.outbox.close(CloseCode.NO_HELLO, "no hello")
                 return
             if text is None:
@@ -336,9 +335,7 @@ class Connection:
             if isinstance(message, tuple):
                 self.error(*message)
             elif not self.greeted and not isinstance(message, Hello):
-                self.error(
-                    ErrorCode.NO_HELLO, 'send {"type": "hello"} first (with your seat token)'
-                )
+                self.error(ErrorCode.NO_HELLO, NO_HELLO)
             else:
                 await HANDLERS[type(message)](self, message)
 

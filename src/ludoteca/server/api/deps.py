@@ -64,13 +64,7 @@ async def get_settings(state: State) -> Settings:
     return state.settings
 
 
-async def get_storage(state: State) -> Storage:
-    return state.storage
-
-
 LobbyDep = Annotated[Lobby, Depends(get_lobby)]
-SettingsDep = Annotated[Settings, Depends(get_settings)]
-StorageDep = Annotated[Storage, Depends(get_storage)]
 
 
 def rate_limit(action: str) -> Callable[[State, Client], Awaitable[None]]:
