@@ -40,6 +40,7 @@ class Table(Driven):
             raise Rejected(ErrorCode.BAD_COMMITMENT, problem)
         assert isinstance(text, str)
         async with self.lock:
+            await self.current()  # clustered: the row as stored, not a copy behind it
             self._refuse_once_dealt()
             if self.row.revealing_at is not None:
                 raise Rejected(
@@ -65,6 +66,7 @@ class Table(Driven):
         """The person at ``seat`` reveals the seed and salt they committed to, once the
         commitments are closed; when the last person waiting has revealed, the match is dealt."""
         async with self.lock:
+            await self.current()  # clustered: the row as stored, not a copy behind it
             self._refuse_once_dealt()
             if self.row.revealing_at is None:
                 raise Rejected(
