@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/cleanroom.py [--records 1000] [--medium 100] [--tamper 10] [--out DIR]
 
-For every game and player count it writes `--records` signed records with `ludoteca simulate`
-(random bots, and `--medium` of them between medium bots), plus tampered variants, receipts and
+For every game and player count it writes `--records` signed format-3 records with `ludoteca
+simulate --commit` (random bots, and `--medium` of them between medium bots; each seat commits and
+reveals, withholds, or commits to nothing), plus tampered variants, receipts and
 key checks of the first `--tamper` records, and format-1 records of matches played at random from
 other seeds (`--histories` of them, and the rare endings found in `--rare-seconds`); then judges
 every file with tests/cleanroom/verifier.py and with `ludoteca verify` (its console entry point
@@ -92,6 +93,11 @@ def main() -> int:
                 path = out / "histories" / f"rare-{game}-{players}-{i:05d}.json"
                 path.write_text(json.dumps(rec))
                 cases.append(harness.Case(kind, path, config=f"{game}/{players}"))
+    seat_lines = [
+        (config, _line_kind(given, promised))
+        for config, path in records
+        for given, promised in _seats(json.loads(path.read_text()))
+    ]
     reasons = Counter(
         (config, json.loads(path.read_text())["outcome"]["reason"]) for config, path in records
     )
@@ -125,6 +131,12 @@ def main() -> int:
         config = f"{game}/{players}"
         total = by_config[config, True] + by_config[config, False]
         print(f"  {config:<16}{total:>8}{by_config[config, True]:>8}")
+    print("\nseat lines of the simulated records (format 3):")
+    print(f"  {'configuration':<16}{'revealed':>9}{'withheld':>9}{'none':>6}")
+    for game, players in harness.CONFIGS:
+        config = f"{game}/{players}"
+        lines = Counter(kind for c, kind in seat_lines if c == config)
+        print(f"  {config:<16}{lines['revealed']:>9}{lines['withheld']:>9}{lines['none']:>6}")
     print("\nendings of the simulated matches:")
     for game, players in harness.CONFIGS:
         config = f"{game}/{players}"
@@ -149,6 +161,18 @@ def main() -> int:
     for case, mine, theirs in disagreements[:30]:
         print(f"DISAGREE {case.kind}: {case.path} {case.receipts} clean-room={mine} cli={theirs}")
     return 0 if not disagreements else 1
+
+
+def _seats(rec: dict[str, object]) -> list[tuple[object, object]]:
+    given, promised = rec.get("contributions"), rec.get("commitments")
+    assert isinstance(given, list) and isinstance(promised, list)
+    return list(zip(given, promised, strict=True))
+
+
+def _line_kind(given: object, promised: object) -> str:
+    if given is not None:
+        return "revealed"
+    return "withheld" if promised is not None else "none"
 
 
 if __name__ == "__main__":

@@ -48,6 +48,8 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 import websockets
 
+from ludoteca.core.fairness import seat_commitment
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -311,12 +313,21 @@ class Load:
             table_id, token = created["table"]["id"], created["token"]
             async with websockets.connect(f"{ws_base}/ws/tables/{table_id}", max_size=2**22) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
-                # as the web table does: the person's own seed, so the deal need not wait for it
-                await ws.send(json.dumps({"type": "contribute", "seed": secrets.token_hex(16)}))
+                # as the web table does: commit to a seed of one's own, reveal it when asked, so
+                # the deal need not wait for it
+                seed, salt = secrets.token_hex(16), secrets.token_hex(16)
+                commit = {"type": "commit", "commitment": seat_commitment(seed, salt)}
+                await ws.send(json.dumps(commit))
+                revealed = False
                 sent_at: float | None = None
                 sent_version = -1
                 while time.monotonic() < self.stop_at:
                     message = json.loads(await ws.recv())
+                    asked = message["type"] == "state" and message["table"]["revealing"]
+                    if asked and not revealed:
+                        revealed = True
+                        reveal = {"type": "reveal", "seed": seed, "salt": salt}
+                        await ws.send(json.dumps(reveal))
                     if message["type"] == "error":
                         self.rejected += 1
                         sent_at = None

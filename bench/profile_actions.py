@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ludoteca.core import Match
+from ludoteca.core.fairness import seat_commitment
 from ludoteca.games import all_games
 from ludoteca.server import connection
 from ludoteca.server.bots import BotRunner
@@ -118,7 +119,9 @@ async def play(game_id: str, actions: int, db: str, phases: Phases) -> tuple[int
                 game_id, players=None, level="medium", name="load", turn_seconds=None
             )
             assert seat == 0 and token is not None
-            await tbl.contribute(0, f"seed{matches}")
+            salt = "0" * 32  # the person commits, then (the only one) reveals: dealt
+            await tbl.commit(0, seat_commitment(f"seed{matches}", salt))
+            await tbl.reveal(0, f"seed{matches}", salt)
             listener = Listener(tbl, seat)
             tbl.listeners.add(listener)
             listener.woken = True

@@ -28,6 +28,7 @@ import httpx
 import websockets
 
 from load import free_port, percentile, start_server, wait_up
+from ludoteca.core.fairness import seat_commitment
 
 
 def rss_mb(pid: int) -> float:
@@ -76,12 +77,21 @@ class Soak:
         try:
             async with websockets.connect(f"{self.ws_base}/ws/tables/{table_id}") as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
-                # as the web table does: the person's own seed, so the deal need not wait for it
-                await ws.send(json.dumps({"type": "contribute", "seed": secrets.token_hex(16)}))
+                # as the web table does: commit to a seed of one's own, reveal it when asked, so
+                # the deal need not wait for it
+                seed, salt = secrets.token_hex(16), secrets.token_hex(16)
+                commit = {"type": "commit", "commitment": seat_commitment(seed, salt)}
+                await ws.send(json.dumps(commit))
+                revealed = False
                 sent_at: float | None = None
                 sent_version = -1
                 while self.running():
                     message = json.loads(await asyncio.wait_for(ws.recv(), 120))
+                    asked = message["type"] == "state" and message["table"]["revealing"]
+                    if asked and not revealed:
+                        revealed = True
+                        reveal = {"type": "reveal", "seed": seed, "salt": salt}
+                        await ws.send(json.dumps(reveal))
                     if message["type"] == "error":
                         self.errors[f"ws {message['code']}"] += 1
                         sent_at = None

@@ -58,7 +58,8 @@ class Pairing:
             f"  {t.game:<12} {a:>6} vs {b:<6} {t.games:>4}  "
             f"{rate_a:6.1%} [{low_a:5.1%}-{high_a:5.1%}]  "
             f"{rate_b:6.1%} [{low_b:5.1%}-{high_b:5.1%}]  "
-            f"{t.draws / t.games:5.1%}  {gap:+6.1%} [{low:+6.1%} {high:+6.1%}]  {verdict:>5}"
+            f"{(t.draws + t.nobody) / t.games:5.1%}  "
+            f"{gap:+6.1%} [{low:+6.1%} {high:+6.1%}]  {verdict:>5}"
         )
 
 

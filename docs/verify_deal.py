@@ -5,10 +5,11 @@
 
 1. SHA-256 of the revealed secret (format 1: the seed) must equal the commitment shown before the
    match, and its fingerprint the one shown at the table.
-2. Format 2: the seed must be HMAC-SHA-256(secret, "ludoteca/2", table, contributions); the chain
-   is recomputed from the header and every step and must end at the record's head (and pass
-   through every receipt given); the Ed25519 signature must sign the record, by the key the
-   record names, or, with --key, by that key.
+2. Formats 2 and 3: the Ed25519 signature must sign the record, by the key the record names, or,
+   with --key, by that key; format 3: each seat's revealed contribution and salt must give its
+   commitment; the seed must be HMAC-SHA-256(secret, "ludoteca/N", table, one line per seat);
+   the chain is recomputed from the header and every step and must end at the record's head
+   (and pass through every receipt given).
 3. The set-up is dealt again from the seed with the stream of docs/fairness.md: compare it with what
    you saw at the table (your opening hand, who started, the set-aside heroes shown at the end).
 Replaying every action and comparing the outcome needs the rules: `ludoteca verify RECORD.json`.
@@ -59,15 +60,31 @@ def canonical(value: object) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def match_seed(secret: str, table: str, contributions: list) -> str:
-    message = "\n".join(["ludoteca/2", table, *[c or "" for c in contributions]])
-    return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
+def seat_commitment(contribution: str, salt: str) -> str:
+    return hashlib.sha256(f"{contribution}\n{salt}".encode()).hexdigest()
+
+
+def match_seed(record: dict) -> str:
+    """Format 2: a seat's line is its contribution or empty. Format 3: its revealed contribution,
+    "?" + its commitment when it never revealed, or empty when it committed to nothing."""
+    lines = [c or "" for c in record["contributions"]]
+    domain = "ludoteca/2"
+    if record["format"] == 3:
+        domain = "ludoteca/3"
+        lines = [
+            c if c is not None else ("?" + p if p is not None else "")
+            for c, p in zip(record["contributions"], record["commitments"], strict=True)
+        ]
+    message = "\n".join([domain, record["table"], *lines])
+    return hmac.new(record["secret"].encode(), message.encode(), hashlib.sha256).hexdigest()
 
 
 def chain(record: dict) -> list:
     """The chain's head after each version: header, then one link per step."""
     header = {k: record[k] for k in ("game", "params", "table", "commitment", "contributions")}
     header["players"] = record["players"]
+    if record["format"] == 3:
+        header["commitments"] = record["commitments"]
     heads = [hashlib.sha256(b"ludoteca/2 chain\n" + canonical(header)).hexdigest()]
     for step in record["actions"]:
         link = {"seat": step["seat"], "action": step["action"], "by": step["by"]}
@@ -239,8 +256,8 @@ def deal(game: str, players: int, seed: str) -> dict:
     return DEALS[game](Stream(seed), players)
 
 
-def check_format_2(record: dict, key: str | None, receipts: list) -> str | None:
-    """The format-2 checks that need no rules; a problem, or None."""
+def check_signed(record: dict, key: str | None, receipts: list) -> str | None:
+    """The format-2 and format-3 checks that need no rules; a problem, or None."""
     signature = record.get("signature")
     if signature is None:
         return "the record is not signed"
@@ -254,7 +271,13 @@ def check_format_2(record: dict, key: str | None, receipts: list) -> str | None:
         bytes.fromhex(public), canonical(body), bytes.fromhex(signature["value"])
     ):
         return f"the signature by key {signature['key_id']} does not match the record"
-    seed = match_seed(record["secret"], record["table"], record["contributions"])
+    if record["format"] == 3:
+        for seat, (promised, given, salt) in enumerate(
+            zip(record["commitments"], record["contributions"], record["salts"], strict=True)
+        ):
+            if given is not None and seat_commitment(given, salt) != promised:
+                return f"the reveal of seat {seat} does not match its commitment {promised}"
+    seed = match_seed(record)
     if record["seed"] != seed:
         return f"the seed is not HMAC-SHA-256(secret, table, contributions) = {seed}"
     heads = chain(record)
@@ -282,7 +305,7 @@ def main(argv: list) -> int:
             loaded = json.load(file)
         receipts = loaded if isinstance(loaded, list) else [loaded]
     form = record.get("format")
-    secret = record.get("secret") if form == 2 else record.get("seed")
+    secret = record.get("secret") if form in (2, 3) else record.get("seed")
     promised = record["commitment"]
     if secret is None:
         print("FAILED: the secret is not revealed yet (the match is not over)")
@@ -291,13 +314,13 @@ def main(argv: list) -> int:
     if actual != promised:
         print(f"FAILED: sha256(secret) = {actual}, but the commitment was {promised}")
         return 1
-    bits = 80 if form == 2 else 40
+    bits = 80 if form in (2, 3) else 40
     shown = record.get("fingerprint")
     if shown is not None and shown != fingerprint(promised, bits):
         print(f"FAILED: fingerprint {shown} is not that of the commitment")
         return 1
-    if form == 2:
-        problem = check_format_2(record, options.get("--key"), receipts)
+    if form in (2, 3):
+        problem = check_signed(record, options.get("--key"), receipts)
         if problem:
             print(f"FAILED: {problem}")
             return 1
@@ -307,8 +330,10 @@ def main(argv: list) -> int:
         print(json.dumps(dealt))
         return 0
     print(f"OK: sha256(secret) is the commitment; fingerprint {fingerprint(promised, bits)}")
-    if form == 2:
+    if form in (2, 3):
         key = record["signature"]["key_id"]
+        if form == 3:
+            print("OK: every revealed contribution and salt give the seat's commitment")
         print(f"OK: the seed mixes every contribution; the chain and the signature ({key}) hold")
     if dealt is None:
         print(f"This script does not deal {record['game']!r} matches: ludoteca verify replays it")

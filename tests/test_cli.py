@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from ludoteca.bots import make_bot
 from ludoteca.bots.arena import play_match
 from ludoteca.core import Deal, Match, MatchRecord, Player, SigningKey, decide, verify
+from ludoteca.core.fairness import seat_commitment
 from ludoteca.core.signing import key_fingerprint
 from ludoteca.games import all_games, get
 from ludoteca.games.dice_heroes.words import DiceHeroesWords as DiceHeroes
@@ -59,13 +61,16 @@ def test_simulate_heroes_1000_is_reproducible_and_every_record_verifies(tmp_path
         "players",
         "wins",
         "draws",
+        "no_winner",
         "mean_actions",
         "games_per_second",
     }
     first.pop("games_per_second")
     second.pop("games_per_second")
     assert first == second
-    assert first["games"] == 1000 and sum(first["wins"]) + first["draws"] == 1000
+    assert (
+        first["games"] == 1000 and sum(first["wins"]) + first["draws"] + first["no_winner"] == 1000
+    )
     records = sorted(tmp_path.glob("heroes-*.json"))
     assert len(records) == 1000
     # the records are the matches counted: same wins, replayed by the verifier
@@ -120,7 +125,8 @@ def key() -> SigningKey:
 @pytest.fixture(scope="module")
 def record(key: SigningKey) -> dict[str, Any]:
     secret = hashlib.sha256(b"tamper").hexdigest()
-    match = play_match(get("heroes"), 2, secret, ["random", "random"], table="cli-test")
+    bots = ["random", "random"]  # with this secret seat 1 commits and reveals, seat 0 does not
+    match = play_match(get("heroes"), 2, secret, bots, table="cli-test", commit=True)
     return match.record().sign(key).to_json()
 
 
@@ -133,8 +139,9 @@ def resigned(data: dict[str, Any], key: SigningKey) -> dict[str, Any]:
 def replayed(data: dict[str, Any]) -> Match:
     """The match a record's steps give, replayed through the match authority."""
     record = MatchRecord.from_json(data)
-    deal = Deal(data["secret"], record.table, tuple(record.contributions))
-    return Match.replay(get(record.game), record.params, deal, record.players, record.actions)
+    return Match.replay(
+        get(record.game), record.params, record.deal(), record.players, record.actions
+    )
 
 
 def verify_file(tmp_path: Path, data: Any, *options: str) -> subprocess.CompletedProcess[str]:
@@ -167,7 +174,8 @@ def test_verify_refuses_any_change_made_without_the_key(
         (("players", 1, "bot"), False),
         (("actions", 0, "by"), "table"),
         (("outcome", "reason"), "camp"),
-        (("contributions", 0), "mine"),
+        (("contributions", 1), "mine"),
+        (("salts", 1), "0" * 32),
     ):
         changed = json.loads(json.dumps(record))
         *parents, last = path
@@ -192,6 +200,30 @@ def test_verify_names_a_changed_secret(
     assert "commitment does not match the secret" in done.stdout
 
 
+def test_verify_refuses_a_reveal_that_does_not_open_its_commitment_and_a_seed_not_from_the_reveals(
+    tmp_path: Path, record: dict[str, Any], key: SigningKey
+) -> None:
+    assert record["format"] == 3 and record["contributions"][1] and record["commitments"][1]
+    done = verify_file(tmp_path, record)
+    assert done.returncode == 0 and "1 players' seeds" in done.stdout
+    # another seed for seat 1, signed again: it does not open the commitment seat 1 published
+    other = resigned({**record, "contributions": [None, "another-seed"]}, key)
+    done = verify_file(tmp_path, other)
+    assert done.returncode == 1
+    assert done.stdout.startswith("FAILED (reveal): the reveal of seat 1 does not match")
+    # another seed with a commitment to match: the reveals hold, the seed does not follow
+    salt = "c" * 32
+    forged = {
+        **record,
+        "contributions": [None, "forged"],
+        "salts": [None, salt],
+        "commitments": [record["commitments"][0], seat_commitment("forged", salt)],
+    }
+    done = verify_file(tmp_path, resigned(forged, key))
+    assert done.returncode == 1
+    assert done.stdout.startswith("FAILED (seed): the seed is not HMAC-SHA-256(secret, table and")
+
+
 def test_verify_names_the_step_of_a_changed_action(
     tmp_path: Path, record: dict[str, Any], key: SigningKey
 ) -> None:
@@ -199,7 +231,7 @@ def test_verify_names_the_step_of_a_changed_action(
     replay = Match(
         game,
         record["params"],
-        Deal(record["secret"], record["table"], tuple(record["contributions"])),
+        MatchRecord.from_json(record).deal(),
     )
     n = 0
     others: list[str] = []
@@ -409,12 +441,18 @@ def test_dice_heroes_and_dwarves_say_what_the_web_says() -> None:
 
 
 def test_play_explains_bad_input_and_asks_again() -> None:
-    done = ludoteca("play", "heroes", "--seed", SECRET, stdin="?\nfly away\nquit\n")
-    assert done.returncode == 1
-    assert (
-        "The table's commitment:" in done.stdout
-        and "Your seed, mixed into the deal:" in done.stdout
+    done = ludoteca(
+        "play", "heroes", "--seed", SECRET, "--my-seed", "mine", stdin="?\nfly away\nquit\n"
     )
+    assert done.returncode == 1
+    assert "The table's commitment:" in done.stdout
+    # the person's seed and its salt, and the commitment that opens with them
+    salt = re.search(r"Your seed, mixed into the deal: mine \(salt ([0-9a-f]{32})\)", done.stdout)
+    assert salt is not None
+    shown = (
+        f"Your commitment, sent before any seed was revealed: {seat_commitment('mine', salt[1])}"
+    )
+    assert shown in done.stdout
     assert "Legal actions:" in done.stdout
     assert "Not possible:" in done.stdout and "'?'" in done.stdout
     assert "You left the match." in done.stdout

@@ -33,7 +33,9 @@ from ludoteca.core.fairness import (
     fingerprint,
     is_hex64,
     new_contribution,
+    new_salt,
     new_secret,
+    seat_commitment,
 )
 from ludoteca.games import all_games, get
 from ludoteca.server.keys import KeyRing, rotate
@@ -132,6 +134,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--records", type=Path, metavar="DIR", help="write every match record here")
+    sim.add_argument(
+        "--commit",
+        action="store_true",
+        help="each seat commits to and reveals a contribution as a person would (some commit to "
+        "nothing, some never reveal), so the records carry every format-3 field",
+    )
     sim.set_defaults(run=cmd_simulate)
 
     ver = commands.add_parser("verify", help="check a finished match record")
@@ -243,6 +251,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         keep_records=args.records is not None,
         iterations=args.iterations,
         on_result=on_result,
+        commit=args.commit,
     )
     progress.done()
     if args.records:
@@ -269,7 +278,7 @@ def format_table(t: Tournament) -> str:
             f"{'bot ' + str(i + 1):<12} {level:<8} {t.wins[i]:>6} {rate:>7.1%}   "
             f"{low:.1%} - {high:.1%}"
         )
-    lines.append(f"draws / no winner: {t.draws}")
+    lines.append(f"draws (shared results): {t.draws}, no winner: {t.nobody}")
     lines.append(f"mean actions per match: {t.mean_actions:.1f}")
     lines.append(f"matches per second: {t.games_per_second:.1f}")
     lines.append("(seats rotate between matches; bot N keeps its column)")
@@ -334,7 +343,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
         whose = "one of the server's keys" if trusted is not None else "the key the record names"
         print(f"signed by key {verdict.key_id} ({whose}), fingerprint {verdict.key_fingerprint}")
         given = sum(c is not None for c in record.contributions)
-        print(f"seed = HMAC(secret, table {record.table} and {given} players' seeds)")
+        withheld = sum(
+            c is None and p is not None
+            for c, p in zip(record.contributions, record.commitments, strict=False)
+        )
+        kept = f", {withheld} commitment(s) never revealed" if withheld else ""
+        print(f"seed = HMAC(secret, table {record.table} and {given} players' seeds{kept})")
     if verdict.receipts:
         print(f"{verdict.receipts} receipt(s) agree with the record's chain")
     print(f"outcome: {describe_outcome(verdict.outcome.to_json(), data['players'])}")
@@ -440,9 +454,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     seats = [
         Player("you") if lv is None else Player(f"{lv} bot", bot=True, level=lv) for lv in levels
     ]
+    salt = new_salt()
+    promised = seat_commitment(mine, salt)
     contributions = tuple(mine if lv is None else None for lv in levels)
+    commitments = tuple(promised if lv is None else None for lv in levels)
+    salts = tuple(salt if lv is None else None for lv in levels)
     table_id = f"terminal-{secrets.token_hex(4)}"
-    match = Match(game, {"players": players}, Deal(secret, table_id, contributions), seats)
+    deal = Deal(secret, table_id, contributions, commitments, salts)
+    match = Match(game, {"players": players}, deal, seats)
     bots = {seat: make_bot(lv, game) for seat, lv in enumerate(levels) if lv is not None}
     live = os.name == "posix" and sys.stdin.isatty() and sys.stdout.isatty()  # select() on stdin
     table = TerminalTable(
@@ -460,7 +479,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     table.intro = [
         f"{game.spec.name(args.lang)} — table {table_id} — you are seat {args.seat} of {players}.",
         f"The table's commitment: {commitment(secret)} ({fingerprint(commitment(secret))})",
-        f"Your seed, mixed into the deal: {mine}",
+        f"Your seed, mixed into the deal: {mine} (salt {salt})",
+        f"Your commitment, sent before any seed was revealed: {promised}",
         "Type the number of an action or the action, '?' for all of them, 'quit' to leave.",
     ]
     return table.run()

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from ludoteca.bots import LEVELS
-from ludoteca.bots.arena import play_match, run, seat_of, wilson
+from ludoteca.bots.arena import MatchResult, Tournament, play_match, run, seat_of, wilson
 from ludoteca.cli import bot_levels, main
 from ludoteca.games import get
 
@@ -76,3 +76,21 @@ def test_simulate_gives_hard_a_fixed_budget_on_request(capsys: pytest.CaptureFix
     assert reports[0]["mean_actions"] == reports[1]["mean_actions"]
     assert main([*command, "--iterations", "0"]) == 2
     assert "--iterations must be at least 1" in capsys.readouterr().err
+
+
+def test_shared_results_count_as_draws_and_nobody_winning_apart() -> None:
+    """A Dice Heroes shared win or a Heroes tie is a draw, not a win for each; a dragon's end is
+    nobody's win; so wins, draws and no-winner endings add up to the matches played."""
+    t = Tournament("dice-heroes", 3, ["a", "b", "c"], wins=[0, 0, 0])
+    for winners in ((0,), (0, 2), (), (1,)):
+        t.add(MatchResult(0, winners, 10, None))
+    assert (t.wins, t.draws, t.nobody) == ([1, 1, 0], 1, 1)
+    assert t.to_json()["draws"] == 1 and t.to_json()["no_winner"] == 1
+    game = get("dice-heroes")
+    shared = next(
+        outcome
+        for n in range(400)
+        if (outcome := game.outcome(play_match(game, 2, f"s{n}", ["random"] * 2).state))
+        and len(outcome.winners) > 1
+    )
+    assert shared.draw, "the engine's own outcome: a shared win is a draw"

@@ -25,6 +25,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 LUDOTECA = str(ROOT / ".venv" / "bin" / "ludoteca")
@@ -43,9 +45,10 @@ CONFIGS = [("heroes", 2), ("dice-heroes", 2), ("dice-heroes", 3), ("dice-heroes"
 def simulate(
     game: str, players: int, games: int, *, seed: int, level: str, out: Path
 ) -> list[Path]:
-    """Records of `games` matches between bots of `level`, written by `ludoteca simulate`."""
+    """Records of `games` matches between bots of `level`, written by `ludoteca simulate
+    --commit`: format 3, its seats committing, revealing or withholding as people may."""
     bots = ",".join([level] * players)
-    cmd = [LUDOTECA, "simulate", game, "--players", str(players), "--games", str(games)]
+    cmd = [LUDOTECA, "simulate", game, "--players", str(players), "--games", str(games), "--commit"]
     cmd += ["--seed", str(seed), "--bots", bots, "--jobs", "2", "--records", str(out)]
     subprocess.run(cmd, check=True, capture_output=True)
     return sorted(out.glob(f"{game}-*.json"))
@@ -325,6 +328,69 @@ def tampered(rec: dict[str, Any], rng: random.Random) -> Iterator[tuple[str, obj
     yield "f1 old shared shape", _f1(f1, _old_shape)
     yield "f1 random history", random_history(rec, rng)
     yield from _malformed(rec, f1)
+    yield from _format3(rec)
+
+
+def resigned(rec: dict[str, Any]) -> dict[str, Any]:
+    """The record signed again by a fresh key (whose holder could write anything): the checks
+    after the signature must catch a change by themselves."""
+    key = Ed25519PrivateKey.generate()
+    public = key.public_key().public_bytes_raw()
+    out = copy.deepcopy(rec)
+    out.pop("signature", None)
+    out["signature"] = {
+        "alg": "ed25519",
+        "key_id": hashlib.sha256(public).hexdigest()[:16],
+        "public_key": public.hex(),
+        "value": key.sign(verifier.signed_bytes(out)).hex(),
+    }
+    return out
+
+
+def _format3(rec: dict[str, Any]) -> Iterator[tuple[str, object]]:
+    """Format 3's seat commitments, reveals and salts: changed and signed again (the `reveal` and
+    `seed` checks must catch them), or malformed."""
+    seats = range(len(rec["players"]))
+    revealed = [s for s in seats if rec["contributions"][s] is not None]
+    withheld = [s for s in seats if rec["commitments"][s] and rec["contributions"][s] is None]
+    empty = [s for s in seats if rec["commitments"][s] is None]
+
+    def edit(mutate: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
+        out = copy.deepcopy(rec)
+        mutate(out)
+        return out
+
+    def put(r: dict[str, Any], seat: int, given: str | None, salt: str | None) -> None:
+        r["contributions"][seat], r["salts"][seat] = given, salt
+
+    yield "f3 resigned unchanged", resigned(rec)
+    if revealed:
+        s = revealed[0]
+        yield "f3 reveal changed", resigned(edit(lambda r: r["contributions"].__setitem__(s, "x")))
+        yield "f3 salt changed", resigned(edit(lambda r: r["salts"].__setitem__(s, "0" * 32)))
+        yield "f3 reveal withdrawn", resigned(edit(lambda r: put(r, s, None, None)))
+        yield "f3 salt missing", edit(lambda r: r["salts"].__setitem__(s, None))
+        yield "f3 salt upper", edit(lambda r: r["salts"].__setitem__(s, r["salts"][s].upper()))
+
+        def forged(r: dict[str, Any]) -> None:
+            put(r, s, "forged", "ab" * 16)
+            r["commitments"][s] = verifier.seat_commitment("forged", "ab" * 16)
+
+        yield "f3 other reveal", resigned(edit(forged))
+        yield "f3 reveal without commitment", edit(lambda r: r["commitments"].__setitem__(s, None))
+    if withheld:
+        s = withheld[0]
+        yield "f3 withheld dropped", resigned(edit(lambda r: r["commitments"].__setitem__(s, None)))
+        yield "f3 withheld salt", edit(lambda r: r["salts"].__setitem__(s, "0" * 32))
+    if empty:
+        s = empty[0]
+        yield (
+            "f3 commitment added",
+            resigned(edit(lambda r: r["commitments"].__setitem__(s, "0" * 64))),
+        )
+    yield "f3 commitments absent", edit(lambda r: r.pop("commitments"))
+    yield "f3 salts short", edit(lambda r: r.__setitem__("salts", r["salts"][:-1]))
+    yield "f3 commitment short", edit(lambda r: r["commitments"].__setitem__(0, "ab"))
 
 
 def _malformed(rec: dict[str, Any], f1: dict[str, Any]) -> Iterator[tuple[str, object]]:
@@ -392,7 +458,8 @@ def _malformed(rec: dict[str, Any], f1: dict[str, Any]) -> Iterator[tuple[str, o
     yield "not an object", [rec]
     yield "format missing", drop_f2("format")
     yield "format text", set_f2("format", "2")
-    yield "format 3", set_f2("format", 3)
+    yield "format 4", set_f2("format", 4)
+    yield "format 2 with commitments", set_f2("format", 2)
     yield "game missing", drop_f2("game")
     yield "params list", set_f2("params", [])
     yield "secret absent", drop_f2("secret")

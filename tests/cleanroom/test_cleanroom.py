@@ -33,6 +33,18 @@ EXPECTED = {
     "f1 another legal action": None,  # an `actions` step or the outcome, whichever comes first
     "f1 noncanonical": None,
     "f1 wrong seat": None,
+    "f3 resigned unchanged": "ok",
+    "f3 reveal changed": "FAILED (reveal)",
+    "f3 salt changed": "FAILED (reveal)",
+    "f3 reveal withdrawn": "FAILED (seed)",
+    "f3 other reveal": "FAILED (seed)",
+    "f3 withheld dropped": "FAILED (seed)",
+    "f3 commitment added": "FAILED (seed)",
+    "f3 salt missing": "FAILED (record)",
+    "f3 reveal without commitment": "FAILED (record)",
+    "f3 withheld salt": "FAILED (record)",
+    "f3 commitments absent": "FAILED (record)",
+    "format 2 with commitments": "FAILED (record)",
 }
 
 
@@ -88,16 +100,24 @@ def test_the_worked_examples_of_fairness_md() -> None:
     commitment = verifier.sha256_hex(secret.encode())
     assert commitment == "258d2f4048cb18275a67612a68a558cc87eeb4f5ece21d6a89ae4028be7eea55"
     assert verifier.fingerprint(commitment) == "4P6J-YG28-SCC2-EPK7"
-    seed = verifier.match_seed(secret, "Tq3xZ9", ["ana-7f3k9q", None])
-    assert seed == "7267611f5df8444e7411ae561c77ca809f29210c249136a5ce1eda5edf11fc5e"
+    ana = verifier.seat_commitment("ana-7f3k9q", "9b1f04c7e2a85d36f0c4b7a19e2d6f83")
+    assert ana == "2e879d2cf7c7e566f165186df47e6d87be0247fbdd76419ca0533fddecdb22d7"
+    seed = verifier.match_seed(secret, "Tq3xZ9", ["ana-7f3k9q", None], [ana, None])
+    assert seed == "5986ef471825b92ca7b649622ad5f2eea5db2bfac420d2a7527f8bf38fe26ea5"
+    withheld = verifier.match_seed(secret, "Tq3xZ9", [None, None], [ana, None])
+    assert withheld == "816ae61eb02776425b4d1a7beca9b8c22309fc0f9c99c0d8c65b06f248d5144d"
+    format2 = verifier.match_seed(secret, "Tq3xZ9", ["ana-7f3k9q", None])
+    assert format2 == "7267611f5df8444e7411ae561c77ca809f29210c249136a5ce1eda5edf11fc5e"
     stream = verifier.Stream(seed)
     words = [stream.word() for _ in range(10)]
-    assert words[0] == 2325725037 and words[7] == 4172038194 and words[9] == 4258519873
-    assert verifier.Stream(seed).below(24) == 21
+    assert words[0] == 2546575491 and words[7] == 3367506012 and words[9] == 3880490983
+    assert verifier.Stream(seed).below(24) == 3
     record = {
+        "format": 3,
         "game": "heroes",
         "table": "Tq3xZ9",
         "commitment": commitment,
+        "commitments": [ana, None],
         "contributions": ["ana-7f3k9q", None],
         "players": [
             {"name": "Ana", "bot": False},
@@ -107,8 +127,8 @@ def test_the_worked_examples_of_fairness_md() -> None:
     }
     heads = verifier.chain_heads(record, 2)
     assert heads == [
-        "34403f172ebadbbc6eb479183600147e1d4978f0160cf3139a7231440a64625f",
-        "02a3d83004414cd2a0a01444ff1e88374dcbf1923f3a74b25543674abaafe10b",
+        "4fa68ed581b83ea086d86940dad591f96e94790a0d189c9261360b5ab2d16b59",
+        "21e9471bee6f1f520de1c941e21541a97510e47b2004f449c615765a53a6d815",
     ]
     game = verifier.Heroes(2, verifier.Stream(seed))
     assert game.to_move == 1 and game.legal()[0] == "draw"

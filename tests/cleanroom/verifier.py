@@ -910,6 +910,7 @@ FIELDS = {
     2: {"format", "game", "params", "table", "commitment", "fingerprint", "contributions"}
     | {"secret", "seed", "players", "actions", "chain", "outcome", "signature"},
 }
+FIELDS[3] = FIELDS[2] | {"commitments", "salts"}
 
 
 def _is_int(value: object) -> bool:
@@ -933,8 +934,8 @@ def parse(rec: object) -> dict[str, Any]:
     if not isinstance(rec, dict):
         raise bad("a record is a JSON object")
     fmt = rec.get("format")
-    if not _is_int(fmt) or fmt not in (1, 2):
-        raise bad(f"unknown record format {fmt!r} (expected 1 or 2)")
+    if not _is_int(fmt) or fmt not in (1, 2, 3):
+        raise bad(f"unknown record format {fmt!r} (expected 1, 2 or 3)")
     extra = _unknown(rec, FIELDS[fmt])
     if extra:
         raise bad(f"unknown field(s) for format {fmt}: {extra}")
@@ -944,7 +945,7 @@ def parse(rec: object) -> dict[str, Any]:
         raise bad("field 'params' is missing or not a dict")
     if not is_hex(rec.get("commitment"), 64):
         raise bad("field 'commitment' must be 64 lowercase hex digits")
-    if fmt == 2:
+    if fmt >= 2:
         for name in ("secret", "seed"):
             value = rec.get(name)
             if value is not None and not is_hex(value, 64):
@@ -1002,7 +1003,7 @@ def parse(rec: object) -> dict[str, Any]:
         scores = outcome.get("scores", [])
         if not isinstance(scores, list) or not all(_is_number(s) for s in scores):
             raise bad("outcome 'scores' must be a list of numbers")
-    if fmt == 2:
+    if fmt >= 2:
         table = rec.get("table")
         if not isinstance(table, str) or not 1 <= len(table) <= 64:
             raise bad("field 'table' must be a text of 1 to 64 characters")
@@ -1019,18 +1020,36 @@ def parse(rec: object) -> dict[str, Any]:
                     f"contribution of seat {s}: a contribution is 1 to 64 printable ASCII "
                     "characters without spaces"
                 )
-        if "signature" in rec:
-            sig = rec["signature"]
-            if not isinstance(sig, dict):
-                raise bad("'signature' must be an object")
-            for name, length in (("key_id", 16), ("public_key", 64), ("value", 128)):
-                if not is_hex(sig.get(name), length):
-                    raise bad(f"signature '{name}' must be {length} lowercase hex digits")
-            if sig.get("alg") != "ed25519":
-                raise bad("signature 'alg' must be 'ed25519'")
-            extra = _unknown(sig, {"alg", "key_id", "public_key", "value"})
-            if extra:
-                raise bad(f"unknown signature field(s) {extra}")
+    if fmt == 3:
+        for name in ("commitments", "salts"):
+            value = rec.get(name)
+            if not isinstance(value, list) or len(value) != len(players):
+                raise bad(f"field '{name}' must be a list with one entry per seat")
+        for s, c in enumerate(rec["commitments"]):
+            if c is not None and not is_hex(c, 64):
+                raise bad(f"commitment of seat {s}: 64 lowercase hex digits or null")
+        for s, z in enumerate(rec["salts"]):
+            if z is not None and not is_hex(z, 32):
+                raise bad(f"salt of seat {s}: a salt is 32 lowercase hex digits")
+        for s in range(len(players)):
+            c, z, p = rec["contributions"][s], rec["salts"][s], rec["commitments"][s]
+            if (c is None) != (z is None) or (c is not None and p is None):
+                raise bad(
+                    f"seat {s}: a contribution is revealed with its salt, "
+                    "and only by a seat that committed"
+                )
+    if fmt >= 2 and "signature" in rec:
+        sig = rec["signature"]
+        if not isinstance(sig, dict):
+            raise bad("'signature' must be an object")
+        for name, length in (("key_id", 16), ("public_key", 64), ("value", 128)):
+            if not is_hex(sig.get(name), length):
+                raise bad(f"signature '{name}' must be {length} lowercase hex digits")
+        if sig.get("alg") != "ed25519":
+            raise bad("signature 'alg' must be 'ed25519'")
+        extra = _unknown(sig, {"alg", "key_id", "public_key", "value"})
+        if extra:
+            raise bad(f"unknown signature field(s) {extra}")
     return rec
 
 
@@ -1068,11 +1087,30 @@ def signed_bytes(rec: dict[str, Any]) -> bytes:
         "chain": rec["chain"],
         "outcome": signed_outcome,
     }
+    if rec["format"] == 3:
+        body["commitments"] = rec["commitments"]
+        body["salts"] = rec["salts"]
     return canonical_json(body)
 
 
-def match_seed(secret: str, table: str, contributions: Sequence[str | None]) -> str:
-    message = "\n".join(["ludoteca/2", table] + [c or "" for c in contributions])
+def seat_commitment(contribution: str, salt: str) -> str:
+    return sha256_hex(f"{contribution}\n{salt}".encode())
+
+
+def match_seed(
+    secret: str,
+    table: str,
+    contributions: Sequence[str | None],
+    commitments: Sequence[str | None] | None = None,
+) -> str:
+    """Format 2 without `commitments`; format 3 with them."""
+    if commitments is None:
+        lines = ["ludoteca/2", table] + [c or "" for c in contributions]
+    else:
+        lines = ["ludoteca/3", table]
+        for c, p in zip(contributions, commitments, strict=True):
+            lines.append(c if c is not None else ("?" + p if p is not None else ""))
+    message = "\n".join(lines)
     return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
 
 
@@ -1089,6 +1127,8 @@ def chain_heads(rec: dict[str, Any], players_param: int) -> list[str]:
             for p in rec["players"]
         ],
     }
+    if rec.get("format") == 3:
+        header["commitments"] = rec["commitments"]
     heads = [sha256_hex(b"ludoteca/2 chain\n" + canonical_json(header))]
     for a in rec["actions"]:
         step = {"seat": a["seat"], "action": a["action"], "by": a["by"]}
@@ -1129,9 +1169,9 @@ def verify(
     """Raise the first Problem; return a short summary when every check passes."""
     rec = parse(rec)
     fmt = rec["format"]
-    if fmt == 2 and rec.get("secret") is None:
+    if fmt >= 2 and rec.get("secret") is None:
         raise Problem("commitment", "the secret is not revealed: the match is not over")
-    if fmt == 2:
+    if fmt >= 2:
         sig = rec.get("signature")
         if sig is None:
             raise Problem("signature", "the record is not signed")
@@ -1147,14 +1187,21 @@ def verify(
     seed = rec.get("seed")
     if seed is None:
         raise Problem("commitment", "the seed is not revealed: the match is not over")
-    committed = rec["secret"] if fmt == 2 else seed
+    committed = rec["secret"] if fmt >= 2 else seed
     if sha256_hex(committed.encode()) != rec["commitment"]:
         raise Problem("commitment", "commitment does not match")
     fp = rec.get("fingerprint")
-    if fp is not None and fp != fingerprint(rec["commitment"], 80 if fmt == 2 else 40):
+    if fp is not None and fp != fingerprint(rec["commitment"], 80 if fmt >= 2 else 40):
         raise Problem("commitment", f"fingerprint {fp} is not the commitment's")
-    if fmt == 2:
-        expected = match_seed(rec["secret"], rec["table"], rec["contributions"])
+    if fmt == 3:
+        for s, (c, z, p) in enumerate(
+            zip(rec["contributions"], rec["salts"], rec["commitments"], strict=True)
+        ):
+            if c is not None and seat_commitment(c, z) != p:
+                raise Problem("reveal", f"the reveal of seat {s} does not match its commitment")
+    if fmt >= 2:
+        promised = rec["commitments"] if fmt == 3 else None
+        expected = match_seed(rec["secret"], rec["table"], rec["contributions"], promised)
         if expected != seed:
             raise Problem("seed", f"the seed is not HMAC-SHA-256(...) = {expected}")
     game_id = rec["game"]
@@ -1181,7 +1228,7 @@ def verify(
         if text not in game.legal():
             raise Problem("actions", f"step {k}: seat {seat} {text!r} is not legal", k)
         game.play(text)
-    if fmt == 2:
+    if fmt >= 2:
         heads = chain_heads(rec, n)
         if heads[-1] != rec["chain"]:
             raise Problem("chain", f"the chain head is {heads[-1]}, the record says {rec['chain']}")

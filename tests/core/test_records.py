@@ -1,5 +1,5 @@
-"""Record format 2: players' seeds in the deal, the chain of steps, signatures, strictness; and
-format-1 records made before it still verify."""
+"""Record format 3: players' committed and revealed seeds in the deal, the chain of steps,
+signatures, strictness; and format-1 and format-2 records made before it still verify."""
 
 from __future__ import annotations
 
@@ -29,17 +29,22 @@ from ludoteca.core.fairness import (
     commitment,
     contribution_problem,
     fingerprint,
+    seat_commitment,
+    seed_message,
 )
 from ludoteca.games import get
 
 FORMAT_1 = sorted((Path(__file__).parent / "format1").glob("*.json"))
+FORMAT_2 = sorted((Path(__file__).parent / "format2").glob("*.json"))
 KEY = SigningKey.generate()
 
 
 def finished(game_id: str = "dice-heroes", players: int = 2, label: str = "s") -> MatchRecord:
-    """A finished match between random bots, its secret made from ``label``."""
+    """A finished match between random bots, its secret made from ``label``; its seats commit
+    as people would (with the label ``s``, seat 0 reveals and seat 1 never does)."""
     secret = commitment(label)  # any 64 hex digits
-    return play_match(get(game_id), players, secret, ["random"] * players, table="t1").record()
+    bots = ["random"] * players
+    return play_match(get(game_id), players, secret, bots, table="t1", commit=True).record()
 
 
 def test_the_fingerprint_is_80_bits_grouped_for_reading_aloud() -> None:
@@ -65,6 +70,84 @@ def test_the_match_seed_changes_with_any_one_contribution() -> None:
     assert match_seed("s", "t", ["a", None]) != match_seed("s", "t", [None, "a"])
 
 
+def test_a_seat_that_never_reveals_enters_the_seed_by_its_commitment() -> None:
+    promised = seat_commitment("ana", "0" * 32)
+    assert seed_message("t", ["ana", None, None], [promised, "c" * 64, None]) == (
+        f"ludoteca/3\nt\nana\n?{'c' * 64}\n"
+    )
+    # revealing or not, committing or not: three different deals
+    seeds = {
+        match_seed("s", "t", ["ana", None], [promised, None]),
+        match_seed("s", "t", [None, None], [promised, None]),
+        match_seed("s", "t", [None, None], [None, None]),
+        match_seed("s", "t", ["ana", None]),  # format 2
+    }
+    assert len(seeds) == 4
+
+
+def resign(data: dict[str, Any]) -> dict[str, Any]:
+    """A changed record signed again, as only the key's holder could."""
+    return MatchRecord.from_json(data).sign(KEY).to_json()
+
+
+def test_a_reveal_that_does_not_match_its_commitment_is_refused() -> None:
+    record = finished().sign(KEY).to_json()
+    assert record["format"] == 3 and record["contributions"][0] and record["salts"][0]
+    assert record["commitments"][1] and record["contributions"][1] is None  # seat 1 withheld
+    assert verify(record, get).ok
+    for field, value in (("contributions", "another"), ("salts", "f" * 32)):
+        changed = json.loads(json.dumps(record))
+        changed[field][0] = value
+        (problem,) = verify(resign(changed), get).problems
+        assert problem.check == "reveal", field
+        assert problem.message.startswith("the reveal of seat 0 does not match its commitment")
+
+
+def test_a_seed_that_does_not_follow_from_the_reveals_is_refused() -> None:
+    record = finished().sign(KEY).to_json()
+    salt = "a" * 32
+    cases = {
+        # another reveal, with a commitment to match: the seed no longer follows
+        "other reveal": lambda r: (
+            r["contributions"].__setitem__(0, "forged"),
+            r["salts"].__setitem__(0, salt),
+            r["commitments"].__setitem__(0, seat_commitment("forged", salt)),
+        ),
+        # the withheld seat said to have committed to nothing
+        "withheld dropped": lambda r: r["commitments"].__setitem__(1, None),
+        # the revealed seat said to have withheld
+        "reveal dropped": lambda r: (
+            r["contributions"].__setitem__(0, None),
+            r["salts"].__setitem__(0, None),
+        ),
+    }
+    for label, edit in cases.items():
+        changed = json.loads(json.dumps(record))
+        edit(changed)
+        (problem,) = verify(resign(changed), get).problems
+        assert problem.check == "seed", label
+        assert "table and reveals" in problem.message
+
+
+def test_format_3_seat_seeds_are_strict() -> None:
+    record = finished().sign(KEY).to_json()
+    bad = {
+        "salt without its contribution": {"salts": [record["salts"][0], "b" * 32]},
+        "a reveal without a commitment": {"commitments": [None, record["commitments"][1]]},
+        "upper-case salt": {"salts": [record["salts"][0].upper(), None]},
+        "short salt": {"salts": ["ab", None]},
+        "commitments of the wrong length": {"commitments": record["commitments"][:1]},
+        "no salts": {"salts": None},
+        "bad commitment": {"commitments": [record["commitments"][0], "x"]},
+    }
+    for label, change in bad.items():
+        problems = verify({**record, **change}, get).problems
+        assert [p.check for p in problems] == ["record"], label
+    missing = {k: v for k, v in record.items() if k != "commitments"}
+    (problem,) = verify(missing, get).problems
+    assert problem.message == "field 'commitments' must be a list with one entry per seat"
+
+
 def test_contributions_are_short_printable_texts() -> None:
     assert contribution_problem("0f" * 16) is None
     assert contribution_problem("~!x") is None
@@ -77,7 +160,7 @@ def test_the_chain_binds_every_step_in_order() -> None:
     match = Match.replay(
         get("dice-heroes"),
         record.params,
-        Deal(record.secret or "", "t1", (None, None)),
+        record.deal(),
         record.players,
         record.actions,
     )
@@ -126,7 +209,7 @@ def test_an_action_replaced_by_another_legal_one_fails_by_signature_and_by_recei
     match = Match(
         get("dice-heroes"),
         record.params,
-        Deal(record.secret or "", "t1", (None, None)),
+        record.deal(),
         record.players,
     )
     receipts = []
@@ -139,7 +222,7 @@ def test_an_action_replaced_by_another_legal_one_fails_by_signature_and_by_recei
     forged = Match(
         get("dice-heroes"),
         record.params,
-        Deal(record.secret or "", "t1", (None, None)),
+        record.deal(),
         record.players,
     )
     forged.replay_steps(record.actions[:n])
@@ -167,7 +250,7 @@ def _head_after(record: MatchRecord, version: int) -> str:
     match = Match(
         get(record.game),
         record.params,
-        Deal(record.secret or "", "t1", (None, None)),
+        record.deal(),
         record.players,
     )
     match.replay_steps(record.actions[:version])
@@ -182,7 +265,7 @@ def test_alternative_histories_from_the_revealed_secret_are_rejected() -> None:
         other = Match(
             get("dice-heroes"),
             record.params,
-            Deal(record.secret or "", "t1", (None, None)),
+            record.deal(),
             record.players,
         )
         pick = random.Random(k)
@@ -248,6 +331,21 @@ def test_format_1_records_still_verify_and_say_what_they_cannot_prove(path: Path
     assert commitment(data["seed"]) == data["commitment"]
     data["actions"] = data["actions"][:-1]
     assert not verify(data, get).ok
+
+
+@pytest.mark.parametrize("path", FORMAT_2, ids=lambda p: p.stem)
+def test_format_2_records_still_verify(path: Path) -> None:
+    """Signed records of matches dealt before seats committed: contributions, no commitments."""
+    data = json.loads(path.read_text())
+    assert data["format"] == 2 and "commitments" not in data
+    verdict = verify(data, get)
+    assert verdict.ok, verdict.problems
+    assert verdict.notes == () and verdict.key_id is not None
+    record = MatchRecord.from_json(data)
+    assert record.seed == match_seed(data["secret"], data["table"], data["contributions"])
+    assert [p.check for p in verify({**data, "commitments": [None] * 2}, get).problems] == [
+        "record"
+    ]
 
 
 def test_the_table_never_shows_the_secret_before_the_end() -> None:

@@ -22,6 +22,7 @@ import uvicorn
 import websockets
 
 from ludoteca.core import Match, MatchRecord
+from ludoteca.core.fairness import seat_commitment
 from ludoteca.games import get
 from ludoteca.server.app import create_app
 from ludoteca.server.config import Settings
@@ -161,7 +162,8 @@ class Client:
         self.raw: list[str] = []
         self.state: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
-        self.contributed = False
+        self.seed, self.salt = secrets.token_hex(16), secrets.token_hex(16)
+        self.sent: set[str] = set()  # "commit", "reveal": each sent once
 
     @classmethod
     async def connect(cls, ws_base: str, table_id: str, token: str | None = None) -> Client:
@@ -183,7 +185,7 @@ class Client:
         self.raw.append(text)
         self.messages.append(message)
         if message["type"] == "state":
-            await self._contribute_once(message)
+            await self._commit_and_reveal(message)
             if message["log_from"] == 0:
                 self.log = []
             assert message["log_from"] == len(self.log), "log entries arrive in order, none lost"
@@ -191,16 +193,22 @@ class Client:
             self.state = message
         return message
 
-    async def _contribute_once(self, state: dict[str, Any]) -> None:
-        """As the web table does: a seated person adds a seed of their own while the table
-        waits for it (after the commitment is out, before the deal)."""
+    async def _commit_and_reveal(self, state: dict[str, Any]) -> None:
+        """As the web table does: a seated person commits to a seed of their own while the table
+        takes commitments, and reveals it once the table says the reveals are open."""
         seat = state["seat"]
         table = state["table"]
-        if self.contributed or seat is None or table["status"] not in ("open", "starting"):
+        if seat is None or table["status"] not in ("open", "starting"):
             return
-        if not table["seats"][seat]["contributed"]:
-            self.contributed = True
-            await self.send({"type": "contribute", "seed": secrets.token_hex(16)})
+        row = table["seats"][seat]
+        mine = seat_commitment(self.seed, self.salt)
+        if not table["revealing"] and row["commitment"] is None and "commit" not in self.sent:
+            self.sent.add("commit")
+            await self.send({"type": "commit", "commitment": mine})
+        revealing = table["revealing"] and row["commitment"] == mine and not row["contributed"]
+        if revealing and "reveal" not in self.sent:
+            self.sent.add("reveal")
+            await self.send({"type": "reveal", "seed": self.seed, "salt": self.salt})
 
     async def until(self, predicate: Any, timeout: float = 20) -> dict[str, Any]:
         """Receive until a message satisfies ``predicate``; return it."""
@@ -244,7 +252,8 @@ def two_people_table(
     base: str, game: str = "heroes", turn_seconds: int | None = None
 ) -> tuple[str, list[str]]:
     """A started table of two people (Ana creates it, Bruno takes the last seat so it starts, each
-    adds a seed of their own, so it is dealt at once): its id and both seat tokens."""
+    commits to a seed of their own, then reveals it, so it is dealt at once): its id and both
+    seat tokens."""
     http = api(base)
     body: dict[str, Any] = {"game": game, "seats": [{"bot": False}] * 2, "name": "Ana"}
     if turn_seconds is not None:
@@ -252,15 +261,24 @@ def two_people_table(
     created = http.post("/api/tables", json=body).json()
     table_id = created["table"]["id"]
     joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Bruno"}).json()
-    for token in (created["token"], joined["token"]):
-        added = http.post(
-            f"/api/tables/{table_id}/contribute",
-            json={"seed": secrets.token_hex(16)},
+    tokens = [created["token"], joined["token"]]
+    seeds = [(secrets.token_hex(16), secrets.token_hex(16)) for _ in tokens]
+    for token, (seed, salt) in zip(tokens, seeds, strict=True):
+        committed = http.post(
+            f"/api/tables/{table_id}/commit",
+            json={"commitment": seat_commitment(seed, salt)},
             headers={"Authorization": f"Bearer {token}"},
         )
-        assert added.status_code == 200, added.text
-    assert added.json()["table"]["status"] == "playing", added.text
-    return table_id, [created["token"], joined["token"]]
+        assert committed.status_code == 200, committed.text
+    for token, (seed, salt) in zip(tokens, seeds, strict=True):
+        revealed = http.post(
+            f"/api/tables/{table_id}/reveal",
+            json={"seed": seed, "salt": salt},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert revealed.status_code == 200, revealed.text
+    assert revealed.json()["table"]["status"] == "playing", revealed.text
+    return table_id, tokens
 
 
 _clients: dict[str, httpx.Client] = {}

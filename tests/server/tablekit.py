@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ludoteca.core.fairness import seat_commitment
 from ludoteca.server.bots import BotRunner
 from ludoteca.server.cluster import Notice
 from ludoteca.server.config import Settings
@@ -81,6 +82,18 @@ class Watcher:
             while not condition():
                 self.event.clear()
                 await self.event.wait()
+
+
+SALT = "5" * 32
+
+
+async def commit_then_reveal(table: Table, seeds: dict[int, str]) -> None:
+    """As each person's client does: every seat commits to its seed, then (the commitments
+    closed once all are in, on a started table) reveals it."""
+    for seat, seed in seeds.items():
+        await table.commit(seat, seat_commitment(seed, SALT))
+    for seat, seed in seeds.items():
+        await table.reveal(seat, seed, SALT)
 
 
 async def seated(table: Table) -> Watcher:

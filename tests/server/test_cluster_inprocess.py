@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from tablekit import FakeClock, Hub, Watcher, process_on, seated, settle
+from tablekit import FakeClock, Hub, Watcher, commit_then_reveal, process_on, seated, settle
 from test_table_inprocess import two_people
 
 from ludoteca.server.protocol import Rejected
@@ -32,7 +32,7 @@ def test_a_step_stored_at_one_process_reaches_the_other_and_its_driver_answers()
                 "heroes", players=2, level="random", name="Ana", turn_seconds=60
             )
             assert seat == 0
-            await table_a.contribute(0, "ana-seed")
+            await commit_then_reveal(table_a, {0: "ana-seed"})
             table_b = await b.get(table_a.id)
             assert table_b.version == 0 and table_b.match is not None
             assert hub.members["a"][0].drives(table_a.id)

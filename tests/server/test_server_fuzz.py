@@ -114,7 +114,7 @@ json_values = st.recursive(
     max_leaves=12,
 )
 types = st.sampled_from(
-    ["hello", "act", "contribute", "back", "sync", "ping", "HELLO", "", "acts", "teleport"]
+    ["hello", "act", "commit", "reveal", "back", "sync", "ping", "HELLO", "", "acts", "teleport"]
 )
 actions = st.one_of(
     st.just(LEGAL),

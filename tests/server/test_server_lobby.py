@@ -11,6 +11,7 @@ import websockets
 from serverkit import Client, ThreadServer, api
 
 from ludoteca.core import commitment, fingerprint
+from ludoteca.core.fairness import seat_commitment
 from ludoteca.games import all_games
 
 
@@ -83,29 +84,39 @@ def test_a_table_from_creation_to_start(server: ThreadServer) -> None:
     started = http.post(
         f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {retaken['token']}"}
     ).json()["table"]
-    # the free seat is a bot now; the deal waits for both people's own seeds (or the timeout)
+    # the free seat is a bot now; the deal waits for both people's commitments, then reveals
     assert [s["kind"] for s in started["seats"]] == ["human", "human", "bot", "bot"]
     assert started["status"] == "starting" and started["deal_by"] > started["started_at"]
-    assert [s["contributed"] for s in started["seats"]] == [False, False, False, False]
+    assert [s["commitment"] for s in started["seats"]] == [None] * 4
+    assert not started["revealing"]
     assert http.get(f"/api/tables/{table_id}/record").json()["error"] == "not_started"
-    for n, token in enumerate((body["token"], retaken["token"])):
-        bad = http.post(
-            f"/api/tables/{table_id}/contribute",
-            json={"seed": "two words"},
+    tokens = (body["token"], retaken["token"])
+
+    def post(path: str, token: str, **body: str) -> Any:
+        return http.post(
+            f"/api/tables/{table_id}/{path}",
+            json=body,
             headers={"Authorization": f"Bearer {token}"},
         )
+
+    salt = "7" * 32
+    for n, token in enumerate(tokens):
+        early = post("reveal", token, seed=f"seed-of-{n}", salt=salt)
+        assert early.status_code == 409 and early.json()["error"] == "not_revealing"
+        bad = post("commit", token, commitment="ABC")
+        assert bad.status_code == 422 and bad.json()["error"] == "bad_commitment"
+        committed = post("commit", token, commitment=seat_commitment(f"seed-of-{n}", salt))
+        assert committed.json()["table"]["revealing"] == (n == 1)
+    closed = post("commit", tokens[0], commitment=seat_commitment("other", salt))
+    assert closed.status_code == 409 and closed.json()["error"] == "commitments_closed"
+    for n, token in enumerate(tokens):
+        bad = post("reveal", token, seed="two words", salt=salt)
         assert bad.status_code == 422 and bad.json()["error"] == "bad_contribution"
-        added = http.post(
-            f"/api/tables/{table_id}/contribute",
-            json={"seed": f"seed-of-{n}"},
-            headers={"Authorization": f"Bearer {token}"},
-        ).json()["table"]
+        other = post("reveal", token, seed="not-mine", salt=salt)
+        assert other.status_code == 422 and other.json()["error"] == "bad_reveal"
+        added = post("reveal", token, seed=f"seed-of-{n}", salt=salt).json()["table"]
         assert added["status"] == ("starting" if n == 0 else "playing")
-    dealt = http.post(
-        f"/api/tables/{table_id}/contribute",
-        json={"seed": "late"},
-        headers={"Authorization": f"Bearer {body['token']}"},
-    )
+    dealt = post("reveal", tokens[0], seed="seed-of-0", salt=salt)
     assert dealt.status_code == 409 and dealt.json()["error"] == "already_dealt"
     again = http.post(
         f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {retaken['token']}"}

@@ -88,7 +88,7 @@ def test_a_table_comes_back_as_stored_and_copies_are_the_callers(url: str) -> No
         assert loaded.params == {"players": 2, "variant": {"deck": [1, 2]}}
         assert [(s.seat, s.name) for s in loaded.seats] == [(0, "Ana"), (1, "Seat 2")]
         assert (loaded.created_at, loaded.version, loaded.outcome) == (12.5, 0, None)
-        assert loaded.format == 2, "a new table is format 2 unless told"
+        assert loaded.format == 3, "a new table is format 3 unless told"
         loaded.seats[0].name = "changed on a copy"
         again = await store.load_table("t1")
         assert again is not None and again.seats[0].name == "Ana"
@@ -176,22 +176,47 @@ def test_a_start_naming_a_seat_the_table_lacks_stores_nothing(url: str) -> None:
     check(url, scenario)
 
 
-def test_a_table_waits_for_contributions_then_is_dealt_once(url: str) -> None:
+def test_seats_commit_then_reveal_then_the_table_is_dealt_once(url: str) -> None:
     async def scenario(store: Storage) -> None:
-        await store.create_table(table("t1", status="open", format=2))
+        await store.create_table(table("t1", status="open"))
+        ana, bo = "ab" * 32, "cd" * 32
+        await store.commit_seat("t1", 0, "ee" * 32)  # while open, and replaced later
         people = [SeatRow(0, "human", "Ana", None, "h"), SeatRow(1, "human", "Bo", None, "i")]
         await store.start_table("t1", people, 5.0, status="starting")
-        seed = "ab" * 32
-        await store.update_seat("t1", SeatRow(0, "human", "Ana", None, "h", contribution=seed))
+        await store.commit_seat("t1", 0, ana)
+        with pytest.raises(ConflictError, match="not taking reveals"):
+            await store.reveal_seat("t1", 0, "ana-seed", "1" * 32)
+        # a seat written as it is now (away, a name) keeps its commitment; a freed one has none
+        await store.update_seat("t1", SeatRow(0, "human", "Ana", None, "h", True))
+        await store.commit_seat("t1", 1, "ff" * 32)
+        await store.update_seat("t1", SeatRow(1, "open", "Seat 2"))
+        freed = await store.load_table("t1")
+        assert freed is not None and freed.seats[1].commitment is None
+        await store.update_seat("t1", SeatRow(1, "human", "Bo", None, "i"))
+        await store.commit_seat("t1", 1, bo)
+        await store.open_reveals("t1", 7.0)
+        with pytest.raises(ConflictError, match="not taking commitments"):
+            await store.open_reveals("t1", 7.5)
+        with pytest.raises(ConflictError, match="not taking commitments"):
+            await store.commit_seat("t1", 1, "00" * 32)
+        await store.reveal_seat("t1", 0, "ana-seed", "1" * 32)
+        with pytest.raises(ConflictError, match="no seat 5"):
+            await store.reveal_seat("t1", 5, "x", "1" * 32)
         waiting = await store.load_table("t1")
-        assert waiting is not None and (waiting.status, waiting.format) == ("starting", 2)
-        assert [s.contribution for s in waiting.seats] == [seed, None]
-        await store.deal_table("t1", 8.0)
+        assert waiting is not None and (waiting.status, waiting.revealing_at) == ("starting", 7.0)
+        assert [(s.commitment, s.contribution, s.salt) for s in waiting.seats] == [
+            (ana, "ana-seed", "1" * 32),
+            (bo, None, None),
+        ]
+        dealt_seats = await store.deal_table("t1", 8.0)
+        assert [s.contribution for s in dealt_seats] == ["ana-seed", None]
         dealt = await store.load_table("t1")
         assert dealt is not None
         assert (dealt.status, dealt.started_at, dealt.turn_started_at) == ("playing", 5, 8)
         with pytest.raises(ConflictError, match="not waiting to be dealt"):
             await store.deal_table("t1", 9.0)
+        with pytest.raises(ConflictError, match="not taking reveals"):
+            await store.reveal_seat("t1", 1, "bo-seed", "2" * 32)
 
     check(url, scenario)
 

@@ -9,9 +9,10 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
-from tablekit import FakeClock, lobby_on, seated
+from tablekit import SALT, FakeClock, commit_then_reveal, lobby_on, seated
 
 from ludoteca.core import verify
+from ludoteca.core.fairness import seat_commitment
 from ludoteca.games import get
 from ludoteca.server.lobby import SeatRequest
 from ludoteca.server.protocol import Rejected
@@ -43,8 +44,7 @@ async def two_people(lobby: Any, turn_seconds: int = 30) -> tuple[Table, list[st
     )
     _, bruno = await lobby.join(table.id, "Bruno", None)
     assert ana is not None and table.row.status == "starting"
-    await table.contribute(0, "ana-seed")
-    await table.contribute(1, "bruno-seed")
+    await commit_then_reveal(table, {0: "ana-seed", 1: "bruno-seed"})
     assert table.row.status == "playing"
     return table, [ana, bruno]
 
@@ -57,12 +57,12 @@ def test_the_deal_waits_for_every_person_or_the_timeout(db: MemoryStorage) -> No
             table, _, ana = await lobby.create(
                 "dice-heroes", players=3, seats=seats, turn_seconds=None, name="Ana", start=False
             )
-            await table.contribute(0, "ana-first")
-            await table.contribute(0, "ana-changed-her-mind")
+            await table.commit(0, seat_commitment("ana-first", SALT))
+            await table.commit(0, seat_commitment("ana-changed-her-mind", SALT))
             with pytest.raises(Rejected) as bad:
-                await table.contribute(0, "has a space")
-            assert bad.value.code == "bad_contribution"
-            assert table.seats[0].contribution == "ana-changed-her-mind"
+                await table.commit(0, "has a space")
+            assert bad.value.code == "bad_commitment"
+            assert table.seats[0].commitment == seat_commitment("ana-changed-her-mind", SALT)
             await lobby.join(table.id, "Bruno", None)  # the last free seat: it starts by itself
             assert table.row.status == "starting" and table.match is None
             with pytest.raises(Rejected) as again:
@@ -74,14 +74,16 @@ def test_the_deal_waits_for_every_person_or_the_timeout(db: MemoryStorage) -> No
             assert early.value.code == "not_started"
             watcher = await seated(table)
             await clock.advance(9.9)
-            assert table.row.status == "starting", "nothing is dealt before the timeout"
+            assert not table.summary()["revealing"], "the commitments stay open until the timeout"
             await clock.advance(0.1)
-            await watcher.until(lambda: table.row.status == "playing")
+            await watcher.until(lambda: table.summary()["revealing"])
+            assert table.waiting_for() == [0], "Bruno committed to nothing: only Ana reveals"
+            await table.reveal(0, "ana-changed-her-mind", SALT)
             assert table.match is not None
             assert table.match.deal.contributions == ("ana-changed-her-mind", None, None)
             assert table.row.turn_started_at == clock.now()
             with pytest.raises(Rejected) as late:
-                await table.contribute(1, "too-late")
+                await table.commit(1, seat_commitment("too-late", SALT))
             assert late.value.code == "already_dealt"
 
     run(scenario)
@@ -102,9 +104,11 @@ def test_the_last_seed_deals_at_once_and_each_seed_changes_the_deal(db: MemorySt
                     start=False,
                 )
                 await lobby.join(table.id, "Bruno", None)  # full: it starts by itself
-                await table.contribute(0, "a-1")
+                await table.commit(0, seat_commitment("a-1", SALT))
+                await table.commit(1, seat_commitment(bruno_seed, SALT))
+                await table.reveal(0, "a-1", SALT)
                 assert table.row.status == "starting"
-                await table.contribute(1, bruno_seed)
+                await table.reveal(1, bruno_seed, SALT)
                 assert table.row.status == "playing" and table.match is not None
                 deals.append(table.match.seed)
         assert deals[0] != deals[1]

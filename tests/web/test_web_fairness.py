@@ -1,8 +1,10 @@
-"""Fairness at the web table (issue 14): the person's own seed is made, shown and sent before the
-deal and lands in the record; a typed seed is used; a starting table says whose seed it waits for
-and counts down; the end panel shows the secret, every contribution, the chain head and the key,
-and its one-click check passes; the receipts the page kept verify the record, and a record that
-differs from what the page was shown fails, even re-signed with another key."""
+"""Fairness at the web table (issues 14 and 25): the person's own seed is made and shown with its
+commitment, committed before the deal and revealed only once the commitments are closed, and it
+lands in the record (format 3); a typed seed is used; a starting table says whose commitment, then
+whose reveal, it waits for and counts down; the end panel shows the secret, every contribution and
+commitment, the chain head and the key, and its one-click check passes; the receipts the page kept
+verify the record, and a record that differs from what the page was shown fails, even re-signed
+with another key."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from test_web_audit import SERIOUS, serious
 from test_web_verify import STEPS, statuses
 
 from ludoteca.core import Match, MatchRecord
-from ludoteca.core.fairness import contribution_problem
+from ludoteca.core.fairness import contribution_problem, seat_commitment
 from ludoteca.core.signing import SigningKey
 from ludoteca.games import get
 
@@ -42,10 +44,10 @@ def check(page: Page, record: dict[str, Any], receipts: str = "") -> str:
     return verdict
 
 
-def contribute(server: ServerProcess, table_id: str, token: str, seed: str) -> Any:
+def post(server: ServerProcess, table_id: str, path: str, token: str, body: Any) -> Any:
     request = urllib.request.Request(
-        f"{server.base}/api/tables/{table_id}/contribute",
-        data=json.dumps({"seed": seed}).encode(),
+        f"{server.base}/api/tables/{table_id}/{path}",
+        data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
     )
     with urllib.request.urlopen(request, timeout=10) as answer:
@@ -66,17 +68,23 @@ def no_serious_violation(page: Page, within: str | None = None) -> None:
 def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     pages: Pages, server: ServerProcess, tmp_path: Path
 ) -> None:
-    # two seats for people: one taken, the table waits (full, it would start and deal at once)
+    # two seats for people: the table stays open until Ana starts it (seat 2 then a bot)
     created = server.post("/api/tables", {"game": "heroes", "seats": [{}, {}]})
     table_id = created["table"]["id"]
     page = pages.open(f"/table/{table_id}")
     page.click("[data-key='join-0']")
 
-    # the page made a seed, shows it and sends it at once: the table knows seat 0 contributed
-    page.wait_for_selector("[data-deal-sent='yes']")
+    # the page made a seed and a salt, shows the seed and its commitment and sends only the
+    # commitment: the table shows it for seat 0, and nothing is revealed
+    page.wait_for_selector("[data-deal-sent='committed']")
     made = page.input_value("#deal-seed")
     assert HEX32.fullmatch(made)
-    assert state(page)["table"]["seats"][0]["contributed"] is True
+    own = page.evaluate("() => JSON.parse(localStorage.getItem('ludoteca.seeds'))")[table_id]
+    assert own["seed"] == made and HEX32.fullmatch(own["salt"])
+    shown = page.locator("[data-deal-commitment]").inner_text()
+    assert shown == seat_commitment(made, own["salt"])
+    seat = state(page)["table"]["seats"][0]
+    assert seat["commitment"] == shown and seat["contributed"] is False
     assert page.locator(".deal-panel h2").inner_text() == "Your seed for this deal"
     no_serious_violation(page)
 
@@ -90,16 +98,23 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     typed = "Ana's-own:seed#42"
     page.fill("#deal-seed", typed)
     page.click("[data-key='deal-use']")
-    page.wait_for_selector("[data-deal-sent='yes']")
+    typed_commitment = seat_commitment(typed, own["salt"])
+    page.wait_for_function(
+        "(c) => window.__ludoteca.state.table.seats[0].commitment === c", arg=typed_commitment
+    )
+    page.wait_for_selector("[data-deal-sent='committed']")
     assert page.locator("[data-deal-problem]").count() == 0
     page.reload()
-    page.wait_for_selector("[data-deal-sent='yes']")
+    page.wait_for_selector("[data-deal-sent='committed']")
     assert page.input_value("#deal-seed") == typed
 
+    # the start: Ana's is the only commitment wanted, so the reveals open at once; the page
+    # reveals by itself and the table deals
     page.click("[data-key='start']")
     final = play_heroes_by_clicks(page, random.Random(5), check_lit=False)
     view = final["view"]
     assert view["contributions"] == [typed, None]
+    assert view["commitments"] == [typed_commitment, None]
 
     # the end panel: the proof folded below the result; unfolded: secret, commitment,
     # fingerprint, contributions (mine marked), seed, chain
@@ -114,6 +129,7 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     assert "first 80 bits of the commitment" in end.inner_text()
     mine = end.locator(".proof-contribution.mine")
     assert mine.locator("[data-contribution]").inner_text() == typed
+    assert mine.locator("[data-seat-commitment]").inner_text() == typed_commitment
     assert mine.locator(".you-badge").count() == 1
     assert "a bot" in end.locator(".proof-contribution[data-seat='1']").inner_text()
     assert end.locator("[data-seed]").inner_text() == view["seed"]
@@ -155,7 +171,9 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     assert page.locator("[data-signing-key]").inner_text() == keys[0]["key_id"]
     assert page.locator("[data-key-published]").get_attribute("data-key-published") == "yes"
     record = json.loads(page.input_value("#record-text"))
-    assert record["contributions"] == [typed, None]
+    assert record["format"] == 3 and record["contributions"] == [typed, None]
+    assert record["commitments"] == [typed_commitment, None]
+    assert record["salts"] == [own["salt"], None]
     assert page.locator("[data-computed]").inner_text() == record["commitment"]
     no_serious_violation(page)
 
@@ -204,12 +222,12 @@ def test_a_starting_table_waits_for_seeds_and_counts_down(
     table_id, ana = created["table"]["id"], created["token"]
     page = pages.open(f"/table/{table_id}", locale="de-DE")
     page.click("[data-key='join-1']")  # the last free seat: the table starts by itself
-    page.wait_for_selector("[data-deal-sent='yes']")
+    page.wait_for_selector("[data-deal-sent='committed']")
 
-    # Ana's client sent nothing: the deal waits for her, at most the contribution timeout
+    # Ana's client sent nothing: the commitments wait for hers, at most the timeout
     page.wait_for_selector(".deal-panel[data-status='starting'] [data-deal-countdown]")
     assert page.locator("[data-deal-waits]").inner_text() == (
-        "Der Tisch wartet mit dem Geben auf den Startwert von Ana."
+        "Das Austeilen wartet auf die Festlegung von Ana."
     )
     left = int(re.findall(r"\d+", page.locator("[data-deal-countdown]").inner_text())[0])
     assert 1 <= left <= 10
@@ -217,8 +235,18 @@ def test_a_starting_table_waits_for_seeds_and_counts_down(
     assert chip == "startet: wartet auf die Startwerte der Plätze"
     no_serious_violation(page)
 
-    # her seed arrives over HTTP: the table deals at once, from both seeds
-    contribute(server, table_id, ana, "ana-seed")
+    # her commitment arrives over HTTP: the reveals open, the page reveals by itself, and the
+    # deal waits for Ana's reveal
+    salt = "9" * 32
+    post(server, table_id, "commit", ana, {"commitment": seat_commitment("ana-seed", salt)})
+    page.wait_for_selector("[data-deal-sent='revealed']")
+    assert page.locator("[data-deal-waits]").inner_text() == (
+        "Das Austeilen wartet, bis Ana aufdeckt."
+    )
+    assert state(page)["table"]["revealing"] is True
+
+    # her reveal arrives: the table deals at once, from both seeds
+    post(server, table_id, "reveal", ana, {"seed": "ana-seed", "salt": salt})
     page.wait_for_function("() => window.__ludoteca.state.view !== null")
     page.wait_for_selector(".board-root > *")
     s = state(page)
@@ -226,7 +254,8 @@ def test_a_starting_table_waits_for_seeds_and_counts_down(
     assert s["table"]["status"] == "playing"
     assert all(seat["contributed"] for seat in s["table"]["seats"])
     mine = page.evaluate("() => JSON.parse(localStorage.getItem('ludoteca.seeds'))")[table_id]
-    assert mine["sent"] == mine["seed"] and HEX32.fullmatch(mine["seed"])
+    assert s["view"]["contributions"] == ["ana-seed", mine["seed"]]
+    assert s["view"]["commitments"][1] == seat_commitment(mine["seed"], mine["salt"])
 
 
 def test_a_format_1_record_says_what_it_cannot_prove(pages: Pages) -> None:

@@ -77,6 +77,7 @@ def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_pat
         "signature": "ok",
         "commitment": "ok",
         "browser": "ok",
+        "reveal": "ok",
         "seed": "ok",
         "redeal": "ok",
         "actions": "failed",
@@ -85,6 +86,13 @@ def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_pat
         "receipt": "skipped",
     }
     assert "step 1" in page.locator("[data-problem]").inner_text().lower()
+
+    # the person's reveal changed: it no longer opens the commitment the seat published first
+    assert record["format"] == 3 and record["commitments"][0] and record["contributions"][0]
+    tampered = resigned(dict(record, contributions=["other-seed", *record["contributions"][1:]]))
+    assert check(page, tampered) == "failed"
+    assert statuses(page)["reveal"] == "failed" and statuses(page)["seed"] == "skipped"
+    assert "commitment" in page.locator("[data-problem]").inner_text()
 
     # another secret: the browser's own SHA-256 no longer matches the commitment
     tampered = resigned(dict(record, secret="0" * 64))

@@ -4,7 +4,9 @@ Match ``i`` of a tournament is dealt from ``derive_seed(seed, "<game>/<players>/
 the bots rotated by ``i`` (bot ``k`` sits at seat ``(k + i) mod players``), so no bot keeps the
 first seat. Every match is independent: the results do not depend on the number of processes.
 ``iterations`` gives the searching level a fixed budget instead of its clock, so a tournament with
-``hard`` bots replays the same on any machine at any load.
+``hard`` bots replays the same on any machine at any load. Bots contribute nothing to a deal; with
+``commit`` each seat commits and reveals as a person would (``seat_seeds``), so that the records
+carry every format-3 field for verifiers to check.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ludoteca.core import Deal, Game, Match, Player, decide, derive_seed
+from ludoteca.core.fairness import seat_commitment
 from ludoteca.games import get
 
 from .levels import make_bot
@@ -25,6 +28,28 @@ from .levels import make_bot
 
 def match_seed(master: str, game_id: str, players: int, index: int) -> str:
     return derive_seed(master, f"{game_id}/{players}/{index}")
+
+
+SeatSeeds = tuple[tuple[str | None, ...], tuple[str | None, ...], tuple[str | None, ...]]
+
+
+def seat_seeds(secret: str, players: int) -> SeatSeeds:
+    """Contributions, commitments and salts as if every seat were a person (``simulate
+    --commit``): seat S's contribution and salt are the first 32 hex digits of
+    ``derive_seed(secret, "contribution/S")`` and of ``derive_seed(secret, "salt/S")``; the first
+    8 hex digits of ``derive_seed(secret, "seat/S")`` as a number, mod 4, say whether it commits
+    to nothing (0), commits and never reveals (1), or commits and reveals (2 or 3)."""
+    contributions: list[str | None] = []
+    commitments: list[str | None] = []
+    salts: list[str | None] = []
+    for seat in range(players):
+        given = derive_seed(secret, f"contribution/{seat}")[:32]
+        salt = derive_seed(secret, f"salt/{seat}")[:32]
+        kind = int(derive_seed(secret, f"seat/{seat}")[:8], 16) % 4
+        commitments.append(seat_commitment(given, salt) if kind else None)
+        contributions.append(given if kind >= 2 else None)
+        salts.append(salt if kind >= 2 else None)
+    return tuple(contributions), tuple(commitments), tuple(salts)
 
 
 def seat_of(bot_index: int, match_index: int, players: int) -> int:
@@ -40,11 +65,15 @@ def play_match(
     iterations: int | None = None,
     *,
     table: str = "simulated",
+    commit: bool = False,
 ) -> Match:
     """One match between bots of the given levels (listed by seat), to the end. ``seed`` is the
-    match's secret; bots contribute nothing, so it is dealt from HMAC(secret, table)."""
+    match's secret; bots contribute nothing, so it is dealt from HMAC(secret, table) and empty
+    lines, unless ``commit`` gives each seat the commitment and reveal of ``seat_seeds``."""
     bots = [make_bot(level, game, iterations=iterations) for level in levels]
-    deal = Deal(seed, table, (None,) * players)
+    nothing = (None,) * players
+    seeds = seat_seeds(seed, players) if commit else (nothing, nothing, nothing)
+    deal = Deal(seed, table, *seeds)
     match = Match(
         game, {"players": players}, deal, [Player(f"{lv} bot", True, lv) for lv in levels]
     )
@@ -71,14 +100,18 @@ class Tournament:
     games: int = 0
     wins: list[int] = field(default_factory=list)
     draws: int = 0
+    nobody: int = 0
     total_actions: int = 0
     seconds: float = 0.0
 
     def add(self, result: MatchResult) -> None:
         self.games += 1
         self.total_actions += result.actions
+        if len(result.winners) > 1:
+            self.draws += 1  # a shared result (a Heroes tie, a Dice Heroes shared win)
+            return
         if not result.winners:
-            self.draws += 1
+            self.nobody += 1  # nobody at the table won (the Dwarves' dragon)
         for bot in result.winners:
             self.wins[bot] += 1
 
@@ -109,6 +142,7 @@ class Tournament:
                 for rate, low, high in map(self.win_rate, range(len(self.bots)))
             ],
             "draws": self.draws,
+            "no_winner": self.nobody,
             "mean_actions": round(self.mean_actions, 3),
             "games_per_second": round(self.games_per_second, 3),
         }
@@ -125,18 +159,18 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, flo
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-Task = tuple[str, int, str, tuple[str, ...], int, bool, int | None]
+Task = tuple[str, int, str, tuple[str, ...], int, bool, int | None, bool]
 
 
 def _run_one(task: Task) -> MatchResult:
-    game_id, players, master, levels, index, keep_record, iterations = task
+    game_id, players, master, levels, index, keep_record, iterations, commit = task
     game = get(game_id)
     seated = [""] * players
     for bot_index, level in enumerate(levels):
         seated[seat_of(bot_index, index, players)] = level
     seed = match_seed(master, game_id, players, index)
     match = play_match(
-        game, players, seed, seated, iterations, table=f"{game_id}/{players}/{index}"
+        game, players, seed, seated, iterations, table=f"{game_id}/{players}/{index}", commit=commit
     )
     outcome = game.outcome(match.state)
     assert outcome is not None
@@ -157,14 +191,17 @@ def run(
     keep_records: bool = False,
     iterations: int | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
+    commit: bool = False,
 ) -> Tournament:
     """Play ``games`` matches; ``on_result`` sees each result in match order. ``iterations``: a
-    fixed search budget for ``hard`` instead of its clock."""
+    fixed search budget for ``hard`` instead of its clock; ``commit``: the seats commit and
+    reveal as people would (``seat_seeds``)."""
     if len(bots) != players:
         raise ValueError(f"{players} seats need {players} bots, got {len(bots)}")
     tournament = Tournament(game_id, players, list(bots), wins=[0] * players)
     tasks: list[Task] = [
-        (game_id, players, seed, tuple(bots), i, keep_records, iterations) for i in range(games)
+        (game_id, players, seed, tuple(bots), i, keep_records, iterations, commit)
+        for i in range(games)
     ]
     start = time.perf_counter()
     for result in _results(tasks, jobs):

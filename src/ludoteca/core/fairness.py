@@ -5,9 +5,11 @@ does the same with Python's standard library alone and is tested against this mo
 
 - The server draws a **secret** when a table is created and publishes its **commitment**,
   ``SHA-256(secret)``, before anyone sits.
-- Each person adds a **contribution** of their own after the commitment is out.
-- The match **seed** is ``HMAC-SHA-256(key=secret, message)`` over the table id and every
-  contribution, so neither the server nor any player can choose or predict the deal.
+- Each person first commits to a **contribution** of their own (format 3: ``SHA-256`` of the
+  contribution and a random **salt**) and reveals it only once every seated person has committed,
+  so nobody, the server included, picks an input after seeing another's.
+- The match **seed** is ``HMAC-SHA-256(key=secret, message)`` over the table id and one line per
+  seat, so neither the server nor any player can choose or predict the deal.
 - Every accepted step extends a **chain** of SHA-256 hashes whose head each state message carries:
   a receipt that binds the record to what a player was shown.
 """
@@ -29,10 +31,14 @@ _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 FINGERPRINT_BITS = 80
 """Bits of the commitment a fingerprint shows (format-1 records showed 40)."""
 SEED_DOMAIN = "ludoteca/2"
+SEED_DOMAIN_3 = "ludoteca/3"
 CHAIN_DOMAIN = "ludoteca/2 chain"
 MAX_CONTRIBUTION = 64
+WITHHELD = "?"
+"""Format 3: a seat that committed and never revealed enters the seed as ``?`` + its commitment."""
 _CONTRIBUTION = re.compile(r"[\x21-\x7e]{1,64}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+_SALT = re.compile(r"[0-9a-f]{32}")
 
 
 def commitment(secret: str) -> str:
@@ -65,6 +71,24 @@ def new_contribution() -> str:
     return secrets.token_hex(16)
 
 
+def new_salt() -> str:
+    """A fresh salt for a seat's commitment (128 bits, 32 lowercase hex digits)."""
+    return secrets.token_hex(16)
+
+
+def seat_commitment(contribution: str, salt: str) -> str:
+    """What a person publishes before any reveal (format 3): SHA-256 of the contribution, a
+    newline and the salt, lowercase hex (``printf '%s\\n%s' C SALT | sha256sum``)."""
+    return hashlib.sha256(f"{contribution}\n{salt}".encode()).hexdigest()
+
+
+def salt_problem(text: Any) -> str | None:
+    """Why ``text`` is not a valid salt, or None: 32 lowercase hex digits (128 bits)."""
+    if not isinstance(text, str) or _SALT.fullmatch(text) is None:
+        return "a salt is 32 lowercase hex digits"
+    return None
+
+
 def is_hex64(text: Any) -> bool:
     """A lowercase 64-digit hex string (a commitment, a secret, a chain head)."""
     return isinstance(text, str) and _HEX64.fullmatch(text) is not None
@@ -82,16 +106,34 @@ def contribution_problem(text: Any) -> str | None:
     return None
 
 
-def seed_message(table: str, contributions: Sequence[str | None]) -> str:
-    """The message the match seed is keyed on: ``ludoteca/2``, the table id and one line per
-    seat in seat order (its contribution, or an empty line for a bot or a person who sent
-    none), joined by newlines."""
-    return "\n".join([SEED_DOMAIN, table, *[c or "" for c in contributions]])
+def seed_message(
+    table: str,
+    contributions: Sequence[str | None],
+    commitments: Sequence[str | None] | None = None,
+) -> str:
+    """The message the match seed is keyed on, one line per seat in seat order, joined by
+    newlines. Format 2 (``commitments`` None): ``ludoteca/2``, the table id, then each seat's
+    contribution or an empty line for a bot or a person who sent none. Format 3:
+    ``ludoteca/3``, the table id, then each seat's revealed contribution, ``?`` + its
+    commitment when it committed and never revealed, or an empty line without a commitment."""
+    if commitments is None:
+        return "\n".join([SEED_DOMAIN, table, *[c or "" for c in contributions]])
+    lines = [
+        given if given is not None else (WITHHELD + promised if promised is not None else "")
+        for given, promised in zip(contributions, commitments, strict=True)
+    ]
+    return "\n".join([SEED_DOMAIN_3, table, *lines])
 
 
-def match_seed(secret: str, table: str, contributions: Sequence[str | None]) -> str:
-    """The seed a format-2 match is dealt from: hex HMAC-SHA-256(key=secret, seed_message)."""
-    message = seed_message(table, contributions).encode()
+def match_seed(
+    secret: str,
+    table: str,
+    contributions: Sequence[str | None],
+    commitments: Sequence[str | None] | None = None,
+) -> str:
+    """The seed a format-2 (or, with ``commitments``, format-3) match is dealt from: hex
+    HMAC-SHA-256(key=secret, seed_message)."""
+    message = seed_message(table, contributions, commitments).encode()
     return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
@@ -126,24 +168,30 @@ def chain_next(head: str, step: dict[str, Any]) -> str:
 class Deal:
     """Where a match's seed comes from.
 
-    Format 2: the server's ``secret``, the ``table`` id and one contribution per seat (None for a
-    bot or a person who sent none); the seed is ``match_seed(secret, table, contributions)``.
-    Format 1 (older records, bare positions in tests): the secret is the seed itself.
+    Format 3: the server's ``secret``, the ``table`` id, and per seat its ``commitments`` (None
+    for a bot or a person who committed to nothing), its revealed ``contributions`` and their
+    ``salts`` (None where nothing was revealed). Format 2 (older records): one contribution per
+    seat and no commitments. Format 1 (older records, bare positions in tests): the secret is the
+    seed itself.
     """
 
     secret: str = field(repr=False)
     table: str | None = None
     contributions: tuple[str | None, ...] | None = None
+    commitments: tuple[str | None, ...] | None = None
+    salts: tuple[str | None, ...] | None = None
 
     @property
     def format(self) -> int:
-        return 1 if self.contributions is None else 2
+        if self.contributions is None:
+            return 1
+        return 2 if self.commitments is None else 3
 
     @property
     def seed(self) -> str:
         if self.contributions is None:
             return self.secret
-        return match_seed(self.secret, self.table or "", self.contributions)
+        return match_seed(self.secret, self.table or "", self.contributions, self.commitments)
 
     @property
     def commitment(self) -> str:

@@ -54,9 +54,10 @@ A = TypeVar("A", bound=Hashable)
 class Outcome:
     """How a match ended.
 
-    ``winners`` are the seats that win (several = a shared win). A game may also say ``draw`` with
-    no winners (everybody level); ``canonical`` turns both into the one shape records use. No
-    winners and no draw means nobody at the table won (e.g. the dragon).
+    ``winners`` are the seats that win, ascending; several share the result and then ``draw`` is
+    true (everybody level is every seat in ``winners``). No winners and no draw means nobody at
+    the table won (e.g. the dragon). Every game gives its outcome in this one shape, the records';
+    ``canonical`` puts the two older shapes of format-1 records into it.
     ``reason`` is a short machine word (``camp``, ``relics``, ``stuck``, ``score``...);
     ``scores`` are the final scores per seat where the game has them.
     """

@@ -67,9 +67,10 @@ class Match:
         )
         if len(self.players) != count:
             raise ValueError(f"{count} seats but {len(self.players)} players given")
-        contributions = self.deal.contributions
-        if contributions is not None and len(contributions) != count:
-            raise ValueError(f"{count} seats but {len(contributions)} contributions given")
+        for name in ("contributions", "commitments", "salts"):
+            given = getattr(self.deal, name)
+            if given is not None and len(given) != count:
+                raise ValueError(f"{count} seats but {len(given)} {name} given")
         self.steps: list[Step] = []
         self.chain = [chain_start(self.header())]
         """The chain's head after each version (index = version)."""
@@ -93,9 +94,8 @@ class Match:
 
     @property
     def outcome(self) -> Outcome | None:
-        """The result in the one shape records use (``Outcome.canonical``), None while playing."""
-        found = self.game.outcome(self.state)
-        return found.canonical(len(self.players)) if found else None
+        """The result (in the one shape records use, as every game gives it), None while playing."""
+        return self.game.outcome(self.state)
 
     @property
     def revealed_seed(self) -> str | None:
@@ -107,8 +107,9 @@ class Match:
         return self.deal.secret if self.over else None
 
     def header(self) -> JSON:
-        """What the chain starts from: the match as it was dealt, before any action."""
-        return {
+        """What the chain starts from: the match as it was dealt, before any action (format 3
+        adds every seat's commitment)."""
+        header: JSON = {
             "game": self.game.spec.id,
             "params": self.params,
             "table": self.deal.table,
@@ -116,6 +117,9 @@ class Match:
             "contributions": list(self.deal.contributions or ()),
             "players": [p.to_json() for p in self.players],
         }
+        if self.deal.commitments is not None:
+            header["commitments"] = list(self.deal.commitments)
+        return header
 
     # --------------------------------------------------------------------------- acting
     def prepare(self, seat: int, text: str, version: int | None = None) -> Prepared:
@@ -186,6 +190,7 @@ class Match:
             "commitment": self.commitment,
             "fingerprint": self.fingerprint,
             "contributions": list(self.deal.contributions or ()),
+            "commitments": list(self.deal.commitments or ()),
             "chain": self.chain[-1],
             "secret": self.revealed_secret,
             "seed": self.revealed_seed,
@@ -205,6 +210,8 @@ class Match:
             format=self.deal.format,
             table=self.deal.table,
             contributions=list(self.deal.contributions or ()),
+            commitments=list(self.deal.commitments or ()),
+            salts=list(self.deal.salts or ()),
             secret=self.revealed_secret if self.deal.format >= 2 else None,
             chain=self.chain[-1],
         )

@@ -14,16 +14,19 @@ from .fairness import (
     contribution_problem,
     fingerprint,
     is_hex64,
+    salt_problem,
 )
 from .game import JSON, Outcome
 from .signing import Signature, SigningKey
 
-RECORD_FORMAT = 2
-FORMATS = (1, 2)
+RECORD_FORMAT = 3
+FORMATS = (1, 2, 3)
 _COMMON = {"format", "game", "params", "commitment", "fingerprint", "seed", "players", "actions"}
+_SIGNED = _COMMON | {"outcome", "table", "contributions", "secret", "chain", "signature"}
 FORMAT_FIELDS = {
     1: _COMMON | {"outcome"},
-    2: _COMMON | {"outcome", "table", "contributions", "secret", "chain", "signature"},
+    2: _SIGNED,
+    3: _SIGNED | {"commitments", "salts"},
 }
 Actor = Literal["player", "bot", "table"]
 ACTORS: tuple[Actor, ...] = ("player", "bot", "table")
@@ -65,9 +68,10 @@ class Step:
 class MatchRecord:
     """A match as the world may check it (``docs/records.md``).
 
-    Format 2 (every match the table or the CLI plays today) carries the table id, every
-    seat's contribution, the server's secret once the match is over, the head of the step chain
-    and, once signed, the server's signature. Format 1 (older records) has only the seed.
+    Format 3 (every match the table or the CLI plays today) carries the table id, every seat's
+    commitment, revealed contribution and salt, the server's secret once the match is over, the
+    head of the step chain and, once signed, the server's signature. Format 2 (older records) has
+    contributions without commitments; format 1 only the seed.
     """
 
     game: str
@@ -80,6 +84,8 @@ class MatchRecord:
     format: int = RECORD_FORMAT
     table: str | None = None
     contributions: list[str | None] = field(default_factory=list)
+    commitments: list[str | None] = field(default_factory=list)
+    salts: list[str | None] = field(default_factory=list)
     secret: str | None = None
     chain: str | None = None
     signature: Signature | None = None
@@ -109,6 +115,11 @@ class MatchRecord:
             "commitment": self.commitment,
             "fingerprint": self.fingerprint,
             "contributions": list(self.contributions),
+        }
+        if self.format >= 3:
+            data["commitments"] = list(self.commitments)
+            data["salts"] = list(self.salts)
+        data |= {
             "secret": self.secret,
             "seed": self.seed,
             "players": [p.to_json() for p in self.players],
@@ -127,7 +138,7 @@ class MatchRecord:
         return canonical_json(data)
 
     def sign(self, key: SigningKey) -> MatchRecord:
-        """This record signed with ``key`` (format 2 only)."""
+        """This record signed with ``key`` (format 2 and later)."""
         if self.format < 2:
             raise RecordError("only format-2 records are signed")
         self.signature = key.sign(self.payload())
@@ -140,7 +151,15 @@ class MatchRecord:
             raise RecordError("the secret is not revealed: the match is not over")
         if self.format < 2:
             return Deal(secret)
-        return Deal(secret, self.table, tuple(self.contributions))
+        if self.format < 3:
+            return Deal(secret, self.table, tuple(self.contributions))
+        return Deal(
+            secret,
+            self.table,
+            tuple(self.contributions),
+            tuple(self.commitments),
+            tuple(self.salts),
+        )
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1, ensure_ascii=False)
@@ -152,7 +171,7 @@ class MatchRecord:
             raise RecordError("a record is a JSON object")
         form = data.get("format")
         if type(form) is not int or form not in FORMATS:
-            raise RecordError(f"unknown record format {form!r} (expected 1 or 2)")
+            raise RecordError(f"unknown record format {form!r} (expected 1, 2 or 3)")
         known = FORMAT_FIELDS[form]
         unknown = sorted(set(data) - known)
         if unknown:
@@ -160,7 +179,7 @@ class MatchRecord:
         for key, kind in (("game", str), ("params", dict)):
             if not isinstance(data.get(key), kind):
                 raise RecordError(f"field '{key}' is missing or not a {kind.__name__}")
-        for key in ("commitment", *(("secret", "seed", "chain") if form == 2 else ())):
+        for key in ("commitment", *(("secret", "seed", "chain") if form >= 2 else ())):
             value = data.get(key)
             optional = key in ("secret", "seed")
             if not (is_hex64(value) or (optional and value is None)):
@@ -171,7 +190,7 @@ class MatchRecord:
         if form == 1 and not isinstance(data.get("seed"), str | None):
             raise RecordError("field 'seed' must be a text or null")
         players = _players(data.get("players"))
-        steps = _steps(data.get("actions"), len(players), strict=form == 2)
+        steps = _steps(data.get("actions"), len(players), strict=form >= 2)
         outcome = _outcome(data.get("outcome"), len(players))
         record = cls(
             game=data["game"],
@@ -183,7 +202,7 @@ class MatchRecord:
             outcome=outcome,
             format=form,
         )
-        if form == 2:
+        if form >= 2:
             table = data.get("table")
             if not isinstance(table, str) or not 1 <= len(table) <= 64:
                 raise RecordError("field 'table' must be a text of 1 to 64 characters")
@@ -195,6 +214,8 @@ class MatchRecord:
                 if problem:
                     raise RecordError(f"contribution of seat {seat}: {problem}")
             record.table, record.contributions = table, contributions
+            if form >= 3:
+                record.commitments, record.salts = _seat_seeds(data, contributions)
             record.secret, record.chain = data.get("secret"), data["chain"]
             if "signature" in data:
                 try:
@@ -202,6 +223,37 @@ class MatchRecord:
                 except ValueError as exc:
                     raise RecordError(str(exc)) from None
         return record
+
+
+def _seat_seeds(
+    data: dict[str, Any], contributions: list[str | None]
+) -> tuple[list[str | None], list[str | None]]:
+    """Format 3's ``commitments`` and ``salts``, one per seat; a seat reveals its contribution
+    and its salt together, and only after committing."""
+    seats = len(contributions)
+    lists = []
+    for key in ("commitments", "salts"):
+        given = data.get(key)
+        if not isinstance(given, list) or len(given) != seats:
+            raise RecordError(f"field '{key}' must be a list with one entry per seat")
+        lists.append(given)
+    commitments, salts = lists
+    for seat, promised in enumerate(commitments):
+        if promised is not None and not is_hex64(promised):
+            raise RecordError(f"commitment of seat {seat}: 64 lowercase hex digits or null")
+    for seat, salt in enumerate(salts):
+        problem = None if salt is None else salt_problem(salt)
+        if problem:
+            raise RecordError(f"salt of seat {seat}: {problem}")
+    for seat, (promised, given, salt) in enumerate(
+        zip(commitments, contributions, salts, strict=True)
+    ):
+        if (given is None) != (salt is None) or (given is not None and promised is None):
+            raise RecordError(
+                f"seat {seat}: a contribution is revealed with its salt, "
+                "and only by a seat that committed"
+            )
+    return commitments, salts
 
 
 def _players(players: Any) -> list[Player]:

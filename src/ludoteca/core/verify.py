@@ -1,5 +1,5 @@
-"""Checking a finished match record: form, signature, commitment, seed, re-deal, every action,
-the chain, the outcome, and any receipts a player kept (``docs/records.md``)."""
+"""Checking a finished match record: form, signature, commitment, each seat's reveal, seed,
+re-deal, every action, the chain, the outcome, and any receipts kept (``docs/records.md``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import LudotecaError, ReplayError
-from .fairness import commitment, is_hex64, match_seed
+from .fairness import commitment, is_hex64, seat_commitment
 from .game import JSON, Game, Outcome
 from .match import Match
 from .record import MatchRecord, RecordError
@@ -19,6 +19,7 @@ CHECKS = (
     "record",
     "signature",
     "commitment",
+    "reveal",
     "seed",
     "redeal",
     "actions",
@@ -150,12 +151,23 @@ def verify(
             f"fingerprint {stated_fingerprint} is not the commitment's ({record.fingerprint})",
         )
     deal = record.deal()
+    if record.format >= 3:
+        for seat, (given, salt, promised) in enumerate(
+            zip(record.contributions, record.salts, record.commitments, strict=True)
+        ):
+            if given is not None and salt is not None and seat_commitment(given, salt) != promised:
+                return _failed(
+                    "reveal",
+                    f"the reveal of seat {seat} does not match its commitment: "
+                    f"sha256(contribution, salt) = {seat_commitment(given, salt)}, "
+                    f"the record says {promised}",
+                )
     if record.format >= 2:
-        expected = match_seed(secret, record.table or "", record.contributions)
+        expected = deal.seed
         if record.seed != expected:
+            what = "reveals" if record.format >= 3 else "contributions"
             return _failed(
-                "seed",
-                f"the seed is not HMAC-SHA-256(secret, table and contributions) = {expected}",
+                "seed", f"the seed is not HMAC-SHA-256(secret, table and {what}) = {expected}"
             )
     try:
         game = lookup(record.game)

@@ -71,7 +71,7 @@ class Settings:
     # the proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma-separated
     # addresses or networks, "*" for any): behind nginx the client is the forwarded address
     forwarded_allow_ips: str = "127.0.0.1,::1"
-    contribution_seconds: float = 10.0  # how long a start waits for the players' own seeds
+    contribution_seconds: float = 10.0  # how long a start waits for commitments, then reveals
     keys_dir: str | None = None  # the record-signing keys (None: one key for this process only)
 
     def problems(self) -> list[str]:

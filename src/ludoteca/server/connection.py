@@ -30,11 +30,12 @@ from .protocol import (
     Back,
     ClientMessage,
     CloseCode,
-    Contribute,
+    Commit,
     ErrorCode,
     Hello,
     Ping,
     Rejected,
+    Reveal,
     Sync,
 )
 from .table import Table
@@ -370,13 +371,23 @@ class Connection:
         assert self.table is not None
         await self.table.back(self.seat)
 
-    async def on_contribute(self, message: Contribute) -> None:
+    async def on_commit(self, message: Commit) -> None:
         if self.seat is None:
-            self.error(ErrorCode.SPECTATOR, "only a seated person adds a seed to the deal")
+            self.error(ErrorCode.SPECTATOR, "only a seated person commits to a seed for the deal")
             return
         assert self.table is not None
         try:
-            await self.table.contribute(self.seat, message.seed)
+            await self.table.commit(self.seat, message.commitment)
+        except Rejected as exc:
+            self.error(exc.code, exc.message)
+
+    async def on_reveal(self, message: Reveal) -> None:
+        if self.seat is None:
+            self.error(ErrorCode.SPECTATOR, "only a seated person reveals a seed for the deal")
+            return
+        assert self.table is not None
+        try:
+            await self.table.reveal(self.seat, message.seed, message.salt)
         except Rejected as exc:
             self.error(exc.code, exc.message)
 
@@ -400,7 +411,8 @@ class Connection:
 HANDLERS: dict[type, Callable[[Connection, Any], Awaitable[None]]] = {
     Hello: Connection.on_hello,
     Act: Connection.on_act,
-    Contribute: Connection.on_contribute,
+    Commit: Connection.on_commit,
+    Reveal: Connection.on_reveal,
     Back: Connection.on_back,
     Sync: Connection.on_sync,
     Ping: Connection.on_ping,

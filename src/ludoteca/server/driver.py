@@ -1,5 +1,6 @@
-"""A table's one timer: the deal when the players' seeds are late, a bot's move, or the clock of
-the person to move, after which the table plays for them. Only the process holding the table's
+"""A table's one timer: the end of a starting table's wait (its commitments close, or it deals
+when reveals are late), a bot's move, or the clock of the person to move, after which the table
+plays for them. Only the process holding the table's
 lease drives it (``docs/cluster.md``); a timed move goes through the same ``submit`` as a
 person's, marked as played by a bot or by the table."""
 
@@ -27,10 +28,11 @@ class Driven(Replicated):
 
     @abstractmethod
     async def deal_if_due(self) -> None:
-        """Deal a starting table whose players' seeds are late (``table``)."""
+        """End a starting table's wait: close its commitments, or deal (``table``)."""
 
     def schedule(self) -> None:
-        """(Re)arm the one timer of this table: the deal, a bot's move or the seat's clock."""
+        """(Re)arm the one timer of this table: the end of the wait for the people's seeds, a
+        bot's move or the seat's clock."""
         current = asyncio.current_task()
         if self._driver is not None and self._driver is not current and not self._driver.done():
             self._driver.cancel()

@@ -27,6 +27,7 @@ from .clock import TurnClock
 from .cluster import Cluster, NoticeKind, Solo
 from .keys import KeyRing
 from .protocol import SeatKind, Status
+from .seeding import deal_of, waiting_for
 from .storage import ActionRow, SeatRow, Storage, TableRow
 
 if TYPE_CHECKING:
@@ -166,18 +167,12 @@ class TableBase(ABC):
 
     # --------------------------------------------------------------------------- the deal
     def deal(self) -> Deal:
-        """Where this match's seed comes from: the secret and every contribution (format 2), or
-        the stored seed itself (tables created before players' seeds, format 1)."""
-        if self.row.format < 2:
-            return Deal(self.row.seed)
-        contributions = tuple(
-            s.contribution if s.kind == SeatKind.HUMAN else None for s in self.seats
-        )
-        return Deal(self.row.seed, self.id, contributions)
+        """Where this match's seed comes from (``seeding.deal_of``)."""
+        return deal_of(self.row)
 
     def waiting_for(self) -> list[int]:
-        """The seated people whose contribution the deal still waits for."""
-        return [s.seat for s in self.seats if s.kind == SeatKind.HUMAN and s.contribution is None]
+        """The seated people the deal still waits for: their commitment, then their reveal."""
+        return waiting_for(self.row)
 
     def begin(self, steps: list[ActionRow] | None = None) -> None:
         """Deal the match and replay any stored steps (after a restart, or read from storage)."""

@@ -22,7 +22,7 @@ MAX_ACTION = 512
 
 class Status(StrEnum):
     OPEN = "open"
-    STARTING = "starting"  # waiting a few seconds for the players' own seeds before the deal
+    STARTING = "starting"  # waiting a few seconds for the players' commitments, then reveals
     PLAYING = "playing"
     OVER = "over"
     EXPIRED = "expired"  # nobody joined for too long: gone from the lobby, not playable
@@ -52,6 +52,10 @@ class ErrorCode(StrEnum):
     SERVER_BUSY = "server_busy"
     TABLE_BROKEN = "table_broken"
     BAD_CONTRIBUTION = "bad_contribution"
+    BAD_COMMITMENT = "bad_commitment"
+    BAD_REVEAL = "bad_reveal"
+    COMMITMENTS_CLOSED = "commitments_closed"
+    NOT_REVEALING = "not_revealing"
     ALREADY_DEALT = "already_dealt"
     # play (websocket)
     MATCH_OVER = "match_over"
@@ -81,6 +85,10 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.MATCH_OVER: 409,
     ErrorCode.ALREADY_DEALT: 409,
     ErrorCode.BAD_CONTRIBUTION: 422,
+    ErrorCode.BAD_COMMITMENT: 422,
+    ErrorCode.BAD_REVEAL: 422,
+    ErrorCode.COMMITMENTS_CLOSED: 409,
+    ErrorCode.NOT_REVEALING: 409,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.TOO_MANY_TABLES: 429,
@@ -149,9 +157,15 @@ class Act(_Message):
         return action
 
 
-class Contribute(_Message):
-    type: Literal["contribute"]
-    seed: object = None  # the table checks it (bad_contribution names what is wrong)
+class Commit(_Message):
+    type: Literal["commit"]
+    commitment: object = None  # the table checks it (bad_commitment)
+
+
+class Reveal(_Message):
+    type: Literal["reveal"]
+    seed: object = None  # the table checks both (bad_contribution, bad_reveal)
+    salt: object = None
 
 
 class Back(_Message):
@@ -166,8 +180,8 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | Act | Contribute | Back | Sync | Ping
+ClientMessage = Hello | Act | Commit | Reveal | Back | Sync | Ping
 CLIENT_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]
 )
-MESSAGE_TYPES = ("hello", "act", "contribute", "back", "sync", "ping")
+MESSAGE_TYPES = ("hello", "act", "commit", "reveal", "back", "sync", "ping")

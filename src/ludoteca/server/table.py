@@ -14,7 +14,6 @@ import logging
 import time
 
 from ludoteca.core import LudotecaError
-from ludoteca.core.fairness import contribution_problem
 from ludoteca.core.record import Actor
 
 from .clock import next_turn_start
@@ -22,6 +21,7 @@ from .driver import Driven
 from .ledger import away_after
 from .logs import log, monotonic_ms
 from .protocol import ErrorCode, Rejected, SeatKind, Status
+from .seeding import commitment_problem, reveal_problem
 from .storage import ActionRow, Append, ConflictError
 
 
@@ -31,61 +31,125 @@ class Table(Driven):
     __slots__ = ()
 
     # ---------------------------------------------------------------------------- start
-    async def contribute(self, seat: int, text: object) -> None:
-        """The person at ``seat`` adds their own seed to the deal (before it is dealt); when the
-        last person waiting has sent theirs, the match is dealt at once."""
-        problem = contribution_problem(text)
+    async def commit(self, seat: int, text: object) -> None:
+        """The person at ``seat`` commits to a seed of their own (``SHA-256(seed + "\\n" +
+        salt)``), or replaces their commitment, while the commitments are open; when the table
+        has started and every person has committed, the commitments close and the reveals open."""
+        problem = commitment_problem(text)
         if problem:
-            raise Rejected(ErrorCode.BAD_CONTRIBUTION, problem)
+            raise Rejected(ErrorCode.BAD_COMMITMENT, problem)
         assert isinstance(text, str)
         async with self.lock:
-            await self.current()
-            if self.row.status not in (Status.OPEN, Status.STARTING):
-                raise Rejected(ErrorCode.ALREADY_DEALT, "the match is already dealt")
-            if self.row.format < 2:
+            await self.current()  # clustered: the row as stored, not a copy behind it
+            self._refuse_once_dealt()
+            if self.row.revealing_at is not None:
                 raise Rejected(
-                    ErrorCode.ALREADY_DEALT,
-                    "this table was made before players' seeds: its deal is fixed",
+                    ErrorCode.COMMITMENTS_CLOSED,
+                    "the commitments are closed: every seat now reveals what it committed to",
                 )
+            try:
+                await self.services.storage.commit_seat(self.id, seat, text)
+            except ConflictError:  # another process closed the commitments or dealt meanwhile
+                await self.catch_up()
+                raise Rejected(
+                    ErrorCode.COMMITMENTS_CLOSED, "the commitments closed meanwhile"
+                ) from None
             row = self.seats[seat]
-            row.contribution = text
-            await self.services.storage.update_seat(self.id, row)
-            dealt = self.row.status == Status.STARTING and not self.waiting_for()
-            if dealt:
-                await self._deal()
-        log("contribution", table=self.id, seat=seat, dealt=dealt)
+            row.commitment, row.contribution, row.salt = text, None, None
+            closed = self.row.status == Status.STARTING and not self.waiting_for()
+            if closed:
+                await self._close_commitments()
+        log("commitment", table=self.id, seat=seat, closed=closed)
         await self.after_change()
 
+    async def reveal(self, seat: int, seed: object, salt: object) -> None:
+        """The person at ``seat`` reveals the seed and salt they committed to, once the
+        commitments are closed; when the last person waiting has revealed, the match is dealt."""
+        async with self.lock:
+            await self.current()  # clustered: the row as stored, not a copy behind it
+            self._refuse_once_dealt()
+            if self.row.revealing_at is None:
+                raise Rejected(
+                    ErrorCode.NOT_REVEALING,
+                    "the commitments are still open: reveal once every seat has committed",
+                )
+            row = self.seats[seat]
+            problem = reveal_problem(row, seed, salt)
+            if problem:
+                raise Rejected(*problem)
+            assert isinstance(seed, str) and isinstance(salt, str)
+            try:
+                await self.services.storage.reveal_seat(self.id, seat, seed, salt)
+            except ConflictError:  # another process dealt meanwhile
+                await self.catch_up()
+                raise Rejected(ErrorCode.ALREADY_DEALT, "the match was dealt meanwhile") from None
+            row.contribution, row.salt = seed, salt
+            dealt = not self.waiting_for()
+            if dealt:
+                await self._deal()
+        log("reveal", table=self.id, seat=seat, dealt=dealt)
+        await self.after_change()
+
+    def _refuse_once_dealt(self) -> None:
+        if self.row.status not in (Status.OPEN, Status.STARTING):
+            raise Rejected(ErrorCode.ALREADY_DEALT, "the match is already dealt")
+        if self.row.format < 2:
+            raise Rejected(
+                ErrorCode.ALREADY_DEALT,
+                "this table was made before players' seeds: its deal is fixed",
+            )
+
     async def start(self) -> None:
-        """Start the match (the caller holds the lock and has seated bots in empty seats): dealt
-        at once when no person's contribution is missing, else after the last one arrives or
-        ``contribution_seconds`` pass, whichever is first."""
+        """Start the match (the caller holds the lock and has seated bots in empty seats). A
+        table with people waits for their commitments, then for their reveals (each until every
+        one is in, or ``contribution_seconds``), then deals; one without deals at once."""
         now = self.services.now()
-        waiting = self.row.format >= 2 and bool(self.waiting_for())
+        waiting = self.row.format >= 2 and any(s.kind == SeatKind.HUMAN for s in self.seats)
         status = Status.STARTING if waiting else Status.PLAYING
         await self.services.storage.start_table(self.id, self.seats, now, status)
         self.row.status, self.row.started_at, self.row.turn_started_at = status, now, now
         if not waiting:
             self.begin()
+        elif not self.waiting_for():
+            await self._close_commitments()
 
-    async def _deal(self) -> None:
-        """Deal a starting table now (the caller holds the lock); if another process dealt it
-        meanwhile, take its deal from the database."""
+    async def _close_commitments(self) -> None:
+        """Close a starting table's commitments and open its reveals (the caller holds the
+        lock); with nobody to wait for, deal at once."""
         now = self.services.now()
         try:
-            await self.services.storage.deal_table(self.id, now)
+            await self.services.storage.open_reveals(self.id, now)
+        except ConflictError:  # another process closed them (or dealt) meanwhile
+            await self.catch_up()
+            return
+        self.row.revealing_at = now
+        log("commitments_closed", table=self.id, missing=self.waiting_for())
+        if not self.waiting_for():
+            await self._deal()
+
+    async def _deal(self) -> None:
+        """Deal a starting table now (the caller holds the lock), from its seats as the database
+        holds them at that moment; if another process dealt it meanwhile, take its deal."""
+        now = self.services.now()
+        try:
+            stored = await self.services.storage.deal_table(self.id, now)
         except ConflictError:
             await self.catch_up()
             return
+        self.row.seats = stored
         self.row.status, self.row.turn_started_at = Status.PLAYING, now
         self.begin()
-        log("match_dealt", table=self.id, missing=self.waiting_for())
+        log("match_dealt", table=self.id, withheld=self.waiting_for())
 
     async def deal_if_due(self) -> None:
+        """A starting table's wait is over: close its commitments, or deal."""
         async with self.lock:
             if self.row.status != Status.STARTING or not self.services.cluster.drives(self.id):
                 return
-            await self._deal()
+            if self.row.revealing_at is None:
+                await self._close_commitments()
+            else:
+                await self._deal()
         await self.after_change()
 
     # --------------------------------------------------------------------------- acting
@@ -104,7 +168,7 @@ class Table(Driven):
                 raise Rejected.of(exc) from None
             now = self.services.now()
             outcome = self.game.outcome(prepared.state)
-            result = outcome.canonical(len(self.seats)).to_json() if outcome else None
+            result = outcome.to_json() if outcome else None
             seat_after = self.game.to_move(prepared.state)
             turn_start = next_turn_start(self.row.turn_started_at or now, seat, seat_after, now)
             step = ActionRow(match.version + 1, seat, prepared.text, by, now)

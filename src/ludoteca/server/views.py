@@ -9,6 +9,7 @@ from ludoteca.core import MatchRecord
 
 from .ledger import TableBase
 from .protocol import ErrorCode, Rejected, SeatKind, Status
+from .seeding import due
 
 
 class Presented(TableBase):
@@ -28,6 +29,7 @@ class Presented(TableBase):
                 "level": s.level,
                 "away": s.away,
                 "connected": s.kind == SeatKind.BOT or s.seat in listening,
+                "commitment": s.commitment,
                 "contributed": s.contribution is not None,
             }
             for s in self.seats
@@ -65,6 +67,7 @@ class Presented(TableBase):
             "format": self.row.format,
             "commitment": self.row.commitment,
             "fingerprint": self.fingerprint,
+            "revealing": self.row.revealing_at is not None,
             "deal_by": self.deal_by(),
             "secret": self.match.revealed_secret if self.match else None,
             "seed": self.match.revealed_seed if self.match else None,
@@ -73,10 +76,9 @@ class Presented(TableBase):
         }
 
     def deal_by(self) -> float | None:
-        """When a starting table deals at the latest (None unless it is waiting)."""
-        if self.row.status != Status.STARTING:
-            return None
-        return (self.row.started_at or 0) + self.services.settings.contribution_seconds
+        """When a starting table stops waiting at the latest: its commitments close, or it deals
+        (None unless it is waiting)."""
+        return due(self.row, self.services.settings.contribution_seconds)
 
     def record(self) -> MatchRecord:
         """The match record so far; once the match is over, revealed and signed."""

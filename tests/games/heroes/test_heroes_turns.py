@@ -111,7 +111,7 @@ BLOCKED = {"a5": ["gold paladin"], "b5": ["gold paladin"], "c5": ["gold paladin"
 
 @pytest.mark.parametrize(
     ("sealed", "winners", "draw"),
-    [({}, (), True), ({"a1": "gold"}, (0,), False), ({"b4": "blue"}, (1,), False)],
+    [({}, (0, 1), True), ({"a1": "gold"}, (0,), False), ({"b4": "blue"}, (1,), False)],
 )
 def test_the_match_ends_when_the_player_to_move_can_do_nothing(
     sealed: dict[str, str], winners: tuple[int, ...], draw: bool

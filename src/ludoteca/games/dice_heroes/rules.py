@@ -393,7 +393,8 @@ def outcome(state: DiceState) -> Outcome | None:
     if state.posters:
         return None
     final = scores(state)
-    return Outcome(tuple(leaders(final)), "score", scores=tuple(final))
+    winners = tuple(leaders(final))  # several: they share the win
+    return Outcome(winners, "score", len(winners) > 1, tuple(final))
 
 
 def sample_world(state: DiceState, seat: int, rng: random.Random) -> DiceState:

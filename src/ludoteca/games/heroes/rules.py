@@ -373,12 +373,11 @@ def _draw_one(state: HeroesState, seat: int, cause: str, events: Log) -> None:
 
 def _finish(state: HeroesState, winners: tuple[int, ...], reason: str, events: Log) -> None:
     relics = state.relics
-    state.result = Outcome(
-        winners, reason, draw=not winners, scores=(float(relics[0]), float(relics[1]))
-    )
+    draw = len(winners) > 1  # equal relics: both seats share the result
+    state.result = Outcome(winners, reason, draw, scores=(float(relics[0]), float(relics[1])))
     state.pending = NO_CHOICE
     if events is not None:
-        data = {"reason": reason, "winners": list(winners), "draw": not winners}
+        data = {"reason": reason, "winners": list(winners), "draw": draw}
         events.append(Event("end", {**data, "relics": relics[:]}))
 
 
@@ -417,7 +416,7 @@ def _end_turn(state: HeroesState, events: Log) -> None:
     if draw_amount(state, seat) or can_place(state, seat):
         return
     r0, r1 = state.relics
-    winners = () if r0 == r1 else ((0,) if r0 > r1 else (1,))
+    winners = (0, 1) if r0 == r1 else ((0,) if r0 > r1 else (1,))
     _finish(state, winners, "stuck", events)
 
 

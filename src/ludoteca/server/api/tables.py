@@ -12,8 +12,9 @@ from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ludoteca.bots import LEVELS
-from ludoteca.server.lobby import SeatRequest
+from ludoteca.server.lobby import Lobby, SeatRequest
 from ludoteca.server.protocol import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejected
+from ludoteca.server.table import Table
 
 from .deps import Client, LobbyDep, bearer, links, rate_limit
 
@@ -65,11 +66,22 @@ class PlayNow(_Body):
     turn_seconds: TurnSeconds | None = None
 
 
-class Contribution(_Body):
+class Commitment(_Body):
+    commitment: str = Field(
+        max_length=64,
+        description="your commitment to your own seed: SHA-256 of the seed, a newline and a salt, "
+        "as 64 lowercase hex digits",
+    )
+
+
+class Revelation(_Body):
     seed: str = Field(
         min_length=1,
         max_length=64,
         description="your own seed for the deal: 1 to 64 printable ASCII characters, no spaces",
+    )
+    salt: str = Field(
+        max_length=64, description="the salt you committed with: 32 lowercase hex digits"
     )
 
 
@@ -162,18 +174,36 @@ async def leave(
 
 
 @router.post(
-    "/api/tables/{table_id}/contribute",
-    summary="Add your own seed to the deal (after the commitment is out, before the deal)",
+    "/api/tables/{table_id}/commit",
+    summary="Commit to your own seed for the deal (before anyone reveals)",
 )
-async def contribute(
-    table_id: str, body: Contribution, lobby: LobbyDep, authorization: Authorization = None
+async def commit(
+    table_id: str, body: Commitment, lobby: LobbyDep, authorization: Authorization = None
 ) -> dict[str, Any]:
+    table, seat = await _seated(lobby, table_id, authorization)
+    await table.commit(seat, body.commitment)
+    return {"table": table.summary()}
+
+
+@router.post(
+    "/api/tables/{table_id}/reveal",
+    summary="Reveal your seed and its salt (once the table's commitments are closed)",
+)
+async def reveal(
+    table_id: str, body: Revelation, lobby: LobbyDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    table, seat = await _seated(lobby, table_id, authorization)
+    await table.reveal(seat, body.seed, body.salt)
+    return {"table": table.summary()}
+
+
+async def _seated(lobby: Lobby, table_id: str, authorization: str | None) -> tuple[Table, int]:
+    """The table and the seat the bearer token holds there (``bad_token`` if none)."""
     table = await lobby.get(table_id)
     seat = table.seat_for_token(bearer(authorization))
     if seat is None:
         raise Rejected(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
-    await table.contribute(seat, body.seed)
-    return {"table": table.summary()}
+    return table, seat
 
 
 @router.post(

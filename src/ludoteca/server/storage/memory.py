@@ -76,7 +76,16 @@ class MemoryStorage:
         stored = self._tables.get(table_id)
         if stored is None or seat.seat not in stored.seats:
             raise ConflictError(f"table {table_id} has no seat {seat.seat}")
-        stored.seats[seat.seat] = replace(seat)
+        self._put_seat(stored, seat)
+
+    @staticmethod
+    def _put_seat(stored: _Stored, seat: SeatRow) -> None:
+        """A seat as it is now, but for a person's commitment, contribution and salt, which only
+        ``commit_seat`` and ``reveal_seat`` write (a seat that is no one's has none)."""
+        kept = stored.seats[seat.seat] if seat.kind == "human" else SeatRow(seat.seat, "", "")
+        stored.seats[seat.seat] = replace(
+            seat, contribution=kept.contribution, commitment=kept.commitment, salt=kept.salt
+        )
 
     async def start_table(
         self,
@@ -92,17 +101,51 @@ class MemoryStorage:
         if any(s.seat not in stored.seats for s in seats):
             raise ConflictError(f"table {table_id} has no seat among {[s.seat for s in seats]}")
         for seat in seats:
-            stored.seats[seat.seat] = replace(seat)
+            self._put_seat(stored, seat)
         stored.row.status = status
         stored.row.started_at = stored.row.turn_started_at = started_at
 
-    async def deal_table(self, table_id: str, dealt_at: float) -> None:
+    async def deal_table(self, table_id: str, dealt_at: float) -> list[SeatRow]:
         self._open()
         stored = self._tables.get(table_id)
         if stored is None or stored.row.status != "starting":
             raise ConflictError(f"table {table_id} is not waiting to be dealt")
         stored.row.status = "playing"
         stored.row.turn_started_at = dealt_at
+        return [replace(stored.seats[n]) for n in sorted(stored.seats)]
+
+    async def open_reveals(self, table_id: str, at: float) -> None:
+        self._open()
+        stored = self._tables.get(table_id)
+        if stored is None or stored.row.status != "starting" or stored.row.revealing_at is not None:
+            raise ConflictError(f"table {table_id} is not taking commitments")
+        stored.row.revealing_at = at
+
+    async def commit_seat(self, table_id: str, seat: int, commitment: str) -> None:
+        stored = self._seed_seat(table_id, seat, revealing=False)
+        kept = stored.seats[seat]
+        stored.seats[seat] = replace(kept, commitment=commitment, contribution=None, salt=None)
+
+    async def reveal_seat(self, table_id: str, seat: int, contribution: str, salt: str) -> None:
+        stored = self._seed_seat(table_id, seat, revealing=True)
+        stored.seats[seat] = replace(stored.seats[seat], contribution=contribution, salt=salt)
+
+    def _seed_seat(self, table_id: str, seat: int, revealing: bool) -> _Stored:
+        self._open()
+        stored = self._tables.get(table_id)
+        row = stored.row if stored is not None else None
+        if row is None or (
+            not (row.status == "starting" and row.revealing_at is not None)
+            if revealing
+            else not (row.status in ("open", "starting") and row.revealing_at is None)
+        ):
+            raise ConflictError(
+                f"table {table_id} is not taking {'reveals' if revealing else 'commitments'}"
+            )
+        assert stored is not None
+        if seat not in stored.seats:
+            raise ConflictError(f"table {table_id} has no seat {seat}")
+        return stored
 
     async def append(self, item: Append) -> None:
         self._open()

@@ -28,7 +28,9 @@ class Storage(Protocol):
         ...
 
     async def update_seat(self, table_id: str, seat: SeatRow) -> None:
-        """Replace one seat (ConflictError if the table has no such seat)."""
+        """Replace one seat, but for a person's commitment, contribution and salt (written only
+        by ``commit_seat`` and ``reveal_seat``; a seat that is no one's, open or a bot's, has
+        none). ConflictError if the table has no such seat."""
         ...
 
     async def start_table(
@@ -43,9 +45,26 @@ class Storage(Protocol):
         nothing stored) if the table is no longer open."""
         ...
 
-    async def deal_table(self, table_id: str, dealt_at: float) -> None:
-        """A starting table is dealt: it plays, the first turn's clock from ``dealt_at``.
+    async def deal_table(self, table_id: str, dealt_at: float) -> list[SeatRow]:
+        """A starting table is dealt: it plays, the first turn's clock from ``dealt_at``; returns
+        its seats as stored at that moment (every reveal stored before, none after).
         ConflictError if it is not waiting to be dealt."""
+        ...
+
+    async def open_reveals(self, table_id: str, at: float) -> None:
+        """A starting table closes its commitments and opens the reveals (``revealing_at``).
+        ConflictError if it is not starting or its reveals are open already."""
+        ...
+
+    async def commit_seat(self, table_id: str, seat: int, commitment: str) -> None:
+        """A seat's commitment (its contribution and salt cleared), while the table is open or
+        starting and its commitments are not closed. ConflictError otherwise (nothing stored)."""
+        ...
+
+    async def reveal_seat(self, table_id: str, seat: int, contribution: str, salt: str) -> None:
+        """A seat's contribution and salt, while the table's reveals are open and it is not
+        dealt. ConflictError otherwise (nothing stored). The caller checks them against the
+        seat's commitment."""
         ...
 
     async def append(self, item: Append) -> None:

@@ -31,7 +31,9 @@ class SeatRow:
     level: str | None = None
     token_hash: str | None = field(default=None, repr=False)
     away: bool = False
-    contribution: str | None = None
+    contribution: str | None = None  # revealed (format 3: only once the reveals are open)
+    commitment: str | None = None  # format 3: SHA-256 of the contribution, a newline, the salt
+    salt: str | None = None
 
 
 @dataclass(slots=True)
@@ -49,8 +51,9 @@ class TableRow:
     version: int = 0
     outcome: dict[str, Any] | None = None
     seats: list[SeatRow] = field(default_factory=list)
-    format: int = 2
+    format: int = 3
     owner: str | None = field(default=None, repr=False)  # who opened it (a digest), if anyone
+    revealing_at: float | None = None  # when a starting table closed its commitments
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,12 +27,15 @@ tables = Table(
     Column("version", Integer, nullable=False, default=0),
     Column("outcome", Text),
     # 1: ``seed`` is the match seed itself; 2: it is the server's secret, mixed with the
-    # players' contributions (``seats.contribution``) into the seed when the match is dealt.
+    # players' contributions (``seats.contribution``) into the seed when the match is dealt;
+    # 3: the same, each contribution revealed against its commitment (``seats.commitment``).
     # Tables stored before formats existed are format 1 (revision 0002).
     Column("format", Integer, nullable=False, default=1, server_default="1"),
     # who opened the table: a digest of the client's address, for the cap on open tables per
     # address across processes (revision 0004; None for tables started at once)
     Column("owner", String(32)),
+    # when a starting table closed its commitments and opened the reveals (revision 0005)
+    Column("revealing_at", Float),
     # the lobby's listing and the expiry of open tables: by status, newest first (revision 0003)
     Index("ix_tables_status_created_at", "status", "created_at", "id"),
 )
@@ -48,6 +51,9 @@ seats = Table(
     Column("token_hash", String(64)),
     Column("away", Boolean, nullable=False, default=False),
     Column("contribution", String(64)),
+    # format 3 (revision 0005): the seat's commitment, then with its reveal the salt
+    Column("commitment", String(64)),
+    Column("salt", String(32)),
 )
 
 actions = Table(

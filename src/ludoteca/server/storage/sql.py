@@ -26,6 +26,7 @@ from sqlalchemy import (
     Select,
     and_,
     bindparam,
+    case,
     create_engine,
     event,
     func,
@@ -77,6 +78,7 @@ _AWAY = (
     .where(and_(seats.c.table_id == bindparam("tid"), seats.c.seat == bindparam("number")))
     .values(away=bindparam("new_away"))
 )
+_SEED_FIELDS = ("contribution", "commitment", "salt")
 _SEAT = (
     update(seats)
     .where(and_(seats.c.table_id == bindparam("tid"), seats.c.seat == bindparam("number")))
@@ -86,7 +88,12 @@ _SEAT = (
         level=bindparam("new_level"),
         token_hash=bindparam("new_token_hash"),
         away=bindparam("new_away"),
-        contribution=bindparam("new_contribution"),
+        # a person's commitment, contribution and salt are written only by ``commit_seat`` and
+        # ``reveal_seat``; a seat that is no one's (freed, or a bot's) has none
+        **{
+            name: case((bindparam("new_kind") == "human", seats.c[name]), else_=None)
+            for name in _SEED_FIELDS
+        },
     )
 )
 """One seat as it is now (several seats in one executemany when a table starts)."""
@@ -109,6 +116,17 @@ _DEAL = (
     update(tables)
     .where(and_(tables.c.id == bindparam("tid"), tables.c.status == "starting"))
     .values(status="playing", turn_started_at=bindparam("dealt"))
+)
+_OPEN_REVEALS = (
+    update(tables)
+    .where(
+        and_(
+            tables.c.id == bindparam("tid"),
+            tables.c.status == "starting",
+            tables.c.revealing_at.is_(None),
+        )
+    )
+    .values(revealing_at=bindparam("at"))
 )
 
 
@@ -326,14 +344,63 @@ class SqlStorage:
                 raise ConflictError(f"table {table_id} is no longer open")
             self._update_seats(table_id, rows, conn)
 
-    async def deal_table(self, table_id: str, dealt_at: float) -> None:
-        await self._run(self._deal_table, table_id, dealt_at)
+    async def deal_table(self, table_id: str, dealt_at: float) -> list[SeatRow]:
+        return await self._run(self._deal_table, table_id, dealt_at)
 
-    def _deal_table(self, table_id: str, dealt_at: float) -> None:
+    def _deal_table(self, table_id: str, dealt_at: float) -> list[SeatRow]:
         with self.engine.begin() as conn:
             result = conn.execute(_DEAL, {"tid": table_id, "dealt": dealt_at})
             if result.rowcount != 1:
                 raise ConflictError(f"table {table_id} is not waiting to be dealt")
+            # read after the row lock: every reveal stored before the deal, and none after
+            return self._seats(conn, [table_id])[table_id]
+
+    async def open_reveals(self, table_id: str, at: float) -> None:
+        await self._run(self._open_reveals, table_id, at)
+
+    def _open_reveals(self, table_id: str, at: float) -> None:
+        with self.engine.begin() as conn:
+            result = conn.execute(_OPEN_REVEALS, {"tid": table_id, "at": at})
+            if result.rowcount != 1:
+                raise ConflictError(f"table {table_id} is not taking commitments")
+
+    async def commit_seat(self, table_id: str, seat: int, commitment: str) -> None:
+        values: dict[str, str | None] = {"commitment": commitment}
+        await self._run(self._seed_write, table_id, seat, False, values)
+
+    async def reveal_seat(self, table_id: str, seat: int, contribution: str, salt: str) -> None:
+        values: dict[str, str | None] = {"contribution": contribution, "salt": salt}
+        await self._run(self._seed_write, table_id, seat, True, values)
+
+    def _seed_write(
+        self, table_id: str, seat: int, revealing: bool, values: dict[str, str | None]
+    ) -> None:
+        """A commitment while the commitments are open, or a reveal while the reveals are: the
+        table's row is locked first (``FOR UPDATE``; SQLite writes one at a time anyway), so a
+        deal or the closing of the commitments waits for this write or refuses it."""
+        with self.engine.begin() as conn:
+            state = conn.execute(
+                select(tables.c.status, tables.c.revealing_at)
+                .where(tables.c.id == table_id)
+                .with_for_update()
+            ).first()
+            open_now = state is not None and (
+                state.status == "starting" and state.revealing_at is not None
+                if revealing
+                else state.status in ("open", "starting") and state.revealing_at is None
+            )
+            if not open_now:
+                what = "reveals" if revealing else "commitments"
+                raise ConflictError(f"table {table_id} is not taking {what}")
+            if not revealing:
+                values = {**values, "contribution": None, "salt": None}
+            changed = conn.execute(
+                update(seats)
+                .where(and_(seats.c.table_id == table_id, seats.c.seat == seat))
+                .values(**values)
+            )
+            if changed.rowcount != 1:
+                raise ConflictError(f"table {table_id} has no seat {seat}")
 
     async def expire_tables(self, table_ids: Iterable[str]) -> list[str]:
         wanted = list(table_ids)
@@ -465,7 +532,17 @@ class SqlStorage:
         )
         for r in rows:
             found[r.table_id].append(
-                SeatRow(r.seat, r.kind, r.name, r.level, r.token_hash, bool(r.away), r.contribution)
+                SeatRow(
+                    r.seat,
+                    r.kind,
+                    r.name,
+                    r.level,
+                    r.token_hash,
+                    bool(r.away),
+                    r.contribution,
+                    r.commitment,
+                    r.salt,
+                )
             )
         return found
 
@@ -496,6 +573,7 @@ def _table_values(row: TableRow) -> dict[str, Any]:
         "outcome": to_json(row.outcome) if row.outcome is not None else None,
         "format": row.format,
         "owner": row.owner,
+        "revealing_at": row.revealing_at,
     }
 
 
@@ -509,12 +587,16 @@ def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
         "token_hash": seat.token_hash,
         "away": seat.away,
         "contribution": seat.contribution,
+        "commitment": seat.commitment,
+        "salt": seat.salt,
     }
 
 
 def _seat_params(table_id: str, seat: SeatRow) -> dict[str, Any]:
     """The bind parameters of ``_SEAT`` (named apart from the columns they set)."""
     values = _seat_values(table_id, seat)
+    for name in _SEED_FIELDS:
+        del values[name]
     found = {"tid": values.pop("table_id"), "number": values.pop("seat")}
     return found | {f"new_{name}": value for name, value in values.items()}
 
@@ -535,4 +617,5 @@ def _table_row(r: Any) -> TableRow:
         outcome=json.loads(r["outcome"]) if r["outcome"] else None,
         format=r["format"],
         owner=r["owner"],
+        revealing_at=r["revealing_at"],
     )

@@ -1,7 +1,7 @@
 // Receipts (docs/fairness.md#receipts): every {table, version, chain} a state message showed this
-// browser for the person's own matches, kept in localStorage so that the finished record can be
-// checked against what the table really showed. Bounded: the last PER_TABLE heads of each table,
-// the MAX_TABLES most recently seen tables.
+// browser for the person's own matches, and the latest one of each match it watched, kept in
+// localStorage so that the finished record can be checked against what the table really showed.
+// Bounded: the last PER_TABLE heads of each table, the MAX_TABLES most recently seen tables.
 
 const KEY = "ludoteca.receipts";
 export const PER_TABLE = 200;
@@ -33,14 +33,15 @@ export function receiptOf(value) {
   return { table, version, chain };
 }
 
-/** Keep the head a state message showed (once per version). */
-export function keepReceipt(table, version, chain) {
+/** Keep the head a state message showed (once per version); `latest`: keep only the newest of
+ * the table (a spectator's). */
+export function keepReceipt(table, version, chain, latest = false) {
   const receipt = receiptOf({ table, version, chain });
   if (!receipt) return;
   const all = readAll();
   const entry = all[table] && Array.isArray(all[table].list) ? all[table] : { list: [] };
   if (!entry.list.some((r) => r.version === version && r.chain === chain)) {
-    entry.list = [...entry.list, receipt].sort((a, b) => a.version - b.version).slice(-PER_TABLE);
+    entry.list = [...entry.list, receipt].sort((a, b) => a.version - b.version).slice(latest ? -1 : -PER_TABLE);
   }
   entry.at = Date.now();
   all[table] = entry;

@@ -1,5 +1,6 @@
-// The verify page's format-2 part (docs/fairness.md, docs/records.md): which checks a record
-// gets, their names and details (signature, secret, seed, chain, receipts), the key that signed
+// The verify page's format-2 and format-3 part (docs/fairness.md, docs/records.md): which checks a
+// record gets, their names and details (signature, secret, each seat's reveal against its
+// commitment, seed, chain, receipts), the key that signed
 // next to the keys this server publishes, what a format-1 record cannot prove, and the receipts
 // to check against (pasted, uploaded, or the ones this browser kept for the record's table).
 
@@ -10,6 +11,7 @@ import { parseReceipts, receiptsFor } from "./receipts.js";
 
 const FORMAT_1 = ["record", "commitment", "browser", "redeal", "actions", "outcome"];
 const FORMAT_2 = ["record", "signature", "commitment", "browser", "seed", "redeal", "actions", "chain", "outcome"];
+const FORMAT_3 = ["record", "signature", "commitment", "browser", "reveal", "seed", "redeal", "actions", "chain", "outcome"];
 
 let published = null;
 
@@ -26,7 +28,15 @@ export function isFormat2(record) {
 /** The checks shown for a record, in the order the server makes them. */
 export function stepsFor(record, receipts) {
   if (!isFormat2(record)) return FORMAT_1;
-  return receipts && receipts.length ? [...FORMAT_2, "receipt"] : FORMAT_2;
+  const steps = Number(record.format) >= 3 ? FORMAT_3 : FORMAT_2;
+  return receipts && receipts.length ? [...steps, "receipt"] : steps;
+}
+
+/** How many seats of a format-3 record committed and never revealed. */
+function withheldCount(record) {
+  const commitments = Array.isArray(record.commitments) ? record.commitments : [];
+  const contributions = Array.isArray(record.contributions) ? record.contributions : [];
+  return commitments.filter((c, seat) => c !== null && c !== undefined && (contributions[seat] === null || contributions[seat] === undefined)).length;
 }
 
 /** What the browser hashes itself: the secret (format 2) or the seed (format 1). */
@@ -77,6 +87,10 @@ export function fairDetail(step, status, state) {
   }
   if (status !== "ok") return status === "skipped" ? [h("p", {}, t("fair.verify.skipped"))] : [];
   if (step === "signature") return [h("p", {}, t("fair.verify.signature_detail", { key: (record.signature || {}).key_id || "?" }))];
+  if (step === "reveal") {
+    const withheld = withheldCount(record);
+    return [h("p", {}, t("fair.verify.reveal_detail")), withheld ? h("p", { "data-withheld": String(withheld) }, t("fair.verify.withheld", { count: withheld })) : null];
+  }
   if (step === "seed") return [h("p", {}, t("fair.verify.seed_detail"))];
   if (step === "chain") return [h("p", {}, t("fair.verify.chain_detail")), h("p", { class: "hash" }, h("code", {}, record.chain || ""))];
   if (step === "receipt") {

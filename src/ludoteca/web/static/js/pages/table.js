@@ -294,7 +294,7 @@ export function mount(root, [tableId]) {
     debug.state = msg;
     if (msg.view) debug.states[msg.version] = { view: msg.view, legal: msg.legal };
     debug.log = shell.log;
-    if (shell.seat !== null && msg.chain) keepReceipt(msg.table.id, msg.version, msg.chain);
+    if (msg.chain) keepReceipt(msg.table.id, msg.version, msg.chain, shell.seat === null);
     deal.onState(msg, shell.seat);
     ensureBoard(msg.table.game);
     draw();

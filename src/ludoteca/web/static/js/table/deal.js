@@ -1,11 +1,16 @@
-// The person's own seed for the deal (docs/fairness.md#who-chooses-what-and-when). The page makes
-// one per table with crypto.getRandomValues (16 bytes, 32 hex digits), shows it while the table
-// is open or starting, lets the person type their own, and sends it as soon as the commitment is
-// shown: on the first state message of an open or starting table whose seat has not
-// contributed, and again whenever the person changes it before the deal. While the table is
-// starting the panel says whose seed the deal still waits for and counts down to `deal_by`.
+// The person's own seed for the deal (docs/fairness.md#who-chooses-what-and-when), committed
+// first and revealed only once the commitments are closed. The page makes a seed and a salt per
+// table with crypto.getRandomValues (16 bytes each, 32 hex digits), shows the seed and its
+// commitment, SHA-256(seed + "\n" + salt), while the table is open or starting, and lets the
+// person type their own seed until the commitments close. It sends the commitment as soon as the
+// table's own commitment is shown (on the first state message of an open or starting table whose
+// seat does not show it, and again whenever the person changes the seed), and the seed and salt
+// as soon as the table says the reveals are open (`revealing`) and shows this seat's commitment
+// as the one the page made. It never reveals before that. While the table is starting the panel
+// says whose commitment or reveal the deal still waits for and counts down to `deal_by`.
 
 import { h } from "../dom.js";
+import { commitmentOf } from "../fairness.js";
 import { list, t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { seatName } from "./seats.js";
@@ -22,10 +27,17 @@ export function seedProblem(text) {
   return null;
 }
 
-/** A fresh seed: 16 random bytes from the browser's cryptographic generator, as hex. */
+/** A fresh seed (or salt): 16 random bytes from the browser's cryptographic generator, as hex. */
 export function newSeed() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const SALT = /^[0-9a-f]{32}$/;
+
+/** A seat commitment: SHA-256 of the seed, a newline and the salt, as lowercase hex. */
+export async function seatCommitment(seed, salt) {
+  return (await commitmentOf(`${seed}\n${salt}`)).hex;
 }
 
 function readAll() {
@@ -50,11 +62,11 @@ function keep(tableId, entry) {
   }
 }
 
-/** The seed this browser holds for a table ({seed, sent}), made and kept on first use. */
+/** The seed and salt this browser holds for a table ({seed, salt}), made and kept on first use. */
 export function seedFor(tableId) {
   const found = readAll()[tableId];
-  if (found && typeof found.seed === "string" && !seedProblem(found.seed)) return { seed: found.seed, sent: found.sent || null };
-  const made = { seed: newSeed(), sent: null };
+  if (found && typeof found.seed === "string" && !seedProblem(found.seed) && SALT.test(String(found.salt))) return { seed: found.seed, salt: found.salt };
+  const made = { seed: newSeed(), salt: newSeed() };
   keep(tableId, made);
   return made;
 }
@@ -75,7 +87,19 @@ function secondsLeft(table) {
  */
 export function createDeal(tableId, send, redraw) {
   const own = seedFor(tableId);
-  const state = { seed: own.seed, sent: own.sent, draft: null, problem: null, msg: null, seat: null };
+  // commitment: of the current seed and salt (null while it is computed); each state message that
+  // does not show it yet sends it again
+  const state = { seed: own.seed, salt: own.salt, commitment: null, draft: null, problem: null, msg: null, seat: null };
+
+  async function recompute() {
+    const seed = state.seed;
+    const made = await seatCommitment(seed, state.salt);
+    if (state.seed !== seed) return;
+    state.commitment = made;
+    sendIfDue();
+    redraw();
+  }
+  recompute();
 
   function open(msg) {
     return msg && msg.table.format >= 2 && (msg.table.status === "open" || msg.table.status === "starting");
@@ -83,25 +107,27 @@ export function createDeal(tableId, send, redraw) {
 
   function sendIfDue() {
     const msg = state.msg;
-    if (!open(msg) || state.seat === null) return;
+    if (!open(msg) || state.seat === null || !state.commitment) return;
     const row = msg.table.seats[state.seat];
     if (!row || row.kind !== "human") return;
-    if (row.contributed && state.sent === state.seed) return;
-    if (send({ type: "contribute", seed: state.seed })) {
-      state.sent = state.seed;
-      keep(tableId, { seed: state.seed, sent: state.sent });
+    if (!msg.table.revealing) {
+      if (row.commitment !== state.commitment) send({ type: "commit", commitment: state.commitment });
+      return;
     }
+    // the reveals are open: reveal only the seed of the commitment the table shows for this seat
+    if (!row.contributed && row.commitment === state.commitment) send({ type: "reveal", seed: state.seed, salt: state.salt });
   }
 
   function use(event) {
     event.preventDefault();
     const text = state.draft === null ? state.seed : state.draft;
     state.problem = seedProblem(text);
-    if (!state.problem) {
+    if (!state.problem && !(state.msg && state.msg.table.revealing)) {
       state.seed = text;
       state.draft = null;
-      keep(tableId, { seed: state.seed, sent: state.sent });
-      sendIfDue();
+      state.commitment = null;
+      keep(tableId, { seed: state.seed, salt: state.salt });
+      recompute();
     }
     redraw();
   }
@@ -115,22 +141,27 @@ export function createDeal(tableId, send, redraw) {
   const timer = setInterval(countdown, 250);
 
   function waits(table) {
-    const waiting = table.seats.filter((row) => row.kind === "human" && !row.contributed);
+    const waiting = table.revealing
+      ? table.seats.filter((row) => row.kind === "human" && row.commitment && !row.contributed)
+      : table.seats.filter((row) => row.kind === "human" && !row.commitment);
     if (!waiting.length) return h("p", { "data-deal-waits": "" }, t("fair.deal.dealing"));
     const names = waiting.map((row) => (row.seat === state.seat ? t("seat.you") : seatName(table, row.seat)));
     const left = secondsLeft(table);
     return [
-      h("p", { "data-deal-waits": "" }, t("fair.deal.waits_for", { names: list(names), count: names.length })),
+      h("p", { "data-deal-waits": "" }, t(table.revealing ? "fair.deal.waits_reveal" : "fair.deal.waits_for", { names: list(names), count: names.length })),
       left !== null && h("p", { class: "deal-countdown", role: "timer", "data-deal-countdown": "" }, t("fair.deal.countdown", { count: Math.ceil(left) })),
     ];
   }
 
   function seedForm(table) {
     const row = table.seats[state.seat];
-    const sent = row && row.contributed && state.sent === state.seed;
+    const committed = Boolean(row && state.commitment && row.commitment === state.commitment);
+    const revealed = committed && row.contributed;
+    const sent = revealed ? "revealed" : committed ? "committed" : "no";
     const value = state.draft === null ? state.seed : state.draft;
     return [
       h("p", {}, t("fair.deal.explain")),
+      h("p", { class: "hash deal-commitment" }, t("fair.deal.commitment"), " ", h("code", { "data-deal-commitment": "" }, state.commitment || "…")),
       h(
         "form",
         { class: "deal-form", onSubmit: use },
@@ -148,6 +179,7 @@ export function createDeal(tableId, send, redraw) {
             autocapitalize: "off",
             "aria-describedby": "deal-seed-rule",
             "aria-invalid": state.problem ? "true" : null,
+            readonly: table.revealing ? "" : null,
             onInput: (e) => {
               state.draft = e.target.value;
             },
@@ -156,7 +188,7 @@ export function createDeal(tableId, send, redraw) {
         ),
         h("p", { id: "deal-seed-rule", class: "hint" }, t("fair.deal.rule")),
         state.problem && h("p", { class: "error", role: "alert", "data-deal-problem": "" }, t(`fair.deal.bad.${state.problem}`)),
-        h("p", { class: ["deal-sent", sent && "ok"], "data-deal-sent": sent ? "yes" : "no" }, icon(sent ? "check" : "away"), sent ? t("fair.deal.sent") : t("fair.deal.not_sent")),
+        h("p", { class: ["deal-sent", sent !== "no" && "ok"], "data-deal-sent": sent }, icon(sent !== "no" ? "check" : "away"), t(`fair.deal.${sent === "no" ? "not_sent" : sent}`)),
       ),
     ];
   }
@@ -182,8 +214,6 @@ export function createDeal(tableId, send, redraw) {
         table.status === "starting" && waits(table),
       );
     },
-    /** The seed this browser sent for the table (to mark it at the end). */
-    sent: () => state.sent,
     destroy() {
       clearInterval(timer);
     },

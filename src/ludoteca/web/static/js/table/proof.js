@@ -57,6 +57,7 @@ export function createProof(tableId, redraw) {
 
   function contributions(view, table, me) {
     const given = view.contributions || [];
+    const promised = view.commitments || [];
     return h(
       "ul",
       { class: "proof-contributions" },
@@ -66,7 +67,10 @@ export function createProof(tableId, redraw) {
           { class: ["proof-contribution", index === me && "mine"], dataset: { seat: String(index) } },
           h("span", { class: "seat-name" }, seatName(table, index)),
           index === me && h("span", { class: "badge you-badge" }, t("fair.proof.yours")),
-          given[index] ? h("code", { "data-contribution": "" }, given[index]) : h("span", { class: "hint", "data-contribution": "" }, seat.bot ? t("fair.proof.none_bot") : t("fair.proof.none_person")),
+          given[index]
+            ? h("code", { "data-contribution": "" }, given[index])
+            : h("span", { class: "hint", "data-contribution": "" }, seat.bot ? t("fair.proof.none_bot") : promised[index] ? t("fair.proof.withheld") : t("fair.proof.none_person")),
+          promised[index] && h("span", { class: "hash proof-commitment" }, t("fair.proof.committed"), " ", h("code", { "data-seat-commitment": "" }, promised[index])),
         ),
       ),
     );
