@@ -21,7 +21,8 @@ def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
 
 def first_legal(table: Table, seat: int) -> str:
     _, legal = table.seat_view(seat)
-    return legal[0]
+    text: str = legal[0]["text"]
+    return text
 
 
 def test_a_step_stored_at_one_process_reaches_the_other_and_its_driver_answers() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tablekit import FakeClock, lobby_on
+from tablekit import FakeClock, commit_then_reveal, lobby_on
 
 from ludoteca.server.lobby import SeatRequest
 from ludoteca.server.storage.memory import MemoryStorage
@@ -20,8 +20,7 @@ def test_the_state_message_gives_the_legal_actions_as_data() -> None:
                 "heroes", players=2, seats=seats, turn_seconds=None, name="Ana", start=False
             )
             await lobby.join(table.id, "Bruno", None)  # the last seat taken: the table starts
-            await table.contribute(0, "ana-seed")
-            await table.contribute(1, "bruno-seed")
+            await commit_then_reveal(table, {0: "ana-seed", 1: "bruno-seed"})
             assert table.match is not None
             mover = table.match.to_move
             assert mover is not None
