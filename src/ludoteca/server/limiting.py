@@ -86,11 +86,29 @@ class RateLimits:
 
 @dataclass
 class ConnectionCaps:
-    """Websockets open now, per client address and in total."""
+    """Websockets open now, per client address and in total; and the addresses waiting after
+    one of their websockets was closed for flooding."""
 
     per_client: int
     total: int
     open: Counter[str] = field(default_factory=Counter)
+    cooling: dict[str, float] = field(default_factory=dict)  # address -> until (monotonic)
+
+    def cool(self, client: str, seconds: float, now: float | None = None) -> None:
+        """``client`` flooded: it opens no websocket for ``seconds``."""
+        now = time.monotonic() if now is None else now
+        for address in [a for a, until in self.cooling.items() if until <= now]:
+            del self.cooling[address]
+        if seconds > 0:
+            self.cooling[client] = now + seconds
+
+    def cooling_for(self, client: str, now: float | None = None) -> float | None:
+        """Seconds ``client`` still waits after a flood, or None."""
+        until = self.cooling.get(client)
+        now = time.monotonic() if now is None else now
+        if until is None or until <= now:
+            return None
+        return until - now
 
     @property
     def count(self) -> int:
