@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Start the table server (web table and API). Every option can also be set by "
         "its LUDOTECA_* environment variable (LUDOTECA_HOST, LUDOTECA_PORT, LUDOTECA_DB, "
         "LUDOTECA_REDIS, LUDOTECA_WORKERS); behind a proxy, LUDOTECA_FORWARDED_ALLOW_IPS names "
-        "the proxies whose X-Forwarded-For is believed (default 127.0.0.1,::1). "
+        "the proxies whose X-Forwarded-For is believed (none by default). "
         "See docs/deploy.md.",
     )
     serve.add_argument("--host", default=os.environ.get("LUDOTECA_HOST", "127.0.0.1"))

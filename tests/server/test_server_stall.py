@@ -56,15 +56,17 @@ def frame(payload: bytes, opcode: int = 0x1, fin: bool = True) -> bytes:
 class HealthProbe:
     """Another client asking ``/healthz`` in a loop, keeping the slowest answer."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, source: str | None = None) -> None:
         self.base = base
+        self.source = source  # the address it connects from (127.0.0.2: another client)
         self.times: list[float] = []
         self.failures: list[str] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
-        with httpx.Client(base_url=self.base, timeout=30) as http:
+        transport = httpx.HTTPTransport(local_address=self.source)
+        with httpx.Client(base_url=self.base, timeout=30, transport=transport) as http:
             while not self._stop.is_set():
                 began = time.monotonic()
                 try:
@@ -138,3 +140,108 @@ def test_a_flooding_websocket_is_cut_off_and_stalls_nobody(
     again, answer = upgrade(lone_server.port, f"/ws/tables/{table_id}")
     again.close()
     assert answer.startswith(b"HTTP/1.1 429") and b"retry-after" in answer.lower(), answer[:300]
+
+
+def open_idle(port: int, count: int, half_sent: bytes) -> list[socket.socket]:
+    """``count`` connections from 127.0.0.1, every other one having sent ``half_sent``."""
+    held = []
+    for n in range(count):
+        sock = socket.socket()
+        sock.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            sock.connect(("127.0.0.1", port))
+        held.append(sock)
+        if n % 2:
+            with contextlib.suppress(OSError):
+                sock.sendall(half_sent)
+    return held
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """Whether the server has closed this connection (an answer, then EOF, or a reset)."""
+    sock.setblocking(True)
+    sock.settimeout(0.01)
+    try:
+        while sock.recv(65536):
+            pass
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+@pytest.fixture
+def guarded_server(tmp_path: Path) -> Iterator[ProcessServer]:
+    env = {"LUDOTECA_HEADER_TIMEOUT": "3", "LUDOTECA_BODY_TIMEOUT": "3"}
+    srv = ProcessServer(f"sqlite:///{tmp_path}/tables.sqlite3", tmp_path, env=env).start()
+    yield srv
+    close_api(srv.base)
+    if srv.process is not None and srv.process.poll() is None:
+        srv.terminate()
+
+
+def test_idle_and_half_sent_connections_from_one_address_stall_nobody(
+    guarded_server: ProcessServer,
+) -> None:
+    """4,010 idle or half-sent HTTP connections from one address used to fill uvicorn's 4,000
+    places, and every request, /healthz included, was answered 503 for as long as they stayed.
+    Now the address holds at most 256 at once (the others are answered 429 and closed), and
+    those whose headers do not arrive in time are closed."""
+    probe_from = HealthProbe(guarded_server.base, source="127.0.0.2")  # another client
+    with probe_from as probe:
+        held = open_idle(guarded_server.port, 4010, b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        try:
+            time.sleep(1.0)
+            still_open = sum(not closed_by_server(sock) for sock in held)
+            assert still_open <= 256, f"{still_open} connections of one address held"
+            time.sleep(3.0)  # the header deadline (3 s here) passes
+            still_open = sum(not closed_by_server(sock) for sock in held)
+            assert still_open == 0, f"{still_open} connections outlived the header deadline"
+        finally:
+            for sock in held:
+                sock.close()
+    assert not probe.failures, probe.failures[:3]
+    assert probe.slowest <= HEALTH_LIMIT, f"a health check took {probe.slowest:.2f} s"
+
+
+def test_a_body_that_does_not_arrive_in_time_closes_the_connection(
+    guarded_server: ProcessServer,
+) -> None:
+    sock = socket.create_connection(("127.0.0.1", guarded_server.port), timeout=10)
+    with contextlib.closing(sock):
+        began = time.monotonic()
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"game": '
+        )
+        sock.settimeout(10)
+        with contextlib.suppress(ConnectionResetError):
+            while sock.recv(4096):
+                pass
+        assert 2.5 < time.monotonic() - began < 5
+
+
+def test_a_trickled_hello_is_closed_at_the_hello_deadline(lone_server: ProcessServer) -> None:
+    """A hello sent one byte at a time used to keep its connection 20 s (the 10 s hello deadline,
+    then 10 s waiting for the client to answer the close); now it is closed 4408 at the deadline
+    and the connection is gone a second later at most."""
+    table_id, _ = two_people_table(lone_server.base)
+    sock = handshake(lone_server.port, f"/ws/tables/{table_id}")
+    hello = frame(b'{"type": "hello"}')
+    began = time.monotonic()
+    gone = None
+    sock.settimeout(0.5)
+    with contextlib.closing(sock):
+        for byte in hello * 40:
+            try:
+                sock.sendall(bytes([byte]))
+                if sock.recv(4096) == b"":
+                    gone = time.monotonic() - began
+                    break
+            except TimeoutError:
+                continue
+            except OSError:
+                gone = time.monotonic() - began
+                break
+    assert gone is not None and 9.5 < gone < 11.5, gone
