@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocket
 
 from ludoteca import __version__
@@ -93,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_exception_handler(Rejected, _rejected)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
+    app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
     for module in (games, tables, records, ops, sockets):
         app.include_router(module.router)
     app.include_router(replay.router)
@@ -112,8 +114,32 @@ async def _rejected(_request: Request, exc: Rejected) -> JSONResponse:
     )
 
 
+HTTP_ERRORS = {
+    400: (ErrorCode.BAD_JSON, "the body is not JSON that can be read (UTF-8, nested reasonably)"),
+    404: (ErrorCode.NOT_FOUND, "there is nothing at this address"),
+    405: (ErrorCode.NOT_ALLOWED, "this address does not answer that method"),
+}
+
+
+async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+    """The framework's own errors (a body it cannot parse, an unknown path, a wrong method) in
+    the documented shape, ``{"error", "message"}``, never ``{"detail"}``."""
+    code, message = HTTP_ERRORS.get(exc.status_code, (ErrorCode.BAD_REQUEST, str(exc.detail)))
+    return JSONResponse(
+        {"error": code, "message": message},
+        status_code=exc.status_code,
+        headers=getattr(exc, "headers", None),
+    )
+
+
 async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-    """422 naming the field: ``{"error": "bad_request", "message": "players: ...", "detail"}``."""
+    """422 naming the field: ``{"error": "bad_request", "message": "players: ...", "detail"}``;
+    400 ``bad_json`` for a body that is not JSON at all."""
+    for error in exc.errors():
+        if error.get("type") == "json_invalid":
+            where = error.get("loc", ("body", "?"))[-1]
+            message = f"the body is not valid JSON (at position {where})"
+            return JSONResponse({"error": ErrorCode.BAD_JSON, "message": message}, status_code=400)
     problems = []
     for error in exc.errors():
         where = ".".join(str(part) for part in error.get("loc", ())[1:]) or "body"

@@ -51,6 +51,8 @@ class ErrorCode(StrEnum):
     TABLE_BROKEN = "table_broken"
     BAD_CONTRIBUTION = "bad_contribution"
     ALREADY_DEALT = "already_dealt"
+    NOT_FOUND = "not_found"
+    NOT_ALLOWED = "not_allowed"
     # play (websocket)
     MATCH_OVER = "match_over"
     NOT_YOUR_TURN = "not_your_turn"
@@ -79,6 +81,9 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.MATCH_OVER: 409,
     ErrorCode.ALREADY_DEALT: 409,
     ErrorCode.BAD_CONTRIBUTION: 422,
+    ErrorCode.BAD_JSON: 400,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.NOT_ALLOWED: 405,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.TOO_MANY_TABLES: 429,

@@ -9,7 +9,16 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationInfo,
+    field_validator,
+)
 
 from ludoteca.bots import LEVELS
 from ludoteca.server.lobby import SeatRequest
@@ -42,7 +51,16 @@ class SeatSpec(_Body):
     bot: StrictBool = Field(
         False, description="true: a bot takes this seat; false: a seat for a person"
     )
-    level: Level | None = Field(None, description="the bot's level (default: medium)")
+    level: Level | None = Field(
+        None, description="the bot's level (default: medium); only with bot: true"
+    )
+
+    @field_validator("level")
+    @classmethod
+    def _level_for_bots(cls, level: str | None, info: ValidationInfo) -> str | None:
+        if level is not None and not info.data.get("bot", False):
+            raise ValueError("only a bot's seat has a level: this seat is for a person")
+        return level
 
 
 class CreateTable(_Body):
@@ -56,6 +74,13 @@ class CreateTable(_Body):
     turn_seconds: TurnSeconds | None = Field(None, description="seconds per turn (default 60)")
     name: Name | None = Field(None, description="your name: you sit at the first seat for a person")
     start: StrictBool = Field(False, description="start at once; empty seats are taken by bots")
+
+    @field_validator("seats")
+    @classmethod
+    def _a_person_sits(cls, seats: list[SeatSpec] | None) -> list[SeatSpec] | None:
+        if seats and all(seat.bot for seat in seats):
+            raise ValueError("at least one seat is for a person: a table of bots only never starts")
+        return seats
 
 
 class PlayNow(_Body):
