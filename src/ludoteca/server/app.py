@@ -23,7 +23,7 @@ from . import replay
 from .api import games, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
-from .cluster import open_cluster
+from .cluster import Watch, open_cluster, storage_label
 from .config import Settings
 from .keys import KeyRing
 from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
@@ -41,7 +41,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = open_storage(settings.db_url)
+        storage = open_storage(settings.db_url, label=storage_label(settings))
         bots = BotRunner(processes=settings.bot_processes)
         keys = KeyRing.load(Path(settings.keys_dir)) if settings.keys_dir else KeyRing.ephemeral()
         cluster = open_cluster(settings)
@@ -54,10 +54,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lobby=lobby,
             limits=RateLimits(settings),
             caps=ConnectionCaps(settings.max_connections_per_client, settings.max_connections),
+            watch=Watch(storage_label(settings), settings.clock_tolerance),
         )
         app.state.ludoteca = state
         sweeper = asyncio.create_task(lobby.run_sweeper())
         keeper = asyncio.create_task(cluster.run(lobby))
+        watcher = asyncio.create_task(state.watch.run(storage))
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
@@ -65,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log("server_stopping", connections=len(state.connections))
             sweeper.cancel()
             keeper.cancel()
+            watcher.cancel()
             lobby.shutdown()
             for websocket in list(state.connections):
                 await _close_quietly(websocket)

@@ -24,6 +24,7 @@ from .logs import log
 from .protocol import ErrorCode
 
 ACTIONS = ("create", "join", "start", "websocket")
+REDIS_TIMEOUT = 0.5  # seconds a rate-limit check waits for Redis before letting the request by
 
 
 class RateLimits:
@@ -40,7 +41,12 @@ class RateLimits:
         self.storage: Storage
         self._pool: aioredis.ConnectionPool | None = None
         if settings.redis_url:
-            self._pool = aioredis.ConnectionPool.from_url(settings.redis_url)
+            # a Redis that does not answer lets the request through after this, not never
+            self._pool = aioredis.ConnectionPool.from_url(
+                settings.redis_url,
+                socket_timeout=REDIS_TIMEOUT,
+                socket_connect_timeout=REDIS_TIMEOUT,
+            )
             url = settings.redis_url.replace("redis://", "async+redis://", 1)
             found = storage_from_string(
                 url,

@@ -1,0 +1,152 @@
+"""A cluster under skew and outages keeps its promises: a paused Redis does not hang a process and
+its tables are driven again within a round of Redis's return; processes that disagree about the
+Redis prefix, and a process whose clock is off, say so in ``/healthz`` and the log."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+from serverkit import IN_CI, ProcessServer, api, free_port
+
+pytestmark = pytest.mark.slow
+
+LEASE_SECONDS = 1.5
+
+
+@pytest.fixture
+def private_redis() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A Redis of this test's own (to pause it without pausing anyone else's)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if IN_CI:
+            pytest.fail("redis-server must be installed under CI=true")
+        pytest.skip("no redis-server binary to stage an outage with")
+    port = free_port()
+    server = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}"
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            redis.Redis.from_url(url, socket_connect_timeout=0.5).ping()
+            break
+        except redis.RedisError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+    yield url, server
+    server.send_signal(signal.SIGCONT)
+    server.kill()
+    server.wait()
+
+
+def version_of(base: str, table_id: str) -> int:
+    version: int = httpx.get(f"{base}/api/tables/{table_id}", timeout=10).json()["table"]["version"]
+    return version
+
+
+def timed_health(base: str) -> tuple[float, dict[str, object]]:
+    began = time.monotonic()
+    answer = httpx.get(f"{base}/healthz", timeout=30).json()
+    return time.monotonic() - began, answer
+
+
+def test_a_paused_redis_hangs_nothing_and_tables_move_a_round_after_it_returns(
+    postgres_url: str,
+    private_redis: tuple[str, subprocess.Popen[bytes]],
+    tmp_path: Path,
+    process_servers: list[ProcessServer],
+) -> None:
+    """Neither Redis client had a timeout: during a pause every lease round and health check
+    hung, and after a 12 s pause tables played by the server alone stayed idle 16 s more. Now a
+    health check answers within a second (degraded), and the table moves again within the lease
+    and a round of Redis's return."""
+    url, redis_server = private_redis
+    env = {
+        "LUDOTECA_REDIS": url,
+        "LUDOTECA_LEASE_SECONDS": str(LEASE_SECONDS),
+        "LUDOTECA_AWAY_GRACE": "0.2",
+        "LUDOTECA_BOT_DELAY": "0.05",
+    }
+    for _ in range(2):
+        process_servers.append(ProcessServer(postgres_url, tmp_path, env=env).start())
+    first, second = process_servers
+    # nobody ever connects: the seat's clock runs out, then the table plays for it and the bot
+    made = api(first.base).post(
+        "/api/play-now", json={"game": "heroes", "name": "Ana", "turn_seconds": 1}
+    )
+    assert made.status_code == 201, made.text
+    table_id = made.json()["table"]["id"]
+    deadline = time.monotonic() + 20
+    while version_of(first.base, table_id) < 3:
+        assert time.monotonic() < deadline, "the table never moved on its own"
+        time.sleep(0.2)
+
+    redis_server.send_signal(signal.SIGSTOP)
+    try:
+        time.sleep(LEASE_SECONDS + 1)
+        for srv in process_servers:
+            took, health = timed_health(srv.base)
+            assert took < 1.5, f"a health check took {took:.1f} s while Redis was paused"
+            assert health["status"] == "degraded", health
+        time.sleep(4)
+        paused_at = max(version_of(srv.base, table_id) for srv in process_servers)
+    finally:
+        redis_server.send_signal(signal.SIGCONT)
+    back = time.monotonic()
+    while max(version_of(srv.base, table_id) for srv in process_servers) <= paused_at:
+        waited = time.monotonic() - back
+        assert waited < LEASE_SECONDS + 2.5, f"the table still waits {waited:.1f} s after Redis"
+        time.sleep(0.1)
+
+
+def test_processes_that_disagree_about_the_redis_prefix_say_so(
+    postgres_url: str, redis_url: str, tmp_path: Path, process_servers: list[ProcessServer]
+) -> None:
+    """Two processes on one database with different prefixes used to drive the same tables, each
+    /healthz saying ok; now both say degraded and why, and log it."""
+    for _ in range(2):
+        env = {"LUDOTECA_REDIS": redis_url, "LUDOTECA_REDIS_PREFIX": f"t-{secrets.token_hex(4)}"}
+        process_servers.append(ProcessServer(postgres_url, tmp_path, env=env).start())
+    deadline = time.monotonic() + 15
+    for srv in process_servers:
+        while True:
+            health = api(srv.base).get("/healthz").json()
+            if health["status"] == "degraded":
+                break
+            assert time.monotonic() < deadline, f"{srv.base} still says {health}"
+            time.sleep(0.2)
+        assert "other Redis prefixes" in " ".join(health["problems"])
+        assert '"deployment_disagrees"' in srv.log_text()
+
+
+def test_a_process_whose_clock_is_off_says_so(
+    postgres_url: str, tmp_path: Path, process_servers: list[ProcessServer]
+) -> None:
+    """A process 20 s fast gave no sign of it; now /healthz shows the skew (degraded) and the
+    log says it once."""
+    shim = tmp_path / "skewed"
+    shim.mkdir()
+    (shim / "sitecustomize.py").write_text(
+        "import time\n_real = time.time\ntime.time = lambda: _real() + 20.0\n"
+    )
+    path = os.pathsep.join([str(shim), os.environ.get("PYTHONPATH", "")])
+    srv = ProcessServer(postgres_url, tmp_path, env={"PYTHONPATH": path}).start()
+    process_servers.append(srv)
+    health = api(srv.base).get("/healthz").json()
+    assert health["clock_skew"] is not None and 19 < float(health["clock_skew"]) < 21, health
+    assert health["status"] == "degraded"
+    assert "clock is +20" in " ".join(health["problems"])
+    assert srv.log_text().count('"clock_skew"') == 1
