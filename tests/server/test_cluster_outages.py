@@ -4,6 +4,7 @@ Redis prefix, and a process whose clock is off, say so in ``/healthz`` and the l
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import shutil
@@ -16,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
-from serverkit import IN_CI, ProcessServer, api, free_port
+from serverkit import IN_CI, Client, ProcessServer, api, free_port, two_people_table
 
 pytestmark = pytest.mark.slow
 
@@ -132,18 +133,57 @@ def test_processes_that_disagree_about_the_redis_prefix_say_so(
         assert '"deployment_disagrees"' in srv.log_text()
 
 
+def skewed_env(tmp_path: Path, seconds: float) -> dict[str, str]:
+    """The environment of a server process whose clock (``time.time``) is ``seconds`` off."""
+    shim = tmp_path / f"skewed{seconds:+g}"
+    shim.mkdir(exist_ok=True)
+    (shim / "sitecustomize.py").write_text(
+        f"import time\n_real = time.time\ntime.time = lambda: _real() + {seconds!r}\n"
+    )
+    return {"PYTHONPATH": os.pathsep.join([str(shim), os.environ.get("PYTHONPATH", "")])}
+
+
+def test_turn_deadlines_follow_one_clock_when_a_process_is_skewed(
+    postgres_url: str, redis_url: str, tmp_path: Path, process_servers: list[ProcessServer]
+) -> None:
+    """A process 20 s fast drove a turn clock on its own time: a person watching through another
+    process was shown 24 s left, and the turn timed out after 4. Now every process takes "now"
+    from the database's clock: the timeout comes at the deadline shown, everywhere."""
+    shared = {"LUDOTECA_REDIS": redis_url, "LUDOTECA_REDIS_PREFIX": f"t-{secrets.token_hex(4)}"}
+    fast = ProcessServer(postgres_url, tmp_path, env={**shared, **skewed_env(tmp_path, 20)})
+    process_servers.append(fast.start())
+    honest = ProcessServer(postgres_url, tmp_path, env=shared).start()
+    process_servers.append(honest)
+    # started at the fast process, which drives it: a person is seated there, and another here
+    table_id, tokens = two_people_table(fast.base, turn_seconds=4)
+
+    async def scenario() -> tuple[float, float, float]:
+        there = await Client.connect(fast.ws_base, table_id, tokens[0])
+        here = await Client.connect(honest.ws_base, table_id, tokens[1])
+        first = await here.until(lambda m: m["type"] == "state" and m["clock"] is not None)
+        shown_at = time.monotonic()
+        timed_out = await here.until(
+            lambda m: m["type"] == "state" and any(e["by"] == "table" for e in m["log"]), 30
+        )
+        arrived = time.monotonic()
+        assert timed_out["version"] == first["version"] + 1
+        await there.close()
+        await here.close()
+        return shown_at, float(first["clock"]["remaining"]), arrived
+
+    shown_at, remaining, arrived = asyncio.run(scenario())
+    assert remaining <= 4.0, f"shown {remaining:.1f} s left of a 4 s turn"
+    early = shown_at + remaining - arrived
+    assert early < 0.5, f"the turn timed out {early:.1f} s before the deadline shown"
+    assert arrived - shown_at < remaining + 2.0
+
+
 def test_a_process_whose_clock_is_off_says_so(
     postgres_url: str, tmp_path: Path, process_servers: list[ProcessServer]
 ) -> None:
     """A process 20 s fast gave no sign of it; now /healthz shows the skew (degraded) and the
     log says it once."""
-    shim = tmp_path / "skewed"
-    shim.mkdir()
-    (shim / "sitecustomize.py").write_text(
-        "import time\n_real = time.time\ntime.time = lambda: _real() + 20.0\n"
-    )
-    path = os.pathsep.join([str(shim), os.environ.get("PYTHONPATH", "")])
-    srv = ProcessServer(postgres_url, tmp_path, env={"PYTHONPATH": path}).start()
+    srv = ProcessServer(postgres_url, tmp_path, env=skewed_env(tmp_path, 20)).start()
     process_servers.append(srv)
     health = api(srv.base).get("/healthz").json()
     assert health["clock_skew"] is not None and 19 < float(health["clock_skew"]) < 21, health

@@ -128,8 +128,8 @@ def test_a_huge_body_gets_413_at_once_and_the_tables_go_on(server: ThreadServer)
         ({"game": "heroes", "start": "yes"}, "start"),
         ({"game": "heroes", "turn_seconds": 2.5}, "turn_seconds"),
         ({"game": "heroes", "surprise": 1}, "surprise"),
-        # a table nobody can start, and a seat that is a person's and a bot's level at once
-        ({"game": "heroes", "seats": [{"bot": True}, {"bot": True}]}, "seats"),
+        # a table of bots nobody could ever start, and a person's seat with a bot's level
+        ({"game": "heroes", "seats": [{"bot": True}, {"bot": True}]}, "start"),
         ({"game": "heroes", "seats": [{}, {"bot": False, "level": "hard"}]}, "seats.1.level"),
     ],
 )

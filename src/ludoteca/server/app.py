@@ -45,7 +45,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots = BotRunner(processes=settings.bot_processes)
         keys = KeyRing.load(Path(settings.keys_dir)) if settings.keys_dir else KeyRing.ephemeral()
         cluster = open_cluster(settings)
-        lobby = Lobby(Services(storage, bots, settings, keys=keys, cluster=cluster))
+        # the turn clocks run on the database's time: measure this process's skew first
+        watch = Watch(storage_label(settings), settings.clock_tolerance)
+        with contextlib.suppress(Exception):  # no answer yet: the watch tries again shortly
+            await watch.check(storage)
+        services = Services(storage, bots, settings, keys=keys, cluster=cluster, now=watch.now)
+        lobby = Lobby(services)
         await lobby.load()
         state = AppState(
             settings=settings,
@@ -54,7 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lobby=lobby,
             limits=RateLimits(settings),
             caps=ConnectionCaps(settings.max_connections_per_client, settings.max_connections),
-            watch=Watch(storage_label(settings), settings.clock_tolerance),
+            watch=watch,
         )
         app.state.ludoteca = state
         sweeper = asyncio.create_task(lobby.run_sweeper())

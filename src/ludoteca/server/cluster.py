@@ -651,8 +651,8 @@ def storage_label(settings: Settings) -> str:
 class Watch:
     """What a process checks about the deployment it is part of, every ``CENSUS_SECONDS``:
 
-    - that its clock agrees with the database's within ``tolerance`` seconds (a process whose
-      clock is off shows turn deadlines that are not the ones enforced elsewhere);
+    - how far its clock is off the database's (``now`` corrects it, for the turn clocks), and
+      whether that is more than ``tolerance`` seconds (then the machine's clock needs fixing);
     - that every process serving the same database and schema uses the same Redis prefix (or
       no Redis): processes that disagree drive the same tables twice and never hear each other.
 
@@ -663,6 +663,12 @@ class Watch:
         self.tolerance = tolerance
         self.skew: float | None = None  # this process's clock minus the database's, seconds
         self.others: list[str] = []  # the other labels seen on this database
+
+    def now(self) -> float:
+        """The time on the database's clock, as well as this process can tell: its own clock
+        less the skew last measured. Every turn's start and deadline is taken from it, so that
+        every process, whatever its own clock says, enforces the deadline every other shows."""
+        return time.time() - (self.skew or 0.0)
 
     @property
     def skewed(self) -> bool:

@@ -73,14 +73,22 @@ class CreateTable(_Body):
     )
     turn_seconds: TurnSeconds | None = Field(None, description="seconds per turn (default 60)")
     name: Name | None = Field(None, description="your name: you sit at the first seat for a person")
-    start: StrictBool = Field(False, description="start at once; empty seats are taken by bots")
+    start: StrictBool = Field(
+        False,
+        description="start at once; empty seats are taken by bots (required for bots only)",
+        validate_default=True,
+    )
 
-    @field_validator("seats")
+    @field_validator("start")
     @classmethod
-    def _a_person_sits(cls, seats: list[SeatSpec] | None) -> list[SeatSpec] | None:
-        if seats and all(seat.bot for seat in seats):
-            raise ValueError("at least one seat is for a person: a table of bots only never starts")
-        return seats
+    def _someone_starts(cls, start: bool, info: ValidationInfo) -> bool:
+        seats = info.data.get("seats")
+        if not start and seats and all(seat.bot for seat in seats):
+            raise ValueError(
+                "every seat is a bot: there is no seat for you, and nobody could start it "
+                "later (send start: true for bots only)"
+            )
+        return start
 
 
 class PlayNow(_Body):
