@@ -66,9 +66,8 @@ def no_serious_violation(page: Page, within: str | None = None) -> None:
 def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     pages: Pages, server: ServerProcess, tmp_path: Path
 ) -> None:
-    created = server.post(
-        "/api/tables", {"game": "heroes", "seats": [{}, {"bot": True, "level": "random"}]}
-    )
+    # two seats for people: one taken, the table waits (full, it would start and deal at once)
+    created = server.post("/api/tables", {"game": "heroes", "seats": [{}, {}]})
     table_id = created["table"]["id"]
     page = pages.open(f"/table/{table_id}")
     page.click("[data-key='join-0']")
@@ -201,14 +200,8 @@ def test_a_starting_table_waits_for_seeds_and_counts_down(
     created = server.post("/api/tables", {"game": "dice-heroes", "seats": [{}, {}], "name": "Ana"})
     table_id, ana = created["table"]["id"], created["token"]
     page = pages.open(f"/table/{table_id}", locale="de-DE")
-    page.click("[data-key='join-1']")
+    page.click("[data-key='join-1']")  # the last free seat: the table starts by itself
     page.wait_for_selector("[data-deal-sent='yes']")
-    server_post_start = urllib.request.Request(
-        f"{server.base}/api/tables/{table_id}/start",
-        data=b"{}",
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {ana}"},
-    )
-    urllib.request.urlopen(server_post_start, timeout=10).close()
 
     # Ana's client sent nothing: the deal waits for her, at most the contribution timeout
     page.wait_for_selector(".deal-panel[data-status='starting'] [data-deal-countdown]")
