@@ -5,52 +5,19 @@ Redis prefix, and a process whose clock is off, say so in ``/healthz`` and the l
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
-import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import redis
-from serverkit import IN_CI, Client, ProcessServer, api, free_port, two_people_table
+from serverkit import Client, ProcessServer, api, skewed_env, two_people_table
 
 pytestmark = pytest.mark.slow
 
 LEASE_SECONDS = 1.5
-
-
-@pytest.fixture
-def private_redis() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A Redis of this test's own (to pause it without pausing anyone else's)."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        if IN_CI:
-            pytest.fail("redis-server must be installed under CI=true")
-        pytest.skip("no redis-server binary to stage an outage with")
-    port = free_port()
-    server = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}"
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            redis.Redis.from_url(url, socket_connect_timeout=0.5).ping()
-            break
-        except redis.RedisError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
-    yield url, server
-    server.send_signal(signal.SIGCONT)
-    server.kill()
-    server.wait()
 
 
 def version_of(base: str, table_id: str) -> int:
@@ -131,16 +98,6 @@ def test_processes_that_disagree_about_the_redis_prefix_say_so(
             time.sleep(0.2)
         assert "other Redis prefixes" in " ".join(health["problems"])
         assert '"deployment_disagrees"' in srv.log_text()
-
-
-def skewed_env(tmp_path: Path, seconds: float) -> dict[str, str]:
-    """The environment of a server process whose clock (``time.time``) is ``seconds`` off."""
-    shim = tmp_path / f"skewed{seconds:+g}"
-    shim.mkdir(exist_ok=True)
-    (shim / "sitecustomize.py").write_text(
-        f"import time\n_real = time.time\ntime.time = lambda: _real() + {seconds!r}\n"
-    )
-    return {"PYTHONPATH": os.pathsep.join([str(shim), os.environ.get("PYTHONPATH", "")])}
 
 
 def test_turn_deadlines_follow_one_clock_when_a_process_is_skewed(
