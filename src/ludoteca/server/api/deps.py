@@ -66,7 +66,6 @@ async def get_settings(state: State) -> Settings:
     return state.settings
 
 
-
 LobbyDep = Annotated[Lobby, Depends(get_lobby)]
 
 
