@@ -126,6 +126,15 @@ class Cluster(Protocol):
 
     async def release(self, table_id: str) -> None: ...
 
+    def driven_elsewhere(self, table_id: str, origin: str) -> None:
+        """Process ``origin`` stored a bot's or the clock's move at a table this one drives: the
+        table is driven twice (logged, and shown by ``/healthz`` for a minute)."""
+        ...
+
+    def doubles(self) -> list[str]:
+        """The tables seen driven twice within the last minute."""
+        ...
+
     async def publish(self, notice: Notice) -> None:
         """Send the notice to the other processes (in order; it may leave a moment later)."""
         ...
@@ -168,6 +177,12 @@ class Solo:
 
     async def release(self, table_id: str) -> None:
         return None
+
+    def driven_elsewhere(self, table_id: str, origin: str) -> None:
+        return None  # nobody else stores anything
+
+    def doubles(self) -> list[str]:
+        return []
 
     async def publish(self, notice: Notice) -> None:
         return None
@@ -366,6 +381,7 @@ class RedisCluster:
         self._loading = asyncio.Semaphore(16)
         self._background: set[asyncio.Task[None]] = set()
         self._arriving: set[str] = set()  # tables taken over, being read: not finished yet
+        self._doubles: deque[tuple[float, str]] = deque()  # (when, table) seen driven twice
 
     def _beside(self, work: Coroutine[Any, Any, None], table_id: str | None = None) -> None:
         """Run ``work`` beside the lease rounds; if it takes a table over and fails (say, the
@@ -425,6 +441,16 @@ class RedisCluster:
     async def release(self, table_id: str) -> None:
         self.held.discard(table_id)
         await self._release(keys=self.keys[:2], args=[self.name, table_id])
+
+    def driven_elsewhere(self, table_id: str, origin: str) -> None:
+        log("driven_twice", logging.WARNING, table=table_id, by=origin, here=self.name)
+        self._doubles.append((time.monotonic(), table_id))
+
+    def doubles(self) -> list[str]:
+        recent = time.monotonic() - DOUBLES_SECONDS
+        while self._doubles and self._doubles[0][0] < recent:
+            self._doubles.popleft()
+        return sorted({table_id for _, table_id in self._doubles})
 
     async def publish(self, notice: Notice) -> None:
         """Queued, and sent in order by one task in pipelines: measured, a round trip to Redis
@@ -638,6 +664,7 @@ class RedisCluster:
         await self.listener.aclose()
 
 
+DOUBLES_SECONDS = 60.0  # how long /healthz shows a table seen driven twice
 SAMPLES = 3  # reads of the database's clock per look: the fastest answer is the most exact
 CENSUS_SECONDS = 10.0
 """How often a process compares its clock with the database's and looks at the other processes

@@ -26,6 +26,12 @@ async def health(state: State) -> JSONResponse:
     cluster = lobby.services.cluster
     unreachable = await cluster.ping()
     problems = state.watch.problems()
+    doubles = cluster.doubles()
+    if doubles:
+        problems.append(
+            f"{len(doubles)} table(s) driven by another process too in the last minute "
+            f"({', '.join(doubles[:5])}): do all processes share one Redis and prefix?"
+        )
     skew = state.watch.skew
     return JSONResponse(
         {
