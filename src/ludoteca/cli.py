@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Start the table server (web table and API). Every option can also be set by "
         "its LUDOTECA_* environment variable (LUDOTECA_HOST, LUDOTECA_PORT, LUDOTECA_DB, "
         "LUDOTECA_REDIS, LUDOTECA_WORKERS); behind a proxy, LUDOTECA_FORWARDED_ALLOW_IPS names "
-        "the proxies whose X-Forwarded-For is believed (default 127.0.0.1,::1); "
+        "the proxies whose X-Forwarded-For is believed (none by default); "
         "LUDOTECA_LOG_FORMAT=json|text chooses the logs (default: text on a terminal, else JSON). "
         "See docs/deploy.md.",
     )

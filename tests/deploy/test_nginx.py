@@ -178,6 +178,7 @@ def running_site(
     env = {
         "LUDOTECA_REDIS": redis_url,
         "LUDOTECA_REDIS_PREFIX": f"ludoteca-test-{secrets.token_hex(4)}",
+        "LUDOTECA_FORWARDED_ALLOW_IPS": "127.0.0.1",  # nginx, on this machine
         **env,
     }
     processes: list[ProcessServer] = []

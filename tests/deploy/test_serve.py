@@ -107,12 +107,17 @@ def test_which_settings_may_run_several_workers() -> None:
 
 
 def test_forwarded_allow_ips_reach_uvicorn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No proxy is believed unless named (it used to be 127.0.0.1 by default)."""
     monkeypatch.delenv("LUDOTECA_FORWARDED_ALLOW_IPS", raising=False)
+    assert uvicorn_options(Settings.from_env())["proxy_headers"] is False
+    monkeypatch.setenv("LUDOTECA_FORWARDED_ALLOW_IPS", "10.0.0.5,10.0.1.0/24")
     options = uvicorn_options(Settings.from_env())
     assert options["proxy_headers"] is True
-    assert options["forwarded_allow_ips"] == "127.0.0.1,::1"
-    monkeypatch.setenv("LUDOTECA_FORWARDED_ALLOW_IPS", "10.0.0.5,10.0.1.0/24")
-    assert uvicorn_options(Settings.from_env())["forwarded_allow_ips"] == "10.0.0.5,10.0.1.0/24"
+    assert options["forwarded_allow_ips"] == "10.0.0.5,10.0.1.0/24"
+    monkeypatch.setenv("LUDOTECA_FORWARDED_ALLOW_IPS", "10.0.0.5,nginx")
+    assert Settings.from_env().problems() == [
+        "LUDOTECA_FORWARDED_ALLOW_IPS: 'nginx' does not appear to be an IPv4 or IPv6 network"
+    ]
 
 
 # -------------------------------------------------------------------- --workers that serve
@@ -165,10 +170,16 @@ def create_from(base: str, forwarded_for: str) -> int:
 
 
 def test_the_local_proxy_s_forwarded_address_is_what_the_limits_count(tmp_path: Path) -> None:
-    """From 127.0.0.1 (the proxy), X-Forwarded-For names the client: each forwarded address has
-    its own allowance; a proxy not in LUDOTECA_FORWARDED_ALLOW_IPS is not believed."""
+    """From 127.0.0.1 named as the proxy, X-Forwarded-For names the client: each forwarded
+    address has its own allowance; a proxy not in LUDOTECA_FORWARDED_ALLOW_IPS is not believed,
+    and by default none is (rotating the header from loopback used to create table after table
+    past the limit)."""
     limits = {"LUDOTECA_LIMIT_CREATE": "2/minute"}
-    trusting = ProcessServer(f"sqlite:///{tmp_path}/a.sqlite3", tmp_path, env=limits).start()
+    trusting = ProcessServer(
+        f"sqlite:///{tmp_path}/a.sqlite3",
+        tmp_path,
+        env={**limits, "LUDOTECA_FORWARDED_ALLOW_IPS": "127.0.0.1"},
+    ).start()
     try:
         first = [create_from(trusting.base, "203.0.113.7") for _ in range(3)]
         assert first == [201, 201, 429]
@@ -180,18 +191,19 @@ def test_the_local_proxy_s_forwarded_address_is_what_the_limits_count(tmp_path: 
         close_api(trusting.base)
         trusting.terminate()
 
-    doubting = ProcessServer(
-        f"sqlite:///{tmp_path}/b.sqlite3",
-        tmp_path,
-        env={**limits, "LUDOTECA_FORWARDED_ALLOW_IPS": "192.0.2.1"},
-    ).start()
-    try:
-        # the header is ignored: every request is 127.0.0.1's
-        codes = [create_from(doubting.base, f"203.0.113.{n}") for n in range(3)]
-        assert codes == [201, 201, 429]
-    finally:
-        close_api(doubting.base)
-        doubting.terminate()
+    for name, env in [
+        ("b", {**limits, "LUDOTECA_FORWARDED_ALLOW_IPS": "192.0.2.1"}),
+        ("c", {**limits, "LUDOTECA_FORWARDED_ALLOW_IPS": ""}),  # the default: no proxy
+    ]:
+        doubting = ProcessServer(f"sqlite:///{tmp_path}/{name}.sqlite3", tmp_path, env=env)
+        doubting.start()
+        try:
+            # the header is ignored: every request is 127.0.0.1's
+            codes = [create_from(doubting.base, f"203.0.113.{n}") for n in range(3)]
+            assert codes == [201, 201, 429]
+        finally:
+            close_api(doubting.base)
+            doubting.terminate()
 
 
 # ---------------------------------------------------------------------------- bad settings

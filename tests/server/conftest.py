@@ -7,7 +7,12 @@ from pathlib import Path
 
 import pytest
 from serverkit import ProcessServer, ThreadServer, close_api, fast_settings
-from services import postgres_base, postgres_url, redis_url  # noqa: F401 - fixtures
+from services import (  # noqa: F401 - fixtures
+    postgres_base,
+    postgres_url,
+    private_redis,
+    redis_url,
+)
 
 
 @pytest.fixture

@@ -90,6 +90,16 @@ class ThreadServer:
         assert not self.thread.is_alive(), "server thread did not stop"
 
 
+def skewed_env(tmp_path: Path, seconds: float) -> dict[str, str]:
+    """The environment of a server process whose clock (``time.time``) is ``seconds`` off."""
+    shim = tmp_path / f"skewed{seconds:+g}"
+    shim.mkdir(exist_ok=True)
+    (shim / "sitecustomize.py").write_text(
+        f"import time\n_real = time.time\ntime.time = lambda: _real() + {seconds!r}\n"
+    )
+    return {"PYTHONPATH": os.pathsep.join([str(shim), os.environ.get("PYTHONPATH", "")])}
+
+
 def fast_settings(db_url: str, **changes: Any) -> Settings:
     base = Settings(
         db_url=db_url, bot_delay=0.0, away_grace=0.3, min_turn_seconds=1, contribution_seconds=2.0

@@ -5,12 +5,16 @@ one does not answer the test skips with the reason, except under CI=true, where 
 from __future__ import annotations
 
 import secrets
+import shutil
+import signal
+import subprocess
+import time
 from collections.abc import Iterator
 
 import psycopg
 import pytest
 import redis
-from serverkit import IN_CI, POSTGRES_URL, REDIS_URL
+from serverkit import IN_CI, POSTGRES_URL, REDIS_URL, free_port
 
 
 @pytest.fixture(scope="session")
@@ -48,3 +52,32 @@ def redis_url() -> str:
             pytest.fail(f"Redis must run under CI=true ({REDIS_URL}): {exc}")
         pytest.skip(f"no Redis at {REDIS_URL} ({exc}); set LUDOTECA_TEST_REDIS")
     return REDIS_URL
+
+
+@pytest.fixture
+def private_redis() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A Redis of this test's own (to pause it without pausing anyone else's)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if IN_CI:
+            pytest.fail("redis-server must be installed under CI=true")
+        pytest.skip("no redis-server binary to stage an outage with")
+    port = free_port()
+    server = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}"
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            redis.Redis.from_url(url, socket_connect_timeout=0.5).ping()
+            break
+        except redis.RedisError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+    yield url, server
+    server.send_signal(signal.SIGCONT)
+    server.kill()
+    server.wait()

@@ -177,9 +177,16 @@ class HubCluster:
     name: str
     held: set[str] = field(default_factory=set)
     shared: bool = True
+    doubled: list[tuple[str, str]] = field(default_factory=list)  # (table, the other driver)
 
     def drives(self, table_id: str) -> bool:
         return table_id in self.held
+
+    def driven_elsewhere(self, table_id: str, origin: str) -> None:
+        self.doubled.append((table_id, origin))
+
+    def doubles(self) -> list[str]:
+        return sorted({table_id for table_id, _ in self.doubled})
 
     async def claim(self, table_id: str) -> bool:
         now = self.hub.clock.now()

@@ -16,6 +16,7 @@ import json
 import random
 import secrets
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -34,6 +35,7 @@ from serverkit import (
     api,
     free_port,
     replayed_views,
+    skewed_env,
     two_people_table,
 )
 
@@ -53,7 +55,15 @@ def cluster(
     postgres_url: str, redis_url: str, tmp_path: Path, process_servers: list[ProcessServer]
 ) -> Iterator[list[ProcessServer]]:
     """Three processes on one fresh PostgreSQL schema and one Redis (a fresh key prefix)."""
-    env = {
+    env = cluster_env(redis_url)
+    for _ in range(3):  # one after the other: the first makes the signing key the others read
+        process_servers.append(ProcessServer(postgres_url, tmp_path, env=dict(env)).start())
+    yield process_servers
+
+
+def cluster_env(redis_url: str) -> dict[str, str]:
+    """The settings of the three processes of a cluster test."""
+    return {
         "LUDOTECA_REDIS": redis_url,
         "LUDOTECA_REDIS_PREFIX": f"ludoteca-test-{secrets.token_hex(4)}",
         "LUDOTECA_LEASE_SECONDS": str(LEASE_SECONDS),
@@ -65,9 +75,6 @@ def cluster(
         "LUDOTECA_LIMIT_WEBSOCKET": "100000/minute",
         "LUDOTECA_MAX_OPEN_TABLES_PER_CLIENT": "3",
     }
-    for _ in range(3):  # one after the other: the first makes the signing key the others read
-        process_servers.append(ProcessServer(postgres_url, tmp_path, env=dict(env)).start())
-    yield process_servers
 
 
 def state_of(client: Client) -> dict[str, Any]:
@@ -456,8 +463,84 @@ def test_twenty_sigkills_lose_nothing_and_store_nothing_twice(
     gc.collect()  # what the kills left unclosed is collected now, under this test's filters
     assert len(run.kills) == 20
     assert sum(s.reconnects for s in seats) > 0, "the kills should hit connected seats"
-    tables = sorted({s.table for s in seats})
+    longest, delayed, matches, finished = check_run(run, seats, postgres_url)
+    print(
+        f"\n20 SIGKILLs over {matches} matches ({finished} finished): "
+        f"longest takeover {longest:.2f} s over {delayed} delayed moves"
+    )
 
+
+SKEW = 20.0  # seconds the chaos test's third process's clock is fast
+
+
+@pytest.fixture
+def chaos_cluster(
+    postgres_url: str,
+    private_redis: tuple[str, subprocess.Popen[bytes]],
+    tmp_path: Path,
+    process_servers: list[ProcessServer],
+) -> Iterator[list[ProcessServer]]:
+    """Three processes on a Redis of the test's own (to pause it); the third's clock is fast."""
+    env = cluster_env(private_redis[0])
+    for n in range(3):
+        skewed = skewed_env(tmp_path, SKEW) if n == 2 else {}
+        process_servers.append(ProcessServer(postgres_url, tmp_path, env={**env, **skewed}).start())
+    yield process_servers
+
+
+async def pause_redis(run: Run, redis_server: subprocess.Popen[bytes], after: float) -> None:
+    """Pause Redis (SIGSTOP) for longer than a lease, then let it go on; the moves due meanwhile
+    must come within the takeover bound of its return, as after a kill."""
+    await asyncio.sleep(after)
+    redis_server.send_signal(signal.SIGSTOP)
+    try:
+        await asyncio.sleep(LEASE_SECONDS + 1.0)
+    finally:
+        redis_server.send_signal(signal.SIGCONT)
+    run.kills.append(time.time())
+
+
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_chaos_kills_a_redis_pause_and_a_fast_clock(
+    chaos_cluster: list[ProcessServer],
+    private_redis: tuple[str, subprocess.Popen[bytes]],
+    postgres_url: str,
+) -> None:
+    """SIGKILLs, Redis paused for longer than a lease, and one process 20 s fast: no timeout
+    fires before its deadline or twice, nothing acknowledged is lost, and every driven move
+    comes within the takeover bound of the interruption that delayed it."""
+    run = Run(chaos_cluster)
+    seats: list[Seat] = []
+    players = [(g, 60, False) for g in ("heroes", "dwarves", "dice-heroes")]
+    players += [("heroes", 3, True), ("dwarves", 3, True)]  # idle: every turn times out
+
+    async def scenario() -> None:
+        tasks = [asyncio.create_task(keep_playing(run, seats, *p)) for p in players]
+        await asyncio.gather(killer(run, 6), pause_redis(run, private_redis[1], 5.0))
+        await asyncio.sleep(3.0)  # the last interruption's moves come due
+        run.done = True
+        await asyncio.gather(*tasks)
+
+    asyncio.run(scenario())
+    gc.collect()
+    assert len(run.kills) == 7
+    longest, delayed, matches, finished = check_run(run, seats, postgres_url)
+    print(
+        f"\n6 SIGKILLs, a Redis pause, a clock {SKEW:g} s fast, over {matches} matches "
+        f"({finished} finished): longest takeover {longest:.2f} s over {delayed} delayed moves"
+    )
+    fast = api(chaos_cluster[2].base).get("/healthz").json()
+    assert fast["clock_skew"] is not None and abs(float(fast["clock_skew"]) - SKEW) < 1.0
+
+
+def check_run(run: Run, seats: list[Seat], postgres_url: str) -> tuple[float, int, int, int]:
+    """What a run of kills (and outages) must leave: each step stored once, the records as
+    stored, every step a seat was shown still there, every bot and timeout move on time (no
+    timeout before the deadline, none twice) or within the takeover bound after an interruption,
+    and finished records that verify. Returns the longest takeover, how many moves waited for
+    one, and how many matches there were and finished."""
+    tables = sorted({s.table for s in seats})
     # each step once: as many rows as steps, numbered 1..n, and the table's version is n (one
     # statement, one snapshot: the tables still playing move on meanwhile)
     with psycopg.connect(postgres_url) as db:
@@ -473,7 +556,8 @@ def test_twenty_sigkills_lose_nothing_and_store_nothing_twice(
     timed: dict[str, list[dict[str, Any]]] = {}
     for table_id, seat, action, by, at in steps:
         timed.setdefault(table_id, []).append({"seat": seat, "action": action, "by": by, "at": at})
-    records = {t: api(cluster[0].base).get(f"/api/tables/{t}/record").json() for t in tables}
+    base = run.servers[0].base
+    records = {t: api(base).get(f"/api/tables/{t}/record").json() for t in tables}
     for table_id, record in records.items():
         stored = [(a["seat"], a["action"], a["by"]) for a in timed.get(table_id, [])]
         shown = [(a["seat"], a["action"], a["by"]) for a in record["actions"]]
@@ -487,20 +571,17 @@ def test_twenty_sigkills_lose_nothing_and_store_nothing_twice(
             assert (step["seat"], step["action"], step["by"]) == (seat, action, by)
     takeovers: list[float] = []
     for table_id, record in records.items():
-        summary = api(cluster[0].base).get(f"/api/tables/{table_id}").json()["table"]
+        summary = api(base).get(f"/api/tables/{table_id}").json()["table"]
         takeovers += check_clock(timed.get(table_id, []), summary["turn_seconds"], run.kills)
         if record["outcome"] is not None:
             verdict = verify(record, get)
             assert verdict.ok, (table_id, verdict.problems)
     longest = max(takeovers, default=0.0)
     finished = sum(r["outcome"] is not None for r in records.values())
-    print(
-        f"\n20 SIGKILLs over {len(tables)} matches ({finished} finished): "
-        f"longest takeover {longest:.2f} s over {len(takeovers)} delayed moves"
-    )
-    assert takeovers, "some kills should hit a process driving a table with a move due"
+    assert takeovers, "some interruptions should hit a process driving a table with a move due"
     assert longest <= TAKEOVER_LIMIT
-    assert any(r["outcome"] for r in records.values()), "some matches should finish"
+    assert finished, "some matches should finish"
+    return longest, len(takeovers), len(tables), finished
 
 
 def check_clock(

@@ -57,6 +57,32 @@ def test_a_step_stored_at_one_process_reaches_the_other_and_its_driver_answers()
     run(scenario)
 
 
+def test_a_table_driven_by_two_processes_is_noticed() -> None:
+    """Two processes that both believe they drive a table (as two that disagree about the Redis
+    prefix would) used to go unnoticed; now the one that hears the other's bot move says so."""
+
+    async def scenario() -> None:
+        hub, store = Hub(FakeClock()), MemoryStorage()
+        async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
+            table_a, _, _ = await a.play_now(
+                "heroes", players=2, level="random", name="Ana", turn_seconds=60
+            )
+            await table_a.contribute(0, "ana-seed")
+            await b.get(table_a.id)
+            cluster_a, cluster_b = hub.members["a"][0], hub.members["b"][0]
+            assert cluster_a.drives(table_a.id) and not cluster_b.drives(table_a.id)
+            assert cluster_b.doubles() == []
+            cluster_b.held.add(table_a.id)  # b believes it drives the table too
+            version = table_a.version
+            await hub.clock.advance(61.0)  # the bot moves, or Ana's clock runs out: a moves
+            await seated(table_a)
+            assert table_a.version > version
+            assert cluster_b.doubles() == [table_a.id]
+            assert {origin for _, origin in cluster_b.doubled} == {"a"}
+
+    run(scenario)
+
+
 def test_a_dead_processes_tables_are_taken_over_with_their_clocks() -> None:
     async def scenario() -> None:
         clock = FakeClock()

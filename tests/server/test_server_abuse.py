@@ -128,6 +128,9 @@ def test_a_huge_body_gets_413_at_once_and_the_tables_go_on(server: ThreadServer)
         ({"game": "heroes", "start": "yes"}, "start"),
         ({"game": "heroes", "turn_seconds": 2.5}, "turn_seconds"),
         ({"game": "heroes", "surprise": 1}, "surprise"),
+        # a table of bots nobody could ever start, and a person's seat with a bot's level
+        ({"game": "heroes", "seats": [{"bot": True}, {"bot": True}]}, "start"),
+        ({"game": "heroes", "seats": [{}, {"bot": False, "level": "hard"}]}, "seats.1.level"),
     ],
 )
 def test_out_of_range_tables_are_refused_422_naming_the_field(
@@ -139,6 +142,31 @@ def test_out_of_range_tables_are_refused_422_naming_the_field(
     assert answer.json()["error"] == "bad_request"
     assert answer.json()["message"].startswith(f"{field}: "), answer.json()["message"]
     assert http.get("/api/tables").json() == []
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "status"),
+    [
+        (b'{"game": "heroes", "name": "\xff\xfe"}', "bad_json", 400),  # not UTF-8
+        (b'{"game": "heroes", "x": ' + b"[" * 30_000 + b"]" * 30_000 + b"}", "bad_json", 400),
+        (b'{"game": ', "bad_json", 400),  # not JSON at all
+    ],
+    ids=["invalid-utf8", "deeply-nested", "truncated"],
+)
+def test_unreadable_bodies_are_answered_in_the_documented_shape(
+    server: ThreadServer, body: bytes, code: str, status: int
+) -> None:
+    """Invalid UTF-8 and deeply nested JSON used to be answered 400 ``{"detail": ...}``, an
+    unknown path 404 ``{"detail": ...}``."""
+    http = api(server.base)
+    answer = http.post("/api/tables", content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == status, answer.text
+    assert set(answer.json()) >= {"error", "message"} and "detail" not in answer.json()
+    assert answer.json()["error"] == code
+    assert http.get("/api/tables").json() == []
+    missing = http.get("/api/nothing-here")
+    assert missing.status_code == 404
+    assert missing.json() == {"error": "not_found", "message": "there is nothing at this address"}
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocket
 
 from ludoteca import __version__
@@ -22,7 +23,7 @@ from . import replay
 from .api import games, invite, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
-from .cluster import open_cluster
+from .cluster import Watch, open_cluster, storage_label
 from .config import Settings
 from .keys import KeyRing
 from .ledger import Services
@@ -40,11 +41,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = open_storage(settings.db_url)
+        storage = open_storage(settings.db_url, label=storage_label(settings))
         bots = BotRunner(processes=settings.bot_processes)
         keys = KeyRing.load(Path(settings.keys_dir)) if settings.keys_dir else KeyRing.ephemeral()
         cluster = open_cluster(settings)
-        lobby = Lobby(Services(storage, bots, settings, keys=keys, cluster=cluster))
+        # the turn clocks run on the database's time: measure this process's skew first
+        watch = Watch(storage_label(settings), settings.clock_tolerance)
+        with contextlib.suppress(Exception):  # no answer yet: the watch tries again shortly
+            await watch.check(storage)
+        services = Services(storage, bots, settings, keys=keys, cluster=cluster, now=watch.now)
+        lobby = Lobby(services)
         await lobby.load()
         state = AppState(
             settings=settings,
@@ -53,10 +59,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lobby=lobby,
             limits=RateLimits(settings),
             caps=ConnectionCaps(settings.max_connections_per_client, settings.max_connections),
+            watch=watch,
         )
         app.state.ludoteca = state
         sweeper = asyncio.create_task(lobby.run_sweeper())
         keeper = asyncio.create_task(cluster.run(lobby))
+        watcher = asyncio.create_task(state.watch.run(storage))
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
@@ -64,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log("server_stopping", connections=len(state.connections))
             sweeper.cancel()
             keeper.cancel()
+            watcher.cancel()
             lobby.shutdown()
             for websocket in list(state.connections):
                 await _close_quietly(websocket)
@@ -93,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_exception_handler(Rejected, _rejected)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
+    app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
     for module in (games, tables, invite, records, ops, sockets):
         app.include_router(module.router)
     app.include_router(replay.router)
@@ -112,8 +122,32 @@ async def _rejected(_request: Request, exc: Rejected) -> JSONResponse:
     )
 
 
+HTTP_ERRORS = {
+    400: (ErrorCode.BAD_JSON, "the body is not JSON that can be read (UTF-8, nested reasonably)"),
+    404: (ErrorCode.NOT_FOUND, "there is nothing at this address"),
+    405: (ErrorCode.NOT_ALLOWED, "this address does not answer that method"),
+}
+
+
+async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+    """The framework's own errors (a body it cannot parse, an unknown path, a wrong method) in
+    the documented shape, ``{"error", "message"}``, never ``{"detail"}``."""
+    code, message = HTTP_ERRORS.get(exc.status_code, (ErrorCode.BAD_REQUEST, str(exc.detail)))
+    return JSONResponse(
+        {"error": code, "message": message},
+        status_code=exc.status_code,
+        headers=getattr(exc, "headers", None),
+    )
+
+
 async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-    """422 naming the field: ``{"error": "bad_request", "message": "players: ...", "detail"}``."""
+    """422 naming the field: ``{"error": "bad_request", "message": "players: ...", "detail"}``;
+    400 ``bad_json`` for a body that is not JSON at all."""
+    for error in exc.errors():
+        if error.get("type") == "json_invalid":
+            where = error.get("loc", ("body", "?"))[-1]
+            message = f"the body is not valid JSON (at position {where})"
+            return JSONResponse({"error": ErrorCode.BAD_JSON, "message": message}, status_code=400)
     problems = []
     for error in exc.errors():
         where = ".".join(str(part) for part in error.get("loc", ())[1:]) or "body"

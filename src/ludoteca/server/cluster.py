@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import secrets
 import time
@@ -38,6 +39,7 @@ from .logs import log
 
 if TYPE_CHECKING:
     from .config import Settings
+    from .storage import Storage
 
 
 NoticeKind = Literal["step", "row", "presence", "lease"]
@@ -124,6 +126,15 @@ class Cluster(Protocol):
 
     async def release(self, table_id: str) -> None: ...
 
+    def driven_elsewhere(self, table_id: str, origin: str) -> None:
+        """Process ``origin`` stored a bot's or the clock's move at a table this one drives: the
+        table is driven twice (logged, and shown by ``/healthz`` for a minute)."""
+        ...
+
+    def doubles(self) -> list[str]:
+        """The tables seen driven twice within the last minute."""
+        ...
+
     async def publish(self, notice: Notice) -> None:
         """Send the notice to the other processes (in order; it may leave a moment later)."""
         ...
@@ -166,6 +177,12 @@ class Solo:
 
     async def release(self, table_id: str) -> None:
         return None
+
+    def driven_elsewhere(self, table_id: str, origin: str) -> None:
+        return None  # nobody else stores anything
+
+    def doubles(self) -> list[str]:
+        return []
 
     async def publish(self, notice: Notice) -> None:
         return None
@@ -332,11 +349,21 @@ class RedisCluster:
         lease_seconds: float = 3.0,
     ) -> None:
         self.name = f"{secrets.token_hex(6)}"
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(url)
+        self.tick = lease_seconds / 3  # renew three times within a lease
+        # a command that gets no answer within a round fails (Redis paused, or the network
+        # gone quiet) rather than hold the lease round and every request behind it
+        timeout = max(0.2, self.tick)
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
+        # the subscription waits for notices as long as it takes: no read timeout, but a
+        # bounded connect and TCP keepalives; it is started afresh when Redis comes back
+        self.listener: aioredis.Redis = aioredis.Redis.from_url(
+            url, socket_connect_timeout=timeout, socket_keepalive=True
+        )
         self.channel = f"{prefix}:tables"
         self.keys = [f"{prefix}:leases", f"{prefix}:holders", f"{prefix}:processes"]
         self.lease_ms = int(lease_seconds * 1000)
-        self.tick = lease_seconds / 3  # renew three times within a lease
         self.held: set[str] = set()
         self._outgoing: deque[bytes] = deque()
         self._pending = asyncio.Event()
@@ -354,6 +381,7 @@ class RedisCluster:
         self._loading = asyncio.Semaphore(16)
         self._background: set[asyncio.Task[None]] = set()
         self._arriving: set[str] = set()  # tables taken over, being read: not finished yet
+        self._doubles: deque[tuple[float, str]] = deque()  # (when, table) seen driven twice
 
     def _beside(self, work: Coroutine[Any, Any, None], table_id: str | None = None) -> None:
         """Run ``work`` beside the lease rounds; if it takes a table over and fails (say, the
@@ -414,6 +442,16 @@ class RedisCluster:
         self.held.discard(table_id)
         await self._release(keys=self.keys[:2], args=[self.name, table_id])
 
+    def driven_elsewhere(self, table_id: str, origin: str) -> None:
+        log("driven_twice", logging.WARNING, table=table_id, by=origin, here=self.name)
+        self._doubles.append((time.monotonic(), table_id))
+
+    def doubles(self) -> list[str]:
+        recent = time.monotonic() - DOUBLES_SECONDS
+        while self._doubles and self._doubles[0][0] < recent:
+            self._doubles.popleft()
+        return sorted({table_id for _, table_id in self._doubles})
+
     async def publish(self, notice: Notice) -> None:
         """Queued, and sent in order by one task in pipelines: measured, a round trip to Redis
         per notice cost a tenth of the CPU of every action under load."""
@@ -467,21 +505,30 @@ class RedisCluster:
         return None
 
     async def run(self, handler: Handler) -> None:
-        helpers = [asyncio.create_task(self._listen(handler)), asyncio.create_task(self._send())]
+        self._listening = asyncio.create_task(self._listen(handler, first=True))
+        sender = asyncio.create_task(self._send())
         try:
             await self._keep(handler)
         finally:
-            for task in [*helpers, *self._background]:
+            helpers = [self._listening, sender, *self._background]
+            for task in helpers:
                 task.cancel()
-            for task in [*helpers, *self._background]:
+            for task in helpers:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+
+    def _listen_again(self, handler: Handler) -> None:
+        """Redis answers again after it did not: subscribe afresh (a subscription that lived
+        through the outage may be dead without knowing it), and read every table held again."""
+        self._listening.cancel()
+        self._listening = asyncio.create_task(self._listen(handler, first=False))
 
     # ------------------------------------------------------------------------ the leases
     async def _keep(self, handler: Handler) -> None:
         peers: set[str] = set()
         search_due = 0.0  # search for undriven tables at once, then every ``SEARCH_SECONDS``
         poll_due = 0.0
+        failing = False
         while True:
             if time.monotonic() >= poll_due:
                 try:
@@ -494,6 +541,10 @@ class RedisCluster:
             try:
                 peers = await self._tick(handler, peers)
                 self._renewed = time.monotonic()
+                if failing:
+                    failing = False
+                    log("cluster_reachable", held=len(self.held))
+                    self._listen_again(handler)
                 if self._renewed >= search_due:
                     await self._adopt(handler, await handler.live())
                     search_due = self._renewed + SEARCH_SECONDS
@@ -501,6 +552,7 @@ class RedisCluster:
                 raise
             except (RedisError, OSError) as exc:
                 log("cluster_unreachable", logging.WARNING, error=repr(exc))
+                failing = True
                 search_due = 0.0  # once back, look for tables started meanwhile
                 if time.monotonic() - self._renewed > self.lease_ms / 1000 and self.held:
                     # our leases may have lapsed: stop driving rather than drive beside another
@@ -569,10 +621,9 @@ class RedisCluster:
         log("leases_handed_off", tables=len(given), held=len(self.held), fair=fair)
 
     # ----------------------------------------------------------------------- the notices
-    async def _listen(self, handler: Handler) -> None:
-        first = True
+    async def _listen(self, handler: Handler, first: bool) -> None:
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel)
                 if not first:  # notices sent while we were away are gone: read the tables again
@@ -610,6 +661,96 @@ class RedisCluster:
             with contextlib.suppress(RedisError, OSError):
                 await self._hand_off(keys=self.keys[:2], args=[self.name, *held])
         await self.redis.aclose()
+        await self.listener.aclose()
+
+
+DOUBLES_SECONDS = 60.0  # how long /healthz shows a table seen driven twice
+SAMPLES = 3  # reads of the database's clock per look: the fastest answer is the most exact
+CENSUS_SECONDS = 10.0
+"""How often a process compares its clock with the database's and looks at the other processes
+serving the same tables."""
+
+
+def storage_label(settings: Settings) -> str:
+    """What names this process's database sessions after the database: a digest of its Redis
+    prefix, or ``solo`` without Redis. Processes serving one database must all show one label."""
+    if not settings.redis_url:
+        return "solo"
+    return hashlib.sha256(settings.redis_prefix.encode()).hexdigest()[:12]
+
+
+class Watch:
+    """What a process checks about the deployment it is part of, every ``CENSUS_SECONDS``:
+
+    - how far its clock is off the database's (``now`` corrects it, for the turn clocks), and
+      whether that is more than ``tolerance`` seconds (then the machine's clock needs fixing);
+    - that every process serving the same database and schema uses the same Redis prefix (or
+      no Redis): processes that disagree drive the same tables twice and never hear each other.
+
+    Each finding is logged when it appears and when it clears, and shown by ``/healthz``."""
+
+    def __init__(self, label: str, tolerance: float) -> None:
+        self.label = label
+        self.tolerance = tolerance
+        self.skew: float | None = None  # this process's clock minus the database's, seconds
+        self.others: list[str] = []  # the other labels seen on this database
+
+    def now(self) -> float:
+        """The time on the database's clock, as well as this process can tell: its own clock
+        less the skew last measured. Every turn's start and deadline is taken from it, so that
+        every process, whatever its own clock says, enforces the deadline every other shows."""
+        return time.time() - (self.skew or 0.0)
+
+    @property
+    def skewed(self) -> bool:
+        return self.skew is not None and abs(self.skew) > self.tolerance
+
+    def problems(self) -> list[str]:
+        found = []
+        if self.skewed:
+            assert self.skew is not None
+            found.append(
+                f"this process's clock is {self.skew:+.1f} s off the database's "
+                f"(more than {self.tolerance:g} s)"
+            )
+        if self.others:
+            found.append(
+                f"processes on this database use other Redis prefixes ({', '.join(self.others)}; "
+                f"this one {self.label}): they drive the same tables without hearing each other"
+            )
+        return found
+
+    async def check(self, storage: Storage) -> None:
+        was_skewed, had_others = self.skewed, bool(self.others)
+        best: tuple[float, float] | None = None  # (round trip, skew) of the fastest answer
+        for _ in range(SAMPLES):
+            before = time.time()
+            census = await storage.census()
+            after = time.time()
+            if best is None or after - before < best[0]:
+                best = (after - before, (before + after) / 2 - census.now)
+        assert best is not None
+        trip, skew = best
+        if trip <= self.tolerance:  # a slow answer says nothing about the clocks
+            # the database read its clock between ``before`` and ``after``: a skew within half
+            # the round trip is no skew that can be told from none
+            self.skew = 0.0 if abs(skew) <= trip / 2 else skew
+        labels = {label.split(" ", 2)[-1] for label in census.labels}
+        self.others = sorted(labels - {self.label})
+        if self.skewed != was_skewed:
+            level = logging.WARNING if self.skewed else logging.INFO
+            log("clock_skew", level, skew=round(self.skew or 0.0, 3), tolerance=self.tolerance)
+        if bool(self.others) != had_others:
+            level = logging.WARNING if self.others else logging.INFO
+            log("deployment_disagrees", level, label=self.label, others=self.others)
+
+    async def run(self, storage: Storage) -> None:
+        while True:
+            try:
+                await self.check(storage)
+            except Exception as exc:  # the database is out of reach: the health check says so
+                log("census_failed", logging.WARNING, error=repr(exc))
+            await asyncio.sleep(CENSUS_SECONDS)
 
 
 def _text(value: bytes | str) -> str:

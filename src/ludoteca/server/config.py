@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from dataclasses import dataclass
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def trusted_networks(spec: str) -> list[Network] | None:
+    """The proxies of ``LUDOTECA_FORWARDED_ALLOW_IPS`` as networks (None for ``*``: any); raises
+    ValueError for an item that is neither an address nor a network."""
+    networks: list[Network] = []
+    for item in (part.strip() for part in spec.split(",")):
+        if item == "*":
+            return None
+        if item:
+            networks.append(ipaddress.ip_network(item, strict=False))
+    return networks
 
 
 def _float(name: str, default: float) -> float:
@@ -63,14 +78,20 @@ class Settings:
     share_url: str | None = None
     redis_prefix: str = "ludoteca"  # keys and channel names (LUDOTECA_REDIS_PREFIX)
     lease_seconds: float = 3.0  # a driving lease not renewed this long lapses to another process
+    clock_tolerance: float = 2.0  # seconds a process's clock may differ from the database's
     # uvicorn
     ws_max_frame_bytes: int = 64 * 1024
     ws_ping_interval: float = 20.0
     ws_ping_timeout: float = 20.0
     limit_concurrency: int = 4000
+    # an HTTP request's headers and body must arrive in time; one address holds so many at once
+    header_timeout: float = 10.0  # from the connection (or the request's first byte)
+    body_timeout: float = 30.0  # from the end of the headers
+    max_http_per_client: int = 256  # open HTTP connections per address (a proxy's: unlimited)
+    flood_cooldown: float = 30.0  # an address closed for flooding opens no websocket this long
     # the proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma-separated
-    # addresses or networks, "*" for any): behind nginx the client is the forwarded address
-    forwarded_allow_ips: str = "127.0.0.1,::1"
+    # addresses or networks, "*" for any; none by default): behind nginx, nginx's address
+    forwarded_allow_ips: str = ""
     contribution_seconds: float = 10.0  # how long a start waits for commitments, then reveals
     keys_dir: str | None = None  # the record-signing keys (None: one key for this process only)
 
@@ -80,10 +101,15 @@ class Settings:
         found = []
         at_least = {
             "LUDOTECA_LEASE_SECONDS": (self.lease_seconds, 0.5),
+            "LUDOTECA_CLOCK_TOLERANCE": (self.clock_tolerance, 0.1),
             "LUDOTECA_MAX_CONNECTIONS": (self.max_connections, 1),
             "LUDOTECA_MAX_CONNECTIONS_PER_CLIENT": (self.max_connections_per_client, 1),
             "LUDOTECA_MAX_OPEN_TABLES_PER_CLIENT": (self.max_open_tables_per_client, 1),
             "LUDOTECA_LIMIT_CONCURRENCY": (self.limit_concurrency, 1),
+            "LUDOTECA_HEADER_TIMEOUT": (self.header_timeout, 0.1),
+            "LUDOTECA_BODY_TIMEOUT": (self.body_timeout, 0.1),
+            "LUDOTECA_MAX_HTTP_PER_CLIENT": (self.max_http_per_client, 1),
+            "LUDOTECA_FLOOD_COOLDOWN": (self.flood_cooldown, 0),
             "LUDOTECA_RATE": (self.rate_per_second, 0.1),
             "LUDOTECA_RATE_BURST": (self.rate_burst, 1),
             "LUDOTECA_BOT_DELAY": (self.bot_delay, 0),
@@ -116,6 +142,10 @@ class Settings:
                 f"the Redis address is redis://HOST:PORT/DB (or rediss://, unix://), "
                 f"not {self.redis_url!r}"
             )
+        try:
+            trusted_networks(self.forwarded_allow_ips)
+        except ValueError as exc:
+            found.append(f"LUDOTECA_FORWARDED_ALLOW_IPS: {exc}")
         return found
 
     @classmethod
@@ -134,6 +164,7 @@ class Settings:
             redis_url=redis_url or env("LUDOTECA_REDIS") or None,
             redis_prefix=env("LUDOTECA_REDIS_PREFIX") or base.redis_prefix,
             lease_seconds=_float("LUDOTECA_LEASE_SECONDS", base.lease_seconds),
+            clock_tolerance=_float("LUDOTECA_CLOCK_TOLERANCE", base.clock_tolerance),
             open_table_ttl=_float("LUDOTECA_OPEN_TABLE_TTL", base.open_table_ttl),
             max_connections=_int("LUDOTECA_MAX_CONNECTIONS", base.max_connections),
             max_connections_per_client=_int(
@@ -147,6 +178,10 @@ class Settings:
             limit_start=env("LUDOTECA_LIMIT_START") or base.limit_start,
             limit_websocket=env("LUDOTECA_LIMIT_WEBSOCKET") or base.limit_websocket,
             limit_concurrency=_int("LUDOTECA_LIMIT_CONCURRENCY", base.limit_concurrency),
+            header_timeout=_float("LUDOTECA_HEADER_TIMEOUT", base.header_timeout),
+            body_timeout=_float("LUDOTECA_BODY_TIMEOUT", base.body_timeout),
+            max_http_per_client=_int("LUDOTECA_MAX_HTTP_PER_CLIENT", base.max_http_per_client),
+            flood_cooldown=_float("LUDOTECA_FLOOD_COOLDOWN", base.flood_cooldown),
             forwarded_allow_ips=env("LUDOTECA_FORWARDED_ALLOW_IPS") or base.forwarded_allow_ips,
             contribution_seconds=_float("LUDOTECA_CONTRIBUTION_SECONDS", base.contribution_seconds),
             keys_dir=os.environ.get("LUDOTECA_KEYS", DEFAULT_KEYS),

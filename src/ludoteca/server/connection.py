@@ -178,6 +178,7 @@ class Reader:
         self.version = version
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
         self.dropped = 0
+        self.flooded = False  # closed for flooding: its address waits before connecting again
 
     def error(self, code: ErrorCode, message: str) -> None:
         self.outbox.reply(
@@ -186,7 +187,11 @@ class Reader:
 
     async def next(self, timeout: float | None) -> str | None:
         """The next text message within the rate (None for one refused here); raises
-        TimeoutError, or WebSocketDisconnect when the client is gone."""
+        TimeoutError, or WebSocketDisconnect when the client is gone.
+
+        It lets the other tasks run first, every time: a message that was already waiting is
+        returned without a pause, so a flood would otherwise hold the event loop."""
+        await asyncio.sleep(0)
         message = await asyncio.wait_for(self.websocket.receive(), timeout)
         if message["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(message.get("code", 1000))
@@ -195,6 +200,7 @@ class Reader:
             if self.dropped == 1:
                 self.error(ErrorCode.RATE_LIMITED, "too many messages: slow down")
             elif self.dropped > self.settings.max_dropped_messages:
+                self.flooded = True
                 self.outbox.close(CloseCode.POLICY, "kept sending after being told to slow down")
             return None
         self.dropped = 0

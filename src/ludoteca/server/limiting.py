@@ -24,6 +24,7 @@ from .logs import log
 from .protocol import ErrorCode
 
 ACTIONS = ("create", "join", "start", "websocket")
+REDIS_TIMEOUT = 0.5  # seconds a rate-limit check waits for Redis before letting the request by
 
 
 class RateLimits:
@@ -40,7 +41,12 @@ class RateLimits:
         self.storage: Storage
         self._pool: aioredis.ConnectionPool | None = None
         if settings.redis_url:
-            self._pool = aioredis.ConnectionPool.from_url(settings.redis_url)
+            # a Redis that does not answer lets the request through after this, not never
+            self._pool = aioredis.ConnectionPool.from_url(
+                settings.redis_url,
+                socket_timeout=REDIS_TIMEOUT,
+                socket_connect_timeout=REDIS_TIMEOUT,
+            )
             url = settings.redis_url.replace("redis://", "async+redis://", 1)
             found = storage_from_string(
                 url,
@@ -86,11 +92,29 @@ class RateLimits:
 
 @dataclass
 class ConnectionCaps:
-    """Websockets open now, per client address and in total."""
+    """Websockets open now, per client address and in total; and the addresses waiting after
+    one of their websockets was closed for flooding."""
 
     per_client: int
     total: int
     open: Counter[str] = field(default_factory=Counter)
+    cooling: dict[str, float] = field(default_factory=dict)  # address -> until (monotonic)
+
+    def cool(self, client: str, seconds: float, now: float | None = None) -> None:
+        """``client`` flooded: it opens no websocket for ``seconds``."""
+        now = time.monotonic() if now is None else now
+        for address in [a for a, until in self.cooling.items() if until <= now]:
+            del self.cooling[address]
+        if seconds > 0:
+            self.cooling[client] = now + seconds
+
+    def cooling_for(self, client: str, now: float | None = None) -> float | None:
+        """Seconds ``client`` still waits after a flood, or None."""
+        until = self.cooling.get(client)
+        now = time.monotonic() if now is None else now
+        if until is None or until <= now:
+            return None
+        return until - now
 
     @property
     def count(self) -> int:

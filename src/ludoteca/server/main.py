@@ -18,15 +18,23 @@ from .config import Settings
 from .keys import KeyRing
 from .logs import configure
 from .storage.migrate import DatabaseError, prepare_url
+from .wire import uvicorn_protocols
 
 # what each worker process imports and calls to build its app (uvicorn's ``factory=True``)
 WORKER_FACTORY = "ludoteca.server.main:worker_app"
 
 
-def uvicorn_options(settings: Settings) -> dict[str, object]:
+def uvicorn_options(settings: Settings, workers: int = 1) -> dict[str, object]:
     """uvicorn's limits for this server: frame size, keep-alive pings, concurrent connections,
-    and which proxies may name the client (X-Forwarded-For) and the scheme (X-Forwarded-Proto)."""
+    the protocols that time out slow requests and read floods a slice at a time (``wire``),
+    and which proxies may name the client (X-Forwarded-For) and the scheme (X-Forwarded-Proto).
+
+    ``workers`` > 1: uvicorn hands the options to new processes by pickling, so the HTTP protocol
+    is named, and each worker reads its limits from the environment."""
+    http, ws = uvicorn_protocols(settings)
     return {
+        "http": http if workers == 1 else "ludoteca.server.wire:EnvHttp",
+        "ws": ws if workers == 1 else "ludoteca.server.wire:GuardedWebSocket",
         "ws_max_size": settings.ws_max_frame_bytes,  # a larger frame closes the socket (1009)
         "ws_ping_interval": settings.ws_ping_interval,
         "ws_ping_timeout": settings.ws_ping_timeout,
@@ -35,8 +43,8 @@ def uvicorn_options(settings: Settings) -> dict[str, object]:
         "timeout_graceful_shutdown": 10,
         "access_log": False,
         # the per-address limits count the forwarded address when a trusted proxy sends one
-        "proxy_headers": True,
-        "forwarded_allow_ips": settings.forwarded_allow_ips,
+        "proxy_headers": bool(settings.forwarded_allow_ips.strip()),
+        "forwarded_allow_ips": settings.forwarded_allow_ips or None,
     }
 
 
@@ -200,6 +208,7 @@ def serve(
     if settings.keys_dir:
         # made here, once: workers starting together on an empty folder would each make a key
         KeyRing.load(Path(settings.keys_dir))
+    options.update(uvicorn_options(settings, workers))
     uvicorn.run(WORKER_FACTORY, factory=True, workers=workers, **options)  # type: ignore[arg-type]
     return 0
 

@@ -57,6 +57,8 @@ class ErrorCode(StrEnum):
     COMMITMENTS_CLOSED = "commitments_closed"
     NOT_REVEALING = "not_revealing"
     ALREADY_DEALT = "already_dealt"
+    NOT_FOUND = "not_found"
+    NOT_ALLOWED = "not_allowed"
     # play (websocket)
     MATCH_OVER = "match_over"
     NOT_YOUR_TURN = "not_your_turn"
@@ -89,6 +91,9 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.BAD_REVEAL: 422,
     ErrorCode.COMMITMENTS_CLOSED: 409,
     ErrorCode.NOT_REVEALING: 409,
+    ErrorCode.BAD_JSON: 400,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.NOT_ALLOWED: 405,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.TOO_MANY_TABLES: 429,

@@ -80,6 +80,12 @@ class Replicated(Presented):
             return
         async with self.lock:
             step = notice.step
+            if (
+                step is not None
+                and step["by"] in ("bot", "table")
+                and self.services.cluster.drives(self.id)
+            ):  # a timed move stored by another process, at a table this one drives
+                self.services.cluster.driven_elsewhere(self.id, notice.origin)
             if step is not None and self.match is not None and step["seq"] <= self.version:
                 return  # already here
             if not self._take_step(notice):

@@ -15,6 +15,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from ludoteca.server.bots import BotRunner
+from ludoteca.server.cluster import Watch
 from ludoteca.server.config import Settings
 from ludoteca.server.limiting import ConnectionCaps, RateLimits
 from ludoteca.server.lobby import Lobby
@@ -32,6 +33,7 @@ class AppState:
     lobby: Lobby
     limits: RateLimits
     caps: ConnectionCaps
+    watch: Watch
     connections: set[WebSocket] = field(default_factory=set)
 
 

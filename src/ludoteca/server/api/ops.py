@@ -25,10 +25,20 @@ async def health(state: State) -> JSONResponse:
     lobby = state.lobby
     cluster = lobby.services.cluster
     unreachable = await cluster.ping()
+    problems = state.watch.problems()
+    doubles = cluster.doubles()
+    if doubles:
+        problems.append(
+            f"{len(doubles)} table(s) driven by another process too in the last minute "
+            f"({', '.join(doubles[:5])}): do all processes share one Redis and prefix?"
+        )
+    skew = state.watch.skew
     return JSONResponse(
         {
-            "status": "degraded" if lobby.broken or unreachable else "ok",
+            "status": "degraded" if lobby.broken or unreachable or problems else "ok",
             "redis": unreachable or ("ok" if cluster.shared else None),
+            "problems": problems,  # the clock off the database's, processes that disagree
+            "clock_skew": None if skew is None else round(skew, 3),
             "db": storage.dialect,
             "tables": sum(t.row.status == Status.PLAYING for t in lobby.tables.values()),
             "in_memory": len(lobby.tables),

@@ -35,6 +35,12 @@ async def _deny(websocket: WebSocket, code: ErrorCode, message: str, retry_after
 
 @asynccontextmanager
 async def admitted(websocket: WebSocket, state: AppState, client: str) -> AsyncIterator[bool]:
+    wait = state.caps.cooling_for(client)
+    if wait is not None:
+        message = "this address flooded a websocket: wait before connecting again"
+        await _deny(websocket, ErrorCode.RATE_LIMITED, message, max(1.0, wait))
+        yield False
+        return
     wait = await state.limits.hit("websocket", client)
     if wait is not None:
         await _deny(websocket, ErrorCode.RATE_LIMITED, "too many connections opened", wait)
@@ -58,7 +64,10 @@ async def admitted(websocket: WebSocket, state: AppState, client: str) -> AsyncI
 async def play(websocket: WebSocket, table_id: str, state: State, client: Client) -> None:
     async with admitted(websocket, state, client) as ok:
         if ok:
-            await Connection(websocket, state.lobby, state.settings).serve(table_id)
+            connection = Connection(websocket, state.lobby, state.settings)
+            await connection.serve(table_id)
+            if connection.reader.flooded:
+                state.caps.cool(client, state.settings.flood_cooldown)
 
 
 @router.websocket("/ws/lobby")
@@ -70,4 +79,7 @@ async def follow_lobby(
 ) -> None:
     async with admitted(websocket, state, client) as ok:
         if ok:
-            await LobbyFeed(websocket, state.lobby, state.settings, game).serve()
+            feed = LobbyFeed(websocket, state.lobby, state.settings, game)
+            await feed.serve()
+            if feed.reader.flooded:
+                state.caps.cool(client, state.settings.flood_cooldown)

@@ -9,7 +9,16 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationInfo,
+    field_validator,
+)
 
 from ludoteca.bots import LEVELS
 from ludoteca.server.lobby import Lobby, SeatRequest
@@ -42,7 +51,16 @@ class SeatSpec(_Body):
     bot: StrictBool = Field(
         False, description="true: a bot takes this seat; false: a seat for a person"
     )
-    level: Level | None = Field(None, description="the bot's level (default: medium)")
+    level: Level | None = Field(
+        None, description="the bot's level (default: medium); only with bot: true"
+    )
+
+    @field_validator("level")
+    @classmethod
+    def _level_for_bots(cls, level: str | None, info: ValidationInfo) -> str | None:
+        if level is not None and not info.data.get("bot", False):
+            raise ValueError("only a bot's seat has a level: this seat is for a person")
+        return level
 
 
 class CreateTable(_Body):
@@ -55,7 +73,22 @@ class CreateTable(_Body):
     )
     turn_seconds: TurnSeconds | None = Field(None, description="seconds per turn (default 60)")
     name: Name | None = Field(None, description="your name: you sit at the first seat for a person")
-    start: StrictBool = Field(False, description="start at once; empty seats are taken by bots")
+    start: StrictBool = Field(
+        False,
+        description="start at once; empty seats are taken by bots (required for bots only)",
+        validate_default=True,
+    )
+
+    @field_validator("start")
+    @classmethod
+    def _someone_starts(cls, start: bool, info: ValidationInfo) -> bool:
+        seats = info.data.get("seats")
+        if not start and seats and all(seat.bot for seat in seats):
+            raise ValueError(
+                "every seat is a bot: there is no seat for you, and nobody could start it "
+                "later (send start: true for bots only)"
+            )
+        return start
 
 
 class PlayNow(_Body):

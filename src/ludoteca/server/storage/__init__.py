@@ -10,13 +10,23 @@ from __future__ import annotations
 from .memory import MemoryStorage
 from .migrate import DatabaseError, SchemaBehind, prepare
 from .protocol import Storage
-from .rows import MAX_PAGE, ActionRow, Append, ConflictError, SeatRow, TablePage, TableRow
+from .rows import (
+    MAX_PAGE,
+    ActionRow,
+    Append,
+    Census,
+    ConflictError,
+    SeatRow,
+    TablePage,
+    TableRow,
+)
 from .sql import SqlStorage, engine_for
 
 __all__ = [
     "MAX_PAGE",
     "ActionRow",
     "Append",
+    "Census",
     "ConflictError",
     "DatabaseError",
     "MemoryStorage",
@@ -30,15 +40,15 @@ __all__ = [
 ]
 
 
-def open_storage(url: str, *, upgrade: bool = False) -> Storage:
+def open_storage(url: str, *, upgrade: bool = False, label: str | None = None) -> Storage:
     """The store for ``url``. An empty database is created at the newest schema; one at an older
     revision raises SchemaBehind unless ``upgrade`` (then it is upgraded). ValueError for a URL
-    that names no store we have."""
+    that names no store we have. ``label`` names a server process's sessions (``engine_for``)."""
     if url.startswith("memory://"):
         if url != "memory://":
             raise ValueError(f"the in-memory store takes no path: use memory://, not {url!r}")
         return MemoryStorage()
-    engine = engine_for(url)
+    engine = engine_for(url, label)
     try:
         prepare(engine, upgrade=upgrade, url=url)
     except BaseException:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -17,6 +18,7 @@ from .rows import (
     EXPIRED,
     ActionRow,
     Append,
+    Census,
     ConflictError,
     SeatRow,
     TablePage,
@@ -249,6 +251,10 @@ class MemoryStorage:
 
     async def ping(self) -> None:
         self._open()
+
+    async def census(self) -> Census:
+        self._open()
+        return Census(time.time())
 
     async def close(self) -> None:
         self._closed = True

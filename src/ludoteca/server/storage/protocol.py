@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from .rows import ActionRow, Append, SeatRow, TablePage, TableRow
+from .rows import ActionRow, Append, Census, SeatRow, TablePage, TableRow
 
 
 class Storage(Protocol):
@@ -131,6 +131,11 @@ class Storage(Protocol):
 
     async def ping(self) -> None:
         """Raise if the store cannot answer (the health check)."""
+        ...
+
+    async def census(self) -> Census:
+        """The database's clock, and the labels of the server processes connected to this
+        database and schema (PostgreSQL; none for SQLite and memory, which serve one process)."""
         ...
 
     async def close(self) -> None:

@@ -143,3 +143,13 @@ def decode_cursor(cursor: str) -> tuple[float, str]:
     if not isinstance(created_at, int | float) or not isinstance(table_id, str):
         raise ValueError(f"not a cursor given by list_tables: {cursor!r}")
     return float(created_at), table_id
+
+
+@dataclass(frozen=True, slots=True)
+class Census:
+    """What the database says about the processes serving it: its clock (seconds since the
+    epoch, read by the database) and the label of each server process connected to it (the same
+    database and schema), e.g. ``"ludoteca 1a2b3c4d 5e6f7a8b9c0d"`` (see ``engine_for``)."""
+
+    now: float
+    labels: tuple[str, ...] = ()

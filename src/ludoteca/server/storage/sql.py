@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -44,6 +45,7 @@ from .rows import (
     EXPIRED,
     ActionRow,
     Append,
+    Census,
     ConflictError,
     SeatRow,
     TablePage,
@@ -130,9 +132,21 @@ _OPEN_REVEALS = (
 )
 
 
-def engine_for(url: str) -> Engine:
+_LABEL = "'ludoteca ' || left(md5(current_database() || '/' || current_schema()), 8) || ' ' || "
+_CENSUS = text(
+    "SELECT extract(epoch FROM clock_timestamp()) AS now, array("
+    "SELECT DISTINCT application_name FROM pg_stat_activity WHERE application_name LIKE "
+    + _LABEL
+    + "'%') AS labels"
+)
+
+
+def engine_for(url: str, label: str | None = None) -> Engine:
     """An engine for ``url``; ``postgresql://`` uses psycopg 3, SQLite gets WAL and a busy wait.
 
+    With ``label`` (a server process: its Redis prefix, digested), every PostgreSQL session is
+    named ``ludoteca <database and schema, digested> <label>`` (``application_name``), so each
+    process can see which others serve the same tables, and whether they agree (``census``).
     ValueError for a URL that is neither SQLite nor PostgreSQL.
     """
     if url.startswith(("postgresql://", "postgres://")):
@@ -159,9 +173,21 @@ def engine_for(url: str) -> Engine:
             "postgresql://user@host/database or memory://"
         )
     try:
-        return create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
+        engine = create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
     except ArgumentError as exc:
         raise ValueError(f"bad database URL: {exc}") from None
+    if label is not None:
+
+        @event.listens_for(engine, "connect")
+        def _name(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute(
+                "SELECT set_config('application_name', " + _LABEL + "%s, false)", (label,)
+            )
+            cursor.close()
+            dbapi_connection.commit()  # a setting made in a transaction rolled back is undone
+
+    return engine
 
 
 class SqlStorage:
@@ -197,6 +223,17 @@ class SqlStorage:
     def _ping(self) -> None:
         with self.engine.connect() as conn:
             conn.execute(text("SELECT 1"))
+
+    async def census(self) -> Census:
+        if self.dialect != "postgresql":
+            self._check_open()
+            return Census(time.time())  # one process's own file: its own clock
+        return await self._run(self._census)
+
+    def _census(self) -> Census:
+        with self.engine.connect() as conn:
+            row = conn.execute(_CENSUS).one()
+        return Census(float(row.now), tuple(sorted(row.labels)))
 
     async def close(self) -> None:
         self._closed = True  # no new work; what is waiting still commits
