@@ -67,7 +67,7 @@ def test_a_table_driven_by_two_processes_is_noticed() -> None:
             table_a, _, _ = await a.play_now(
                 "heroes", players=2, level="random", name="Ana", turn_seconds=60
             )
-            await table_a.contribute(0, "ana-seed")
+            await commit_then_reveal(table_a, {0: "ana-seed"})
             await b.get(table_a.id)
             cluster_a, cluster_b = hub.members["a"][0], hub.members["b"][0]
             assert cluster_a.drives(table_a.id) and not cluster_b.drives(table_a.id)
