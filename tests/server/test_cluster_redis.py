@@ -10,7 +10,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from ludoteca.server.cluster import Notice, RedisCluster
+from ludoteca.server.cluster import Notice
+from ludoteca.server.redis_cluster import RedisCluster
 
 
 class Recorder:

@@ -23,7 +23,6 @@ from . import replay
 from .api import games, invite, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
-from .cluster import Watch, open_cluster, storage_label
 from .config import Settings
 from .keys import KeyRing
 from .ledger import Services
@@ -31,8 +30,10 @@ from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
 from .lobby import Lobby
 from .logs import log, quiet_protocol_errors
 from .protocol import CloseCode, ErrorCode, Rejected, http_status
+from .redis_cluster import open_cluster
 from .site import mount_web
 from .storage import open_storage
+from .watch import Watch, storage_label
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -15,12 +15,12 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from ludoteca.server.bots import BotRunner
-from ludoteca.server.cluster import Watch
 from ludoteca.server.config import Settings
 from ludoteca.server.limiting import ConnectionCaps, RateLimits
 from ludoteca.server.lobby import Lobby
 from ludoteca.server.protocol import ErrorCode, Rejected
 from ludoteca.server.storage import Storage
+from ludoteca.server.watch import Watch
 
 
 @dataclass
