@@ -7,8 +7,9 @@ changes a table publishes a :class:`Notice` so that every other process holding 
 up and sends each of its clients their own view.
 
 - :class:`Solo` is one process on its own: it drives every table and tells nobody.
-- ``RedisCluster`` (module ``redis_cluster``) keeps the leases in Redis (a sorted set of expiry times and a hash of
-  holders, changed only by Lua scripts, on Redis's own clock) and publishes notices on one pub/sub
+- ``RedisCluster`` (module ``redis_cluster``) keeps the leases in Redis (a sorted set of expiry
+  times and a hash of holders, changed only by Lua scripts, on Redis's own clock) and publishes
+  notices on one pub/sub
   channel. A holder renews its leases every second; a lease it stops renewing lapses after
   ``lease_seconds``, and the surviving processes share the lapsed tables out among themselves. A
   stale holder cannot store a step that was taken: the step's key ``(table, seq)`` fences it.
