@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ludoteca.server.clock import TurnClock, next_turn_start
-from ludoteca.server.connection import TokenBucket
+from ludoteca.server.outbox import TokenBucket
 
 
 def test_a_turn_runs_for_its_seconds() -> None:
