@@ -22,7 +22,7 @@ from ludoteca.server.lobby import Lobby, SeatRequest
 from ludoteca.server.protocol import Rejected, Status
 from ludoteca.server.storage import ActionRow, SeatRow, SqlStorage, TableRow, open_storage
 from ludoteca.server.storage.schema import actions, seats, tables
-from ludoteca.server.storage.sql import _seat_values, _table_values
+from ludoteca.server.storage.statements import seat_values, table_values
 
 
 class Clock:
@@ -176,8 +176,8 @@ def store_finished(storage: SqlStorage, count: int) -> list[str]:
     ]
     seat_rows = [SeatRow(0, "bot", "A", "random"), SeatRow(1, "bot", "B", "random")]
     with storage.engine.begin() as conn:
-        conn.execute(insert(tables), [_table_values(r) for r in rows])
-        conn.execute(insert(seats), [_seat_values(t, s) for t in ids for s in seat_rows])
+        conn.execute(insert(tables), [table_values(r) for r in rows])
+        conn.execute(insert(seats), [seat_values(t, s) for t in ids for s in seat_rows])
         conn.execute(
             insert(actions),
             [

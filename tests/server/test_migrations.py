@@ -31,9 +31,9 @@ from ludoteca.games import get
 from ludoteca.server.ledger import token_hash
 from ludoteca.server.main import check_database
 from ludoteca.server.storage import SchemaBehind, open_storage
+from ludoteca.server.storage.engine import engine_for
 from ludoteca.server.storage.migrate import DatabaseError, alembic_config, head, new_revision
 from ludoteca.server.storage.schema import metadata
-from ludoteca.server.storage.sql import engine_for
 
 OLD_SCHEMA = """
 CREATE TABLE actions (

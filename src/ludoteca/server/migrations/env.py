@@ -6,8 +6,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection
 
+from ludoteca.server.storage.engine import engine_for
 from ludoteca.server.storage.schema import metadata
-from ludoteca.server.storage.sql import engine_for
 
 config = context.config
 

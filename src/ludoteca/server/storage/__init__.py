@@ -7,6 +7,7 @@ in-memory store, for tests). See docs/storage.md.
 
 from __future__ import annotations
 
+from .engine import engine_for
 from .memory import MemoryStorage
 from .migrate import DatabaseError, SchemaBehind, prepare
 from .protocol import Storage
@@ -20,7 +21,7 @@ from .rows import (
     TablePage,
     TableRow,
 )
-from .sql import SqlStorage, engine_for
+from .sql import SqlStorage
 
 __all__ = [
     "MAX_PAGE",

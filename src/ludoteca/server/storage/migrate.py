@@ -27,7 +27,7 @@ from sqlalchemy import inspect, make_url, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from .sql import engine_for
+from .engine import engine_for
 
 SCRIPTS = "ludoteca.server:migrations"
 FIRST = "0001"  # the schema of a database made before migrations (by ``create_all``),

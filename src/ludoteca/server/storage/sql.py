@@ -15,31 +15,23 @@ load many tables share a commit, and each caller still returns only once its own
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     ColumnElement,
     Select,
     and_,
-    bindparam,
-    case,
-    create_engine,
-    event,
     func,
-    insert,
     or_,
     select,
     text,
-    true,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import ArgumentError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 
 from .rows import (
     EXPIRED,
@@ -55,139 +47,30 @@ from .rows import (
     check_positive,
     decode_cursor,
     page_of,
-    status_filter,
     to_json,
 )
 from .schema import actions, seats, tables
+from .statements import (
+    ADVANCE,
+    AWAY,
+    CENSUS,
+    DEAL,
+    INSERT_ACTIONS,
+    INSERT_SEATS,
+    INSERT_TABLE,
+    OPEN_REVEALS,
+    SEAT,
+    START,
+    filters,
+    seat_params,
+    seat_values,
+    seats_of,
+    table_row,
+    table_values,
+)
 
 P = ParamSpec("P")
 T = TypeVar("T")
-
-_ADVANCE = (
-    update(tables)
-    .where(and_(tables.c.id == bindparam("tid"), tables.c.version == bindparam("previous")))
-    .values(
-        version=bindparam("v"),
-        turn_started_at=bindparam("started"),
-        status=bindparam("status"),
-        outcome=bindparam("result"),
-    )
-)
-"""A table's next step: version, turn clock, and status and outcome once the match is over."""
-
-_AWAY = (
-    update(seats)
-    .where(and_(seats.c.table_id == bindparam("tid"), seats.c.seat == bindparam("number")))
-    .values(away=bindparam("new_away"))
-)
-_SEED_FIELDS = ("contribution", "commitment", "salt")
-_SEAT = (
-    update(seats)
-    .where(and_(seats.c.table_id == bindparam("tid"), seats.c.seat == bindparam("number")))
-    .values(
-        kind=bindparam("new_kind"),
-        name=bindparam("new_name"),
-        level=bindparam("new_level"),
-        token_hash=bindparam("new_token_hash"),
-        away=bindparam("new_away"),
-        # a person's commitment, contribution and salt are written only by ``commit_seat`` and
-        # ``reveal_seat``; a seat that is no one's (freed, or a bot's) has none
-        **{
-            name: case((bindparam("new_kind") == "human", seats.c[name]), else_=None)
-            for name in _SEED_FIELDS
-        },
-    )
-)
-"""One seat as it is now (several seats in one executemany when a table starts)."""
-
-# The statements of every match's life, built once: building one (and its cache key) per call
-# measured two to three times the cost of running it on SQLite.
-_INSERT_TABLE = insert(tables)
-_INSERT_SEATS = insert(seats)
-_INSERT_ACTIONS = insert(actions)
-_START = (
-    update(tables)
-    .where(and_(tables.c.id == bindparam("tid"), tables.c.status == "open"))
-    .values(
-        status=bindparam("new_status"),
-        started_at=bindparam("started"),
-        turn_started_at=bindparam("turn_started"),
-    )
-)
-_DEAL = (
-    update(tables)
-    .where(and_(tables.c.id == bindparam("tid"), tables.c.status == "starting"))
-    .values(status="playing", turn_started_at=bindparam("dealt"))
-)
-_OPEN_REVEALS = (
-    update(tables)
-    .where(
-        and_(
-            tables.c.id == bindparam("tid"),
-            tables.c.status == "starting",
-            tables.c.revealing_at.is_(None),
-        )
-    )
-    .values(revealing_at=bindparam("at"))
-)
-
-
-_LABEL = "'ludoteca ' || left(md5(current_database() || '/' || current_schema()), 8) || ' ' || "
-_CENSUS = text(
-    "SELECT extract(epoch FROM clock_timestamp()) AS now, array("
-    "SELECT DISTINCT application_name FROM pg_stat_activity WHERE application_name LIKE "
-    + _LABEL
-    + "'%') AS labels"
-)
-
-
-def engine_for(url: str, label: str | None = None) -> Engine:
-    """An engine for ``url``; ``postgresql://`` uses psycopg 3, SQLite gets WAL and a busy wait.
-
-    With ``label`` (a server process: its Redis prefix, digested), every PostgreSQL session is
-    named ``ludoteca <database and schema, digested> <label>`` (``application_name``), so each
-    process can see which others serve the same tables, and whether they agree (``census``).
-    ValueError for a URL that is neither SQLite nor PostgreSQL.
-    """
-    if url.startswith(("postgresql://", "postgres://")):
-        url = "postgresql+psycopg://" + url.split("://", 1)[1]
-    if url.startswith("sqlite:///"):
-        path = url.removeprefix("sqlite:///")
-        if not path or path == ":memory:":
-            raise ValueError("an SQLite database needs a file: sqlite:///path/to/file.sqlite3")
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url)
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")  # a commit survives a killed process
-            cursor.execute("PRAGMA busy_timeout=5000")
-            cursor.close()
-
-        return engine
-    if not url.startswith("postgresql+psycopg://"):
-        raise ValueError(
-            f"unknown database URL {url!r}: use sqlite:///path/file.sqlite3, "
-            "postgresql://user@host/database or memory://"
-        )
-    try:
-        engine = create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
-    except ArgumentError as exc:
-        raise ValueError(f"bad database URL: {exc}") from None
-    if label is not None:
-
-        @event.listens_for(engine, "connect")
-        def _name(dbapi_connection: Any, _record: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            cursor.execute(
-                "SELECT set_config('application_name', " + _LABEL + "%s, false)", (label,)
-            )
-            cursor.close()
-            dbapi_connection.commit()  # a setting made in a transaction rolled back is undone
-
-    return engine
 
 
 class SqlStorage:
@@ -232,7 +115,7 @@ class SqlStorage:
 
     def _census(self) -> Census:
         with self.engine.connect() as conn:
-            row = conn.execute(_CENSUS).one()
+            row = conn.execute(CENSUS).one()
         return Census(float(row.now), tuple(sorted(row.labels)))
 
     async def close(self) -> None:
@@ -288,7 +171,7 @@ class SqlStorage:
         """One multi-row insert and one executemany update (per-statement overhead measured at
         ~150 µs in SQLAlchemy: batching it is what makes group commit pay)."""
         conn.execute(
-            _INSERT_ACTIONS,
+            INSERT_ACTIONS,
             [
                 {
                     "table_id": i.table_id,
@@ -302,7 +185,7 @@ class SqlStorage:
             ],
         )
         moved = conn.execute(
-            _ADVANCE,
+            ADVANCE,
             [
                 {
                     "tid": i.table_id,
@@ -323,7 +206,7 @@ class SqlStorage:
             if i.away is not None
         ]
         if away:
-            conn.execute(_AWAY, away)
+            conn.execute(AWAY, away)
 
     # ------------------------------------------------------------------------------ writes
     async def create_table(self, row: TableRow) -> None:
@@ -333,9 +216,9 @@ class SqlStorage:
     def _create_table(self, row: TableRow) -> None:
         try:
             with self.engine.begin() as conn:
-                conn.execute(_INSERT_TABLE, _table_values(row))
+                conn.execute(INSERT_TABLE, table_values(row))
                 if row.seats:
-                    conn.execute(_INSERT_SEATS, [_seat_values(row.id, s) for s in row.seats])
+                    conn.execute(INSERT_SEATS, [seat_values(row.id, s) for s in row.seats])
         except IntegrityError:
             raise ConflictError(f"there is already a table {row.id}") from None
 
@@ -351,7 +234,7 @@ class SqlStorage:
             return
         if not rows:
             return
-        changed = conn.execute(_SEAT, [_seat_params(table_id, s) for s in rows])
+        changed = conn.execute(SEAT, [seat_params(table_id, s) for s in rows])
         if changed.rowcount != len(rows):
             raise ConflictError(f"table {table_id} has no seat among {[s.seat for s in rows]}")
 
@@ -369,7 +252,7 @@ class SqlStorage:
     ) -> None:
         with self.engine.begin() as conn:
             result = conn.execute(
-                _START,
+                START,
                 {
                     "tid": table_id,
                     "new_status": status,
@@ -386,18 +269,18 @@ class SqlStorage:
 
     def _deal_table(self, table_id: str, dealt_at: float) -> list[SeatRow]:
         with self.engine.begin() as conn:
-            result = conn.execute(_DEAL, {"tid": table_id, "dealt": dealt_at})
+            result = conn.execute(DEAL, {"tid": table_id, "dealt": dealt_at})
             if result.rowcount != 1:
                 raise ConflictError(f"table {table_id} is not waiting to be dealt")
             # read after the row lock: every reveal stored before the deal, and none after
-            return self._seats(conn, [table_id])[table_id]
+            return seats_of(conn, [table_id])[table_id]
 
     async def open_reveals(self, table_id: str, at: float) -> None:
         await self._run(self._open_reveals, table_id, at)
 
     def _open_reveals(self, table_id: str, at: float) -> None:
         with self.engine.begin() as conn:
-            result = conn.execute(_OPEN_REVEALS, {"tid": table_id, "at": at})
+            result = conn.execute(OPEN_REVEALS, {"tid": table_id, "at": at})
             if result.rowcount != 1:
                 raise ConflictError(f"table {table_id} is not taking commitments")
 
@@ -468,8 +351,8 @@ class SqlStorage:
             row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
             if row is None:
                 return None
-            loaded = _table_row(row)
-            loaded.seats = self._seats(conn, [table_id])[table_id]
+            loaded = table_row(row)
+            loaded.seats = seats_of(conn, [table_id])[table_id]
             return loaded
 
     async def versions(self, table_ids: Iterable[str]) -> dict[str, tuple[int, str]]:
@@ -535,7 +418,7 @@ class SqlStorage:
         game: str | None = None,
         owner: str | None = None,
     ) -> int:
-        query = select(func.count()).select_from(tables).where(_filters(statuses, game))
+        query = select(func.count()).select_from(tables).where(filters(statuses, game))
         if owner is not None:
             query = query.where(tables.c.owner == owner)
         return await self._run(self._count, query)
@@ -547,112 +430,14 @@ class SqlStorage:
     def _newest_first(self, statuses: Iterable[str] | None, game: str | None) -> Select[Any]:
         return (
             select(tables)
-            .where(_filters(statuses, game))
+            .where(filters(statuses, game))
             .order_by(tables.c.created_at.desc(), self._id.desc())
         )
 
     def _select_tables(self, query: Select[Any], limit: int) -> list[TableRow]:
         with self.engine.connect() as conn:
-            loaded = [_table_row(r) for r in conn.execute(query.limit(limit)).mappings()]
-            by_table = self._seats(conn, [t.id for t in loaded])
+            loaded = [table_row(r) for r in conn.execute(query.limit(limit)).mappings()]
+            by_table = seats_of(conn, [t.id for t in loaded])
             for t in loaded:
                 t.seats = by_table.get(t.id, [])
             return loaded
-
-    @staticmethod
-    def _seats(conn: Connection, table_ids: list[str]) -> dict[str, list[SeatRow]]:
-        found: dict[str, list[SeatRow]] = {t: [] for t in table_ids}
-        if not table_ids:
-            return found
-        rows = conn.execute(
-            select(seats).where(seats.c.table_id.in_(table_ids)).order_by(seats.c.seat)
-        )
-        for r in rows:
-            found[r.table_id].append(
-                SeatRow(
-                    r.seat,
-                    r.kind,
-                    r.name,
-                    r.level,
-                    r.token_hash,
-                    bool(r.away),
-                    r.contribution,
-                    r.commitment,
-                    r.salt,
-                )
-            )
-        return found
-
-
-def _filters(statuses: Iterable[str] | None, game: str | None) -> ColumnElement[bool]:
-    conditions: list[ColumnElement[bool]] = []
-    wanted = status_filter(statuses)
-    if wanted is not None:
-        conditions.append(tables.c.status.in_(wanted))
-    if game is not None:
-        conditions.append(tables.c.game == game)
-    return and_(true(), *conditions)
-
-
-def _table_values(row: TableRow) -> dict[str, Any]:
-    return {
-        "id": row.id,
-        "game": row.game,
-        "params": to_json(row.params),
-        "seed": row.seed,
-        "commitment": row.commitment,
-        "status": row.status,
-        "turn_seconds": row.turn_seconds,
-        "created_at": row.created_at,
-        "started_at": row.started_at,
-        "turn_started_at": row.turn_started_at,
-        "version": row.version,
-        "outcome": to_json(row.outcome) if row.outcome is not None else None,
-        "format": row.format,
-        "owner": row.owner,
-        "revealing_at": row.revealing_at,
-    }
-
-
-def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
-    return {
-        "table_id": table_id,
-        "seat": seat.seat,
-        "kind": seat.kind,
-        "name": seat.name,
-        "level": seat.level,
-        "token_hash": seat.token_hash,
-        "away": seat.away,
-        "contribution": seat.contribution,
-        "commitment": seat.commitment,
-        "salt": seat.salt,
-    }
-
-
-def _seat_params(table_id: str, seat: SeatRow) -> dict[str, Any]:
-    """The bind parameters of ``_SEAT`` (named apart from the columns they set)."""
-    values = _seat_values(table_id, seat)
-    for name in _SEED_FIELDS:
-        del values[name]
-    found = {"tid": values.pop("table_id"), "number": values.pop("seat")}
-    return found | {f"new_{name}": value for name, value in values.items()}
-
-
-def _table_row(r: Any) -> TableRow:
-    return TableRow(
-        id=r["id"],
-        game=r["game"],
-        params=json.loads(r["params"]),
-        seed=r["seed"],
-        commitment=r["commitment"],
-        status=r["status"],
-        turn_seconds=r["turn_seconds"],
-        created_at=r["created_at"],
-        started_at=r["started_at"],
-        turn_started_at=r["turn_started_at"],
-        version=r["version"],
-        outcome=json.loads(r["outcome"]) if r["outcome"] else None,
-        format=r["format"],
-        owner=r["owner"],
-        revealing_at=r["revealing_at"],
-    )
