@@ -22,7 +22,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +29,11 @@ from typing import Any
 
 import httpx
 import pytest
-from serverkit import IN_CI, Client, ProcessServer, close_api, free_port
+
+from kit.client import Client
+from kit.env import missing
+from kit.servers import ServerProcess, close_api, free_port
+from kit.wait import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx.conf"
@@ -65,10 +68,10 @@ def nginx_binary() -> str:
         problem = install_nginx()
         found = find_nginx()
         if found is None:
-            reason = f"nginx is not installed and could not be ({problem or 'not found after'})"
-            if IN_CI:
-                pytest.fail(f"{reason}; required under CI=true (make nginx)")
-            pytest.skip(reason)
+            missing(
+                f"nginx is not installed and could not be ({problem or 'not found after'}): "
+                "make nginx"
+            )
     return found
 
 
@@ -147,25 +150,29 @@ def start_nginx(binary: str, folder: Path, upstreams: list[int]) -> Nginx:
         [*command, "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     server = Nginx(port, folder, process)
-    deadline = time.monotonic() + 20
-    while True:
+
+    def listening() -> bool:
         assert process.poll() is None, f"nginx stopped: {server.errors()}"
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return server
         except OSError:
-            if time.monotonic() > deadline:
-                server.stop()
-                raise
-            time.sleep(0.05)
+            return False
+        return True
+
+    try:
+        eventually(listening, 20, what=f"nginx listening on {port}")
+    except AssertionError:
+        server.stop()
+        raise
+    return server
 
 
 # ------------------------------------------------------------------------------ the site
 @dataclass
 class Site:
     nginx: Nginx
-    processes: list[ProcessServer]
-    upstreams: list[ProcessServer]  # as listed in nginx (the same process twice: one-process)
+    processes: list[ServerProcess]
+    upstreams: list[ServerProcess]  # as listed in nginx (the same process twice: one-process)
 
 
 @contextlib.contextmanager
@@ -180,13 +187,13 @@ def running_site(
         "LUDOTECA_REDIS_PREFIX": f"ludoteca-test-{secrets.token_hex(4)}",
         **env,
     }
-    processes: list[ProcessServer] = []
+    processes: list[ServerProcess] = []
     nginx: Nginx | None = None
     try:
         # one after the other: the first makes the schema and the signing key (var/keys in the
         # shared working directory), the second finds them
         for _ in range(count):
-            processes.append(ProcessServer(db, workdir, env=env).start())
+            processes.append(ServerProcess(workdir, db, env=env).start())
         upstreams = processes if count == 2 else processes * 2
         nginx = start_nginx(binary, workdir / "nginx", [p.port for p in upstreams])
         yield Site(nginx, processes, upstreams)
@@ -227,7 +234,7 @@ def loopback() -> str:
     return f"127.{random.randrange(1, 255)}.{random.randrange(1, 255)}.{random.randrange(2, 255)}"
 
 
-def connections(process: ProcessServer) -> int:
+def connections(process: ServerProcess) -> int:
     count: int = httpx.get(f"{process.base}/healthz").json()["connections"]
     return count
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
-from serverkit import ProcessServer, close_api, free_port, wait_healthy
 
+from kit.servers import ServerProcess, close_api, free_port, wait_healthy
+from kit.wait import eventually
 from ludoteca.cli import build_parser
 from ludoteca.server.config import Settings
 from ludoteca.server.main import uvicorn_options, workers_problem
@@ -127,11 +127,10 @@ def test_two_workers_serve_one_address_and_stop_together(
     try:
         base = f"http://127.0.0.1:{port}"
         wait_healthy(base, 60)
-        text = (tmp_path / "serve.log").read_text()
-        deadline = time.monotonic() + 30  # the second worker may still be starting
-        while text.count('"server_started"') < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
-            text = (tmp_path / "serve.log").read_text()
+        # the second worker may still be starting
+        started = (tmp_path / "serve.log").read_text
+        eventually(lambda: started().count('"server_started"') >= 2, 30, what="both workers")
+        text = started()
         assert "2 processes" in text
         assert text.count('"server_started"') == 2, text  # the JSON logs of both workers
         health = httpx.get(f"{base}/healthz").json()
@@ -163,7 +162,7 @@ def test_the_local_proxy_s_forwarded_address_is_what_the_limits_count(tmp_path: 
     """From 127.0.0.1 (the proxy), X-Forwarded-For names the client: each forwarded address has
     its own allowance; a proxy not in LUDOTECA_FORWARDED_ALLOW_IPS is not believed."""
     limits = {"LUDOTECA_LIMIT_CREATE": "2/minute"}
-    trusting = ProcessServer(f"sqlite:///{tmp_path}/a.sqlite3", tmp_path, env=limits).start()
+    trusting = ServerProcess(tmp_path, f"sqlite:///{tmp_path}/a.sqlite3", env=limits).start()
     try:
         first = [create_from(trusting.base, "203.0.113.7") for _ in range(3)]
         assert first == [201, 201, 429]
@@ -175,9 +174,9 @@ def test_the_local_proxy_s_forwarded_address_is_what_the_limits_count(tmp_path: 
         close_api(trusting.base)
         trusting.terminate()
 
-    doubting = ProcessServer(
-        f"sqlite:///{tmp_path}/b.sqlite3",
+    doubting = ServerProcess(
         tmp_path,
+        f"sqlite:///{tmp_path}/b.sqlite3",
         env={**limits, "LUDOTECA_FORWARDED_ALLOW_IPS": "192.0.2.1"},
     ).start()
     try:

@@ -11,9 +11,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from serverkit import fast_settings
 from sqlalchemy import insert, text
 
+from kit.servers import server_settings
 from ludoteca.core import Match, Player, commitment
 from ludoteca.games import get
 from ludoteca.server.bots import BotRunner
@@ -44,7 +44,7 @@ def storage(tmp_path: Path) -> Iterator[SqlStorage]:
 
 def make_lobby(storage: SqlStorage, clock: Clock, **changes: object) -> Lobby:
     url = storage.engine.url.render_as_string(hide_password=False)
-    settings = replace(fast_settings(url), **changes)  # type: ignore[arg-type]
+    settings = replace(server_settings(url), **changes)  # type: ignore[arg-type]
     return Lobby(Services(storage, BotRunner(processes=1), settings, clock))
 
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
-from serverkit import Client, ThreadServer, api, fast_settings, two_people_table
-
+from kit.client import Client, two_people_table
+from kit.servers import ThreadServer, api, server_settings
+from kit.wait import eventually
 from ludoteca.core import verify
 from ludoteca.games import get
 
 
 def test_the_table_plays_for_a_seat_whose_clock_ran_out(sqlite_url: str) -> None:
-    server = ThreadServer(fast_settings(sqlite_url, away_grace=0.3)).start()
+    server = ThreadServer(server_settings(sqlite_url, away_grace=0.3)).start()
     try:
         table_id, tokens = two_people_table(server.base, turn_seconds=1)
 
@@ -62,12 +64,12 @@ def test_bots_carry_a_table_with_nobody_at_it_to_the_end(server: ThreadServer) -
         )
         assert created["token"] is None
         table_id = created["table"]["id"]
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            summary = api(server.base).get(f"/api/tables/{table_id}").json()["table"]
-            if summary["status"] == "over":
-                break
-            time.sleep(0.1)
+
+        def over(table_id: str = table_id) -> dict[str, Any] | None:
+            found: dict[str, Any] = api(server.base).get(f"/api/tables/{table_id}").json()
+            return found["table"] if found["table"]["status"] == "over" else None
+
+        summary = eventually(over, 60, interval=0.1, what=f"the end of the match at {table_id}")
         assert summary["status"] == "over" and summary["seed"]
         record = api(server.base).get(f"/api/tables/{table_id}/record").json()
         assert {a["by"] for a in record["actions"]} == {"bot"}
@@ -76,12 +78,12 @@ def test_bots_carry_a_table_with_nobody_at_it_to_the_end(server: ThreadServer) -
 
 def test_clocks_survive_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'clock.sqlite3'}"
-    server = ThreadServer(fast_settings(url)).start()
+    server = ThreadServer(server_settings(url)).start()
     table_id, tokens = two_people_table(server.base, turn_seconds=30)
     started_at = api(server.base).get(f"/api/tables/{table_id}").json()["table"]["started_at"]
     server.stop()
     time.sleep(1.2)
-    again = ThreadServer(fast_settings(url), port=server.port).start()
+    again = ThreadServer(server_settings(url), port=server.port).start()
     try:
 
         async def scenario() -> None:

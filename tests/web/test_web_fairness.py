@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browserkit import Pages, ServerProcess, play_heroes_by_clicks, state
 from test_web_audit import SERIOUS, serious
 from test_web_verify import STEPS, statuses
 
+from kit.browser import Pages, play_heroes_by_clicks, state
+from kit.servers import ServerProcess
 from ludoteca.core import Match, MatchRecord
 from ludoteca.core.fairness import contribution_problem
 from ludoteca.core.signing import SigningKey
@@ -42,9 +43,9 @@ def check(page: Page, record: dict[str, Any], receipts: str = "") -> str:
     return verdict
 
 
-def contribute(server: ServerProcess, table_id: str, token: str, seed: str) -> Any:
+def contribute(web_server: ServerProcess, table_id: str, token: str, seed: str) -> Any:
     request = urllib.request.Request(
-        f"{server.base}/api/tables/{table_id}/contribute",
+        f"{web_server.base}/api/tables/{table_id}/contribute",
         data=json.dumps({"seed": seed}).encode(),
         headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
     )
@@ -64,9 +65,9 @@ def no_serious_violation(page: Page, within: str | None = None) -> None:
 
 
 def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
-    pages: Pages, server: ServerProcess, tmp_path: Path
+    pages: Pages, web_server: ServerProcess, tmp_path: Path
 ) -> None:
-    created = server.post(
+    created = web_server.post(
         "/api/tables", {"game": "heroes", "seats": [{}, {"bot": True, "level": "random"}]}
     )
     table_id = created["table"]["id"]
@@ -116,7 +117,7 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     assert "a bot" in end.locator(".proof-contribution[data-seat='1']").inner_text()
     assert end.locator("[data-seed]").inner_text() == view["seed"]
     assert end.locator("[data-chain]").inner_text() == view["chain"] == final["chain"]
-    keys = server.get("/api/keys")["keys"]
+    keys = web_server.get("/api/keys")["keys"]
     end.locator("[data-key-id]").wait_for()
     assert end.locator("[data-key-id]").inner_text() == keys[0]["key_id"]
 
@@ -196,15 +197,17 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
 
 
 def test_a_starting_table_waits_for_seeds_and_counts_down(
-    pages: Pages, server: ServerProcess
+    pages: Pages, web_server: ServerProcess
 ) -> None:
-    created = server.post("/api/tables", {"game": "dice-heroes", "seats": [{}, {}], "name": "Ana"})
+    created = web_server.post(
+        "/api/tables", {"game": "dice-heroes", "seats": [{}, {}], "name": "Ana"}
+    )
     table_id, ana = created["table"]["id"], created["token"]
     page = pages.open(f"/table/{table_id}", locale="de-DE")
     page.click("[data-key='join-1']")
     page.wait_for_selector("[data-deal-sent='yes']")
     server_post_start = urllib.request.Request(
-        f"{server.base}/api/tables/{table_id}/start",
+        f"{web_server.base}/api/tables/{table_id}/start",
         data=b"{}",
         headers={"Content-Type": "application/json", "Authorization": f"Bearer {ana}"},
     )
@@ -222,7 +225,7 @@ def test_a_starting_table_waits_for_seeds_and_counts_down(
     no_serious_violation(page)
 
     # her seed arrives over HTTP: the table deals at once, from both seeds
-    contribute(server, table_id, ana, "ana-seed")
+    contribute(web_server, table_id, ana, "ana-seed")
     page.wait_for_function("() => window.__ludoteca.state.view !== null")
     page.wait_for_selector(".board-root > *")
     s = state(page)

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Pages, ServerProcess, decision
+
+from kit.browser import Pages, decision
+from kit.servers import ServerProcess
 
 TESTS = Path(__file__).resolve().parent.parent
 
@@ -19,7 +21,7 @@ TESTS = Path(__file__).resolve().parent.parent
 def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     path = os.pathsep.join(p for p in (str(TESTS), os.environ.get("PYTHONPATH", "")) if p)
     env = {"PYTHONPATH": path, "LUDOTECA_GAMES": "toygame"}
-    process = ServerProcess(tmp_path_factory.mktemp("toy-server"), env).start()
+    process = ServerProcess(tmp_path_factory.mktemp("toy-server"), env=env).start()
     yield process
     process.stop()
 
