@@ -199,6 +199,7 @@ def rss_mb() -> float:
     return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
+@pytest.mark.slow
 def test_reading_finished_tables_keeps_none_of_them_and_memory_flat(storage: SqlStorage) -> None:
     """Summaries and records of 1,000 finished tables are read from storage: none stays in
     memory (each used to stay, about 0.135 MB apiece), and the process grows by less than a

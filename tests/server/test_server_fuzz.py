@@ -34,6 +34,8 @@ from ludoteca.games import get
 from ludoteca.server.lobby import Lobby
 from ludoteca.server.protocol import CloseCode, ErrorCode
 
+pytestmark = pytest.mark.slow  # thousands of fuzzed messages and requests
+
 WS_MESSAGES = int(os.environ.get("LUDOTECA_FUZZ_WS_MESSAGES", "2000"))
 API_CASES = int(os.environ.get("LUDOTECA_FUZZ_API_CASES", "20"))  # per endpoint
 BATCH = 20

@@ -6,15 +6,13 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kit.browser import Pages, decision
+from kit.env import TESTS
 from kit.servers import ServerProcess
-
-TESTS = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
