@@ -57,10 +57,11 @@ pytest: $(TEST_STAMP) browser nginx
 
 test: lint typecheck pytest
 
-# the fast lane: no PostgreSQL, Redis or Chromium needed (tests/conftest.py marks the tests that do)
+# the fast lane: no PostgreSQL, Redis or Chromium needed (tests/conftest.py marks the tests that do),
+# on two processes
 FAST := not browser and not postgres and not redis and not slow
 fast: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q -m "$(FAST)" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n 2 -m "$(FAST)" $(PYTEST_ARGS)
 
 # branch coverage of the engine and server packages over the suite without the browser
 coverage: $(TEST_STAMP)
