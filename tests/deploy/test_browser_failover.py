@@ -21,7 +21,6 @@ import httpx
 import pytest
 from test_nginx import (
     Site,
-    connections,
     nginx_binary,  # noqa: F401 (the fixture, shared with test_nginx)
     running_site,
 )
@@ -36,7 +35,7 @@ from kit.browser import (
     start_from_home,
     state,
 )
-from kit.servers import ServerProcess
+from kit.servers import health
 from kit.wait import eventually
 from ludoteca.core import Receipt, verify
 from ludoteca.games import get
@@ -65,11 +64,6 @@ def site(
     binary: str = request.getfixturevalue("nginx_binary")  # test_nginx's: found or installed
     with running_site(binary, postgres_url, redis_url, tmp_path, env) as found:
         yield found
-
-
-def health(process: ServerProcess) -> dict[str, Any]:
-    found: dict[str, Any] = httpx.get(f"{process.base}/healthz", timeout=5).json()
-    return found
 
 
 def play_to_the_end(
@@ -109,13 +103,13 @@ def test_the_page_survives_the_kill_of_its_process(browser: Any, site: Site) -> 
         assert before["version"] > 2
 
         # the page's one websocket (the lobby feed closed when the table opened)
-        held = [connections(p) for p in site.processes]
+        held = [health(p.base)["connections"] for p in site.processes]
         assert sorted(held) == [0, 1], held
         victim = site.processes[held.index(1)]
         survivor = site.processes[held.index(0)]
         # the process where the person sits drives the table (its bot, its clock): the kill takes
         # the driver down with the websocket
-        assert [health(victim)["driving"], health(survivor)["driving"]] == [1, 0]
+        assert [health(victim.base)["driving"], health(survivor.base)["driving"]] == [1, 0]
 
         page.evaluate(WATCH_BANNERS)
         killed = time.monotonic()
@@ -136,18 +130,18 @@ def test_the_page_survives_the_kill_of_its_process(browser: Any, site: Site) -> 
         assert again["seat"] == before["seat"] == page.evaluate("() => window.__ludoteca.seat")
         assert again["legal"] == before["legal"]
         assert len(again["log"]) == before["version"] + 1  # the whole log, from the deal on
-        assert connections(survivor) == 1
+        assert health(survivor.base)["connections"] == 1
 
         # the survivor drives the table (its clock and its bot) within the promised 5 s
         eventually(
-            lambda: health(survivor)["driving"] >= 1,
+            lambda: health(survivor.base)["driving"] >= 1,
             TAKEOVER_SECONDS - (time.monotonic() - killed),
             interval=0.1,
             what="the survivor driving the table",
         )
 
         victim.start()  # restarted, as systemd would; the table stays where the person sits
-        assert health(victim)["status"] == "ok"
+        assert health(victim.base)["status"] == "ok"
 
         final = play_to_the_end(page, before["version"] - 1, seen, pick)
         assert final["view"]["outcome"] is not None

@@ -32,7 +32,7 @@ import pytest
 
 from kit.client import Client
 from kit.env import missing
-from kit.servers import ServerProcess, close_api, free_port
+from kit.servers import ServerProcess, close_api, free_port, health
 from kit.wait import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -234,11 +234,6 @@ def loopback() -> str:
     return f"127.{random.randrange(1, 255)}.{random.randrange(1, 255)}.{random.randrange(2, 255)}"
 
 
-def connections(process: ServerProcess) -> int:
-    count: int = httpx.get(f"{process.base}/healthz").json()["connections"]
-    return count
-
-
 async def play_until_over(client: Client, pick: random.Random) -> None:
     """Random legal actions for the client's seat until the match ends."""
     while True:
@@ -330,9 +325,9 @@ def test_two_people_play_a_whole_match_through_nginx(site: Site, tmp_path: Path)
                 await people[-1].until(lambda m: m["type"] == "state")
             # one socket on each upstream entry: on two processes, one socket each
             if len(site.processes) == 2:
-                assert [connections(p) for p in site.processes] == [1, 1]
+                assert [health(p.base)["connections"] for p in site.processes] == [1, 1]
             else:
-                assert connections(site.processes[0]) == 2
+                assert health(site.processes[0].base)["connections"] == 2
             plays = (play_until_over(c, random.Random(n)) for n, c in enumerate(people))
             await asyncio.wait_for(asyncio.gather(*plays), 240)
         finally:

@@ -52,6 +52,12 @@ def healthy(base: str) -> bool:
     return False
 
 
+def health(base: str) -> dict[str, Any]:
+    """The server's /healthz answer: its status, the websockets it holds, the tables it drives..."""
+    found: dict[str, Any] = httpx.get(f"{base}/healthz", timeout=10).json()
+    return found
+
+
 def wait_healthy(base: str, seconds: float = 20) -> None:
     eventually(lambda: healthy(base), seconds, what=f"the server at {base} answering /healthz")
 

@@ -18,7 +18,7 @@ import pytest
 import websockets
 
 from kit.client import two_people_table
-from kit.servers import ThreadServer, api, server_settings
+from kit.servers import ThreadServer, api, health, server_settings
 from kit.wait import eventually, eventually_async
 
 
@@ -37,12 +37,6 @@ def strict_server(sqlite_url: str) -> Iterator[ThreadServer]:
     ).start()
     yield srv
     srv.stop()
-
-
-def connections(srv: ThreadServer) -> int:
-    """The websockets the server holds open."""
-    count: int = api(srv.base).get("/healthz").json()["connections"]
-    return count
 
 
 def test_a_flood_that_never_reads_is_closed_and_its_replies_bounded(server: ThreadServer) -> None:
@@ -199,7 +193,9 @@ def test_websockets_per_client_and_per_minute_are_capped(strict_server: ThreadSe
         assert json.loads(capped.value.response.body)["error"] == "too_many_connections"
         for ws in held:
             await ws.close()
-        await eventually_async(lambda: connections(strict_server) == 0, what="the closes heard")
+        await eventually_async(
+            lambda: health(strict_server.base)["connections"] == 0, what="the closes heard"
+        )
         for _ in range(2):  # 6 per minute: 3 + 1 refused + these 2
             ws = await websockets.connect(url)
             await ws.close()
@@ -288,7 +284,7 @@ def test_an_invalid_utf8_frame_is_one_warning_without_traceback(
     with caplog.at_level(logging.INFO):
         asyncio.run(scenario())
         # the server is done with the socket (anything it logs about it is logged by then)
-        eventually(lambda: connections(server) == 0, what="the connection's end")
+        eventually(lambda: health(server.base)["connections"] == 0, what="the connection's end")
         eventually(utf8_lines, what="the warning")
     lines = utf8_lines()
     assert len(lines) == 1 and lines[0].levelno == logging.WARNING
