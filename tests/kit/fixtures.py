@@ -17,7 +17,7 @@ import redis
 
 from kit.browser import CHROMIUM, CHROMIUM_ARGS, Pages
 from kit.env import POSTGRES_URL, REDIS_URL, missing
-from kit.servers import ServerProcess, ThreadServer, server_settings
+from kit.servers import ServerProcess, ThreadServer, close_api, server_settings
 
 
 def _marked(request: pytest.FixtureRequest, mark: str) -> None:
@@ -91,11 +91,13 @@ def server(sqlite_url: str) -> Iterator[ThreadServer]:
 
 @pytest.fixture
 def process_servers() -> Iterator[list[ServerProcess]]:
-    """The ``ludoteca serve`` processes a test starts (append them): stopped afterwards."""
+    """The ``ludoteca serve`` processes a test starts (append them): killed afterwards."""
     started: list[ServerProcess] = []
     yield started
     for srv in started:
-        srv.stop()
+        close_api(srv.base)
+        if srv.running():
+            srv.kill()
 
 
 @pytest.fixture(scope="session")
