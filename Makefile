@@ -1,6 +1,6 @@
 # make run  - set up on first use, then start the table on the embedded database
 # make test - set up on first use, then lint, type-check and run the whole suite
-# make fast - the tests that need no PostgreSQL, Redis or browser and are not slow (under a minute)
+# make fast - the tests that need no PostgreSQL, Redis or browser and are not slow
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -58,7 +58,7 @@ pytest: $(TEST_STAMP) browser nginx
 test: lint typecheck pytest
 
 # the fast lane: no PostgreSQL, Redis or Chromium needed (tests/conftest.py marks the tests that do),
-# on two processes
+# on two processes (about 70 s of CPU in all)
 FAST := not browser and not postgres and not redis and not slow
 fast: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m "$(FAST)" $(PYTEST_ARGS)
