@@ -1,5 +1,6 @@
 # make run  - set up on first use, then start the table on the embedded database
 # make test - set up on first use, then lint, type-check and run the whole suite
+# make fast - the tests that need no PostgreSQL, Redis or browser and are not slow
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -7,7 +8,7 @@ PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 RUN_STAMP  := $(VENV)/.run-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: run test lint typecheck pytest coverage bench browser nginx clean
+.PHONY: run test fast lint typecheck pytest coverage bench browser nginx clean
 
 # `make run` installs what running needs; `make test` and `make bench` add their tools on top.
 $(VENV)/.created:
@@ -55,6 +56,12 @@ pytest: $(TEST_STAMP) browser nginx
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
+
+# the fast lane: no PostgreSQL, Redis or Chromium needed (tests/conftest.py marks the tests that do),
+# on two processes (about 70 s of CPU in all)
+FAST := not browser and not postgres and not redis and not slow
+fast: $(TEST_STAMP)
+	$(BIN)/python -m pytest -q -n 2 -m "$(FAST)" $(PYTEST_ARGS)
 
 # branch coverage of the engine and server packages over the suite without the browser
 coverage: $(TEST_STAMP)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import os
 import random
@@ -16,6 +18,7 @@ import pytest
 
 from ludoteca.bots import make_bot
 from ludoteca.bots.arena import play_match
+from ludoteca.cli import main
 from ludoteca.core import Deal, Match, MatchRecord, Player, SigningKey, decide, verify
 from ludoteca.core.fairness import seat_commitment
 from ludoteca.core.signing import key_fingerprint
@@ -42,6 +45,18 @@ def ludoteca(
         cwd=cwd,
         env={**os.environ, "PYTHONHASHSEED": "random"},
     )
+
+
+def ludoteca_here(*args: str) -> subprocess.CompletedProcess[str]:
+    """``ludoteca ARGS`` run by this process: for the commands that only read and print (verify,
+    moves), so that each call does not start an interpreter. Its exit status and what it printed."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # the arguments refused
+            code = exc.code if isinstance(exc.code, int) else 1
+    return subprocess.CompletedProcess(["ludoteca", *args], code, out.getvalue(), err.getvalue())
 
 
 def simulate_json(*args: str) -> dict[str, Any]:
@@ -147,7 +162,7 @@ def replayed(data: dict[str, Any]) -> Match:
 def verify_file(tmp_path: Path, data: Any, *options: str) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "record.json"
     path.write_text(json.dumps(data) if not isinstance(data, str) else data)
-    return ludoteca("verify", str(path), *options)
+    return ludoteca_here("verify", str(path), *options)
 
 
 def test_verify_accepts_the_record_and_names_the_signing_key(
@@ -292,7 +307,7 @@ def test_verify_names_an_unfinished_or_malformed_record(
     assert "unknown record format" in verify_file(tmp_path, {**record, "format": 99}).stdout
     not_json = verify_file(tmp_path, "{oops")
     assert not_json.returncode == 2 and "is not JSON" in not_json.stderr
-    missing = ludoteca("verify", str(tmp_path / "nope.json"))
+    missing = ludoteca_here("verify", str(tmp_path / "nope.json"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
 
 
@@ -302,11 +317,11 @@ def test_moves_prints_the_legal_actions_of_a_position(tmp_path: Path, game_id: s
     state = game.new(None, "moves")
     path = tmp_path / "position.json"
     path.write_text(json.dumps(game.to_json(state)))
-    done = ludoteca("moves", game_id, "--position", str(path))
+    done = ludoteca_here("moves", game_id, "--position", str(path))
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == game.legal_texts(state)
     path.write_text('{"not": "a position"}')
-    bad = ludoteca("moves", game_id, "--position", str(path))
+    bad = ludoteca_here("moves", game_id, "--position", str(path))
     assert bad.returncode == 2 and f"not a {game_id} position" in bad.stderr
 
 

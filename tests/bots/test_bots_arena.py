@@ -35,6 +35,7 @@ def test_results_do_not_depend_on_the_number_of_processes() -> None:
     assert alone.total_actions == shared.total_actions
 
 
+@pytest.mark.slow
 def test_hard_plays_a_reproducible_match_on_an_iteration_budget() -> None:
     game = get("heroes")
     first = play_match(game, 2, "hard-seed", ["hard", "medium"], iterations=20)
@@ -66,6 +67,7 @@ def test_simulate_takes_every_level_and_keeps_the_bot_order(
     assert "unknown bot level 'expert'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_simulate_gives_hard_a_fixed_budget_on_request(capsys: pytest.CaptureFixture[str]) -> None:
     command = ["simulate", "dwarves", "--games", "2", "--bots", "hard,medium", "--json"]
     reports = []

@@ -16,7 +16,13 @@ from ludoteca.core import decide
 from ludoteca.games import all_games, get
 
 CASES = [
-    pytest.param(game_id, players, level, id=f"{game_id}-{players}p-{level}")
+    pytest.param(
+        game_id,
+        players,
+        level,
+        id=f"{game_id}-{players}p-{level}",
+        marks=[pytest.mark.slow] if level == "hard" else [],  # a search of its own each turn
+    )
     for game_id, game in all_games().items()
     for players in sorted({2, game.spec.max_players})
     for level in LEVELS

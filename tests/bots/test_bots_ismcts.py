@@ -108,6 +108,7 @@ class BadPrior:
         return self.heuristic.choose(game, world, seat, rng)
 
 
+@pytest.mark.slow
 def test_the_search_overrules_a_prior_that_loses() -> None:
     state = find(HEROES, 2, rival_threatens_camp)
     prior = BadPrior(next(a for a in HEROES.legal_actions(state) if not cuts(state, a)))
@@ -243,7 +244,7 @@ def test_hard_answers_within_the_table_budget(game_id: str) -> None:
     bot = make_bot("hard", game)
     assert isinstance(bot, IsmctsBot) and bot.options.seconds is not None
     assert bot.options.seconds < 1.0, "the table allows one second a decision"
-    clock = TickingClock(0.002)
+    clock = TickingClock(0.02)  # a round of playouts takes 20 ms: some forty rounds in the budget
     bot.options = replace(bot.options, clock=clock)
     action = decide(bot, game, state, seat, random.Random(0))
     assert action in game.legal_actions(state)

@@ -79,6 +79,7 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> list[Case]:
     return out
 
 
+@pytest.mark.slow
 def test_the_clean_room_verifier_agrees_with_ludoteca_verify(cases: list[Case]) -> None:
     theirs = harness.cli_verdicts(cases, jobs=2)
     mine = [harness.own_verdict(c) for c in cases]

@@ -19,9 +19,13 @@ from typing import Any
 
 import httpx
 import pytest
-from browserkit import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
+from test_nginx import (
+    Site,
+    nginx_binary,  # noqa: F401 (the fixture, shared with test_nginx)
+    running_site,
+)
+
+from kit.browser import (
     MAX_DECISIONS,
     Pages,
     catalogue,
@@ -31,14 +35,8 @@ from browserkit import (
     start_from_home,
     state,
 )
-from serverkit import IN_CI, ProcessServer
-from test_nginx import (
-    Site,
-    connections,
-    nginx_binary,  # noqa: F401 (the fixture, shared with test_nginx)
-    running_site,
-)
-
+from kit.servers import health
+from kit.wait import eventually
 from ludoteca.core import Receipt, verify
 from ludoteca.games import get
 
@@ -57,26 +55,6 @@ WATCH_BANNERS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright, as tests/web/conftest.py launches it."""
-    reason = ""
-    if not CHROMIUM.exists():
-        reason = f"Chromium is not installed at {CHROMIUM}: run `make browser`"
-    try:
-        from playwright.sync_api import sync_playwright  # noqa: PLC0415 (optional: a clear skip)
-    except ImportError:
-        reason = reason or "the playwright package is not installed (pip install -e '.[dev]')"
-    if reason:
-        if IN_CI:
-            pytest.fail(f"{reason} (required under CI=true)")
-        pytest.skip(reason)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
 def site(
     request: pytest.FixtureRequest, postgres_url: str, redis_url: str, tmp_path: Path
@@ -86,11 +64,6 @@ def site(
     binary: str = request.getfixturevalue("nginx_binary")  # test_nginx's: found or installed
     with running_site(binary, postgres_url, redis_url, tmp_path, env) as found:
         yield found
-
-
-def health(process: ProcessServer) -> dict[str, Any]:
-    found: dict[str, Any] = httpx.get(f"{process.base}/healthz", timeout=5).json()
-    return found
 
 
 def play_to_the_end(
@@ -107,8 +80,8 @@ def play_to_the_end(
     raise AssertionError("the match did not end")
 
 
-def test_the_page_survives_the_kill_of_its_process(chromium: Any, site: Site) -> None:
-    pages = Pages(chromium, site.nginx.base)
+def test_the_page_survives_the_kill_of_its_process(browser: Any, site: Site) -> None:
+    pages = Pages(browser, site.nginx.base)
     try:
         page = pages.open("/")
         set_name(page, "Ana")
@@ -130,13 +103,13 @@ def test_the_page_survives_the_kill_of_its_process(chromium: Any, site: Site) ->
         assert before["version"] > 2
 
         # the page's one websocket (the lobby feed closed when the table opened)
-        held = [connections(p) for p in site.processes]
+        held = [health(p.base)["connections"] for p in site.processes]
         assert sorted(held) == [0, 1], held
         victim = site.processes[held.index(1)]
         survivor = site.processes[held.index(0)]
         # the process where the person sits drives the table (its bot, its clock): the kill takes
         # the driver down with the websocket
-        assert [health(victim)["driving"], health(survivor)["driving"]] == [1, 0]
+        assert [health(victim.base)["driving"], health(survivor.base)["driving"]] == [1, 0]
 
         page.evaluate(WATCH_BANNERS)
         killed = time.monotonic()
@@ -157,16 +130,18 @@ def test_the_page_survives_the_kill_of_its_process(chromium: Any, site: Site) ->
         assert again["seat"] == before["seat"] == page.evaluate("() => window.__ludoteca.seat")
         assert again["legal"] == before["legal"]
         assert len(again["log"]) == before["version"] + 1  # the whole log, from the deal on
-        assert connections(survivor) == 1
+        assert health(survivor.base)["connections"] == 1
 
         # the survivor drives the table (its clock and its bot) within the promised 5 s
-        while (now := health(survivor))["driving"] < 1:
-            waited = time.monotonic() - killed
-            assert waited < TAKEOVER_SECONDS, f"not driven after {waited:.1f} s: {now}"
-            time.sleep(0.1)
+        eventually(
+            lambda: health(survivor.base)["driving"] >= 1,
+            TAKEOVER_SECONDS - (time.monotonic() - killed),
+            interval=0.1,
+            what="the survivor driving the table",
+        )
 
         victim.start()  # restarted, as systemd would; the table stays where the person sits
-        assert health(victim)["status"] == "ok"
+        assert health(victim.base)["status"] == "ok"
 
         final = play_to_the_end(page, before["version"] - 1, seen, pick)
         assert final["view"]["outcome"] is not None

@@ -22,7 +22,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +29,11 @@ from typing import Any
 
 import httpx
 import pytest
-from serverkit import IN_CI, Client, ProcessServer, close_api, free_port
+
+from kit.client import Client
+from kit.env import missing
+from kit.servers import ServerProcess, close_api, free_port, health
+from kit.wait import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx.conf"
@@ -65,10 +68,10 @@ def nginx_binary() -> str:
         problem = install_nginx()
         found = find_nginx()
         if found is None:
-            reason = f"nginx is not installed and could not be ({problem or 'not found after'})"
-            if IN_CI:
-                pytest.fail(f"{reason}; required under CI=true (make nginx)")
-            pytest.skip(reason)
+            missing(
+                f"nginx is not installed and could not be ({problem or 'not found after'}): "
+                "make nginx"
+            )
     return found
 
 
@@ -147,25 +150,29 @@ def start_nginx(binary: str, folder: Path, upstreams: list[int]) -> Nginx:
         [*command, "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     server = Nginx(port, folder, process)
-    deadline = time.monotonic() + 20
-    while True:
+
+    def listening() -> bool:
         assert process.poll() is None, f"nginx stopped: {server.errors()}"
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return server
         except OSError:
-            if time.monotonic() > deadline:
-                server.stop()
-                raise
-            time.sleep(0.05)
+            return False
+        return True
+
+    try:
+        eventually(listening, 20, what=f"nginx listening on {port}")
+    except AssertionError:
+        server.stop()
+        raise
+    return server
 
 
 # ------------------------------------------------------------------------------ the site
 @dataclass
 class Site:
     nginx: Nginx
-    processes: list[ProcessServer]
-    upstreams: list[ProcessServer]  # as listed in nginx (the same process twice: one-process)
+    processes: list[ServerProcess]
+    upstreams: list[ServerProcess]  # as listed in nginx (the same process twice: one-process)
 
 
 @contextlib.contextmanager
@@ -181,13 +188,13 @@ def running_site(
         "LUDOTECA_FORWARDED_ALLOW_IPS": "127.0.0.1",  # nginx, on this machine
         **env,
     }
-    processes: list[ProcessServer] = []
+    processes: list[ServerProcess] = []
     nginx: Nginx | None = None
     try:
         # one after the other: the first makes the schema and the signing key (var/keys in the
         # shared working directory), the second finds them
         for _ in range(count):
-            processes.append(ProcessServer(db, workdir, env=env).start())
+            processes.append(ServerProcess(workdir, db, env=env).start())
         upstreams = processes if count == 2 else processes * 2
         nginx = start_nginx(binary, workdir / "nginx", [p.port for p in upstreams])
         yield Site(nginx, processes, upstreams)
@@ -226,11 +233,6 @@ def loopback() -> str:
     """A loopback address of its own, so the per-address limits (kept in the shared Redis)
     of one run never meet another's."""
     return f"127.{random.randrange(1, 255)}.{random.randrange(1, 255)}.{random.randrange(2, 255)}"
-
-
-def connections(process: ProcessServer) -> int:
-    count: int = httpx.get(f"{process.base}/healthz").json()["connections"]
-    return count
 
 
 async def play_until_over(client: Client, pick: random.Random) -> None:
@@ -305,7 +307,7 @@ def test_two_people_play_a_whole_match_through_nginx(site: Site, tmp_path: Path)
     # the last free seat taken starts the table
     joined = http.post(f"{base}/api/tables/{table_id}/join", json={"name": "Bruno"}).json()
     tokens = [created.json()["token"], joined["token"]]
-    # each person's client commits and reveals once connected (serverkit.Client)
+    # each person's client commits and reveals once connected (kit.client.Client)
 
     async def scenario() -> list[Client]:
         people: list[Client] = []
@@ -315,9 +317,9 @@ def test_two_people_play_a_whole_match_through_nginx(site: Site, tmp_path: Path)
                 await people[-1].until(lambda m: m["type"] == "state")
             # one socket on each upstream entry: on two processes, one socket each
             if len(site.processes) == 2:
-                assert [connections(p) for p in site.processes] == [1, 1]
+                assert [health(p.base)["connections"] for p in site.processes] == [1, 1]
             else:
-                assert connections(site.processes[0]) == 2
+                assert health(site.processes[0].base)["connections"] == 2
             plays = (play_until_over(c, random.Random(n)) for n, c in enumerate(people))
             await asyncio.wait_for(asyncio.gather(*plays), 240)
         finally:

@@ -9,13 +9,14 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from serverkit import ProcessServer, close_api, free_port, wait_healthy
 
+from kit.servers import ServerProcess, close_api, free_port, wait_healthy
+from kit.wait import eventually
 from ludoteca.cli import build_parser
 from ludoteca.server.config import Settings
 from ludoteca.server.logs import TextFormatter, log_format
@@ -40,14 +41,20 @@ def serve(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedPro
 REDIS = "redis://127.0.0.1:6379/0"
 
 
+def slow(*values: object) -> Any:
+    """A case that starts one more process (a second of CPU): the fast lane keeps the first
+    case of each test, ``make test`` runs them all."""
+    return pytest.param(*values, marks=pytest.mark.slow)
+
+
 @pytest.mark.parametrize(
     ("args", "env", "needs"),
     [
         (["--workers", "2"], {}, ["PostgreSQL", "Redis"]),  # the default SQLite file
-        (["--workers", "3", "--db", "memory://"], {}, ["PostgreSQL", "Redis"]),
-        (["--workers", "2", "--redis", REDIS], {}, ["PostgreSQL"]),
-        (["--db", "postgresql://nobody@127.0.0.1:1/none", "--workers", "2"], {}, ["Redis"]),
-        (
+        slow(["--workers", "3", "--db", "memory://"], {}, ["PostgreSQL", "Redis"]),
+        slow(["--workers", "2", "--redis", REDIS], {}, ["PostgreSQL"]),
+        slow(["--db", "postgresql://nobody@127.0.0.1:1/none", "--workers", "2"], {}, ["Redis"]),
+        slow(
             [],
             {"LUDOTECA_WORKERS": "2", "LUDOTECA_DB": "sqlite:///x.db", "LUDOTECA_REDIS": REDIS},
             ["PostgreSQL"],
@@ -137,11 +144,10 @@ def test_two_workers_serve_one_address_and_stop_together(
     try:
         base = f"http://127.0.0.1:{port}"
         wait_healthy(base, 60)
-        text = (tmp_path / "serve.log").read_text()
-        deadline = time.monotonic() + 30  # the second worker may still be starting
-        while text.count('"server_started"') < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
-            text = (tmp_path / "serve.log").read_text()
+        # the second worker may still be starting
+        started = (tmp_path / "serve.log").read_text
+        eventually(lambda: started().count('"server_started"') >= 2, 30, what="both workers")
+        text = started()
         assert "2 processes" in text
         assert text.count('"server_started"') == 2, text  # the JSON logs of both workers
         health = httpx.get(f"{base}/healthz").json()
@@ -169,15 +175,16 @@ def create_from(base: str, forwarded_for: str) -> int:
     return answer.status_code
 
 
+@pytest.mark.slow
 def test_the_local_proxy_s_forwarded_address_is_what_the_limits_count(tmp_path: Path) -> None:
     """From 127.0.0.1 named as the proxy, X-Forwarded-For names the client: each forwarded
     address has its own allowance; a proxy not in LUDOTECA_FORWARDED_ALLOW_IPS is not believed,
     and by default none is (rotating the header from loopback used to create table after table
     past the limit)."""
     limits = {"LUDOTECA_LIMIT_CREATE": "2/minute"}
-    trusting = ProcessServer(
-        f"sqlite:///{tmp_path}/a.sqlite3",
+    trusting = ServerProcess(
         tmp_path,
+        f"sqlite:///{tmp_path}/a.sqlite3",
         env={**limits, "LUDOTECA_FORWARDED_ALLOW_IPS": "127.0.0.1"},
     ).start()
     try:
@@ -195,7 +202,7 @@ def test_the_local_proxy_s_forwarded_address_is_what_the_limits_count(tmp_path: 
         ("b", {**limits, "LUDOTECA_FORWARDED_ALLOW_IPS": "192.0.2.1"}),
         ("c", {**limits, "LUDOTECA_FORWARDED_ALLOW_IPS": ""}),  # the default: no proxy
     ]:
-        doubting = ProcessServer(f"sqlite:///{tmp_path}/{name}.sqlite3", tmp_path, env=env)
+        doubting = ServerProcess(tmp_path, f"sqlite:///{tmp_path}/{name}.sqlite3", env=env)
         doubting.start()
         try:
             # the header is ignored: every request is 127.0.0.1's
@@ -211,11 +218,13 @@ def test_the_local_proxy_s_forwarded_address_is_what_the_limits_count(tmp_path: 
     ("env", "args", "said"),
     [
         ({"LUDOTECA_LEASE_SECONDS": "0"}, [], "LUDOTECA_LEASE_SECONDS must be at least 0.5"),
-        ({"LUDOTECA_MAX_CONNECTIONS": "-5"}, [], "LUDOTECA_MAX_CONNECTIONS must be at least 1"),
-        ({"LUDOTECA_BOT_DELAY": "-1"}, [], "LUDOTECA_BOT_DELAY must be at least 0"),
-        ({"LUDOTECA_LIMIT_CREATE": "lots"}, [], "LUDOTECA_LIMIT_CREATE is 'N/second'"),
-        ({}, ["--redis", "127.0.0.1:6379"], "the Redis address is redis://HOST:PORT/DB"),
-        ({"LUDOTECA_LOG_FORMAT": "yaml"}, [], "LUDOTECA_LOG_FORMAT is json or text, not 'yaml'"),
+        slow({"LUDOTECA_MAX_CONNECTIONS": "-5"}, [], "LUDOTECA_MAX_CONNECTIONS must be at least 1"),
+        slow({"LUDOTECA_BOT_DELAY": "-1"}, [], "LUDOTECA_BOT_DELAY must be at least 0"),
+        slow({"LUDOTECA_LIMIT_CREATE": "lots"}, [], "LUDOTECA_LIMIT_CREATE is 'N/second'"),
+        slow({}, ["--redis", "127.0.0.1:6379"], "the Redis address is redis://HOST:PORT/DB"),
+        slow(
+            {"LUDOTECA_LOG_FORMAT": "yaml"}, [], "LUDOTECA_LOG_FORMAT is json or text, not 'yaml'"
+        ),
     ],
     ids=["lease", "connections", "bot-delay", "limit", "redis-scheme", "log-format"],
 )
@@ -259,9 +268,9 @@ def test_a_port_in_use_is_one_clear_line_naming_the_setting(tmp_path: Path) -> N
 def test_on_the_network_it_prints_one_address_others_can_use_and_invites_name_it(
     tmp_path: Path,
 ) -> None:
-    server = ProcessServer(
-        f"sqlite:///{tmp_path}/a.sqlite3",
+    server = ServerProcess(
         tmp_path,
+        f"sqlite:///{tmp_path}/a.sqlite3",
         env={"LUDOTECA_HOST": "0.0.0.0", "LUDOTECA_LOG_FORMAT": "text"},
     ).start()
     try:

@@ -15,7 +15,6 @@ import itertools
 import json
 import random
 import secrets
-import shutil
 import signal
 import subprocess
 import time
@@ -28,17 +27,10 @@ import httpx
 import psycopg
 import pytest
 import websockets
-from serverkit import (
-    IN_CI,
-    Client,
-    ProcessServer,
-    api,
-    free_port,
-    replayed_views,
-    skewed_env,
-    two_people_table,
-)
 
+from kit.client import Client, replayed_views, two_people_table
+from kit.servers import ServerProcess, api, free_port, skewed_env
+from kit.wait import eventually
 from ludoteca.core import verify
 from ludoteca.games import get
 from ludoteca.server.clock import next_turn_start
@@ -52,12 +44,12 @@ AWAY_GRACE = 5.0  # the server's default: a seat the table played for gets this 
 
 @pytest.fixture
 def cluster(
-    postgres_url: str, redis_url: str, tmp_path: Path, process_servers: list[ProcessServer]
-) -> Iterator[list[ProcessServer]]:
+    postgres_url: str, redis_url: str, tmp_path: Path, process_servers: list[ServerProcess]
+) -> Iterator[list[ServerProcess]]:
     """Three processes on one fresh PostgreSQL schema and one Redis (a fresh key prefix)."""
     env = cluster_env(redis_url)
     for _ in range(3):  # one after the other: the first makes the signing key the others read
-        process_servers.append(ProcessServer(postgres_url, tmp_path, env=dict(env)).start())
+        process_servers.append(ServerProcess(tmp_path, postgres_url, env=dict(env)).start())
     yield process_servers
 
 
@@ -86,7 +78,7 @@ async def settle(clients: list[Client], version: int) -> None:
     await asyncio.gather(*(c.state_at_least(version) for c in clients))
 
 
-def test_one_table_served_by_three_processes(cluster: list[ProcessServer]) -> None:
+def test_one_table_served_by_three_processes(cluster: list[ServerProcess]) -> None:
     """Two people and a spectator of one table, each on a different process: every one of them
     sees every move, their own view of it, and who is connected, wherever they are."""
     table_id, tokens = two_people_table(cluster[0].base, "heroes")
@@ -135,7 +127,7 @@ def test_one_table_served_by_three_processes(cluster: list[ProcessServer]) -> No
 
 
 def test_a_seat_reconnecting_to_another_process_resumes_with_the_same_view(
-    cluster: list[ProcessServer],
+    cluster: list[ServerProcess],
 ) -> None:
     table_id, tokens = two_people_table(cluster[0].base, "dwarves")
 
@@ -160,7 +152,7 @@ def test_a_seat_reconnecting_to_another_process_resumes_with_the_same_view(
     asyncio.run(scenario())
 
 
-def test_the_lobby_is_the_same_at_every_process(cluster: list[ProcessServer]) -> None:
+def test_the_lobby_is_the_same_at_every_process(cluster: list[ServerProcess]) -> None:
     """A table made at one process is listed by the others, and a lobby page following another
     process sees it arrive, fill and leave the open list."""
 
@@ -200,7 +192,7 @@ def test_the_lobby_is_the_same_at_every_process(cluster: list[ProcessServer]) ->
 
 
 def test_the_cap_on_open_tables_per_address_holds_across_processes(
-    cluster: list[ProcessServer],
+    cluster: list[ServerProcess],
 ) -> None:
     body = {"game": "dwarves", "players": 3, "name": "Ana"}
     for srv in cluster:  # three open tables, one at each process: the cap is three
@@ -212,18 +204,14 @@ def test_the_cap_on_open_tables_per_address_holds_across_processes(
 
 
 def test_a_redis_outage_loses_no_action_and_heals_when_redis_is_back(
-    sqlite_url: str, tmp_path: Path, process_servers: list[ProcessServer]
+    sqlite_url: str, tmp_path: Path, process_servers: list[ServerProcess], redis_server_binary: str
 ) -> None:
     """With its Redis gone a process still serves: people play (limits let them through, logged),
     and nothing is driven; once Redis answers, the table is claimed and its bot moves."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        if IN_CI:
-            pytest.fail("redis-server must be installed under CI=true")
-        pytest.skip("no redis-server binary to stage an outage with")
+    binary = redis_server_binary
     port = free_port()
     env = {"LUDOTECA_REDIS": f"redis://127.0.0.1:{port}", "LUDOTECA_LEASE_SECONDS": "1.5"}
-    srv = ProcessServer(sqlite_url, tmp_path, env=env).start()
+    srv = ServerProcess(tmp_path, sqlite_url, env=env).start()
     process_servers.append(srv)
     health = api(srv.base).get("/healthz").json()
     assert health["status"] == "degraded" and "Connect" in health["redis"]
@@ -277,13 +265,13 @@ def test_a_redis_outage_loses_no_action_and_heals_when_redis_is_back(
 
 
 def test_a_process_cut_off_from_redis_still_shows_every_move(
-    cluster: list[ProcessServer], postgres_url: str, tmp_path: Path
+    cluster: list[ServerProcess], postgres_url: str, tmp_path: Path
 ) -> None:
     """One process cannot reach Redis (the others can): a person playing through it still sees
     the bot's moves, which another process drives, and the driver still sees the person's moves
     it stores (each process checks in the database what it holds and did not hear of)."""
     env = {**cluster[0].env, "LUDOTECA_REDIS": f"redis://127.0.0.1:{free_port()}"}
-    cut_off = ProcessServer(postgres_url, tmp_path, env=env).start()
+    cut_off = ServerProcess(tmp_path, postgres_url, env=env).start()
     try:
         made = api(cluster[0].base).post(
             "/api/play-now", json={"game": "heroes", "name": "Ana", "level": "easy"}
@@ -314,12 +302,12 @@ def test_a_process_cut_off_from_redis_still_shows_every_move(
         cut_off.kill()
 
 
-def driving(servers: list[ProcessServer]) -> list[int]:
+def driving(servers: list[ServerProcess]) -> list[int]:
     return [api(srv.base).get("/healthz").json()["driving"] for srv in servers]
 
 
 def test_tables_are_shared_out_and_a_stopping_process_hands_its_own_over(
-    cluster: list[ProcessServer],
+    cluster: list[ServerProcess],
 ) -> None:
     """Tables started at one process are shared out among all three; a process shut down
     cleanly (SIGTERM) lets the others take its tables at once, without waiting for a lapse."""
@@ -328,18 +316,18 @@ def test_tables_are_shared_out_and_a_stopping_process_hands_its_own_over(
             "/api/play-now", json={"game": "heroes", "name": "Ana", "turn_seconds": 600}
         )
         assert made.status_code == 201, made.text
-    deadline = time.monotonic() + 15
-    shares = driving(cluster)
-    while (min(shares) == 0 or sum(shares) < 9) and time.monotonic() < deadline:
-        time.sleep(0.2)
+
+    def shared_out() -> list[int] | None:
         shares = driving(cluster)
+        return shares if min(shares) > 0 and sum(shares) >= 9 else None
+
+    shares = eventually(shared_out, 15, interval=0.2, what="the tables shared out")
     assert sum(shares) == 9 and min(shares) > 0, f"not shared out: {shares}"
 
     stopped = time.monotonic()
     assert cluster[0].terminate() in {0, -15}
     rest = cluster[1:]
-    while sum(driving(rest)) < 9 and time.monotonic() < stopped + 15:
-        time.sleep(0.1)
+    eventually(lambda: sum(driving(rest)) >= 9, 15, interval=0.1, what="every table driven")
     took = time.monotonic() - stopped
     assert sum(driving(rest)) == 9, f"tables left undriven: {driving(rest)}"
     print(f"\nhanded over after SIGTERM in {took:.2f} s (a lease lapses after {LEASE_SECONDS} s)")
@@ -362,13 +350,13 @@ class Seat:
 
 @dataclass
 class Run:
-    servers: list[ProcessServer]
+    servers: list[ServerProcess]
     pick: random.Random = field(default_factory=lambda: random.Random(13))
     kills: list[float] = field(default_factory=list)  # wall-clock times of each SIGKILL
     down: set[int] = field(default_factory=set)
     done: bool = False
 
-    def live(self) -> ProcessServer:
+    def live(self) -> ServerProcess:
         return self.servers[self.pick.choice([i for i in range(3) if i not in self.down])]
 
 
@@ -443,7 +431,7 @@ async def killer(run: Run, kills: int) -> None:
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_twenty_sigkills_lose_nothing_and_store_nothing_twice(
-    cluster: list[ProcessServer], postgres_url: str
+    cluster: list[ServerProcess], postgres_url: str
 ) -> None:
     run = Run(cluster)
     both, tokens = two_people_table(cluster[2].base, "heroes", turn_seconds=20)
@@ -478,13 +466,13 @@ def chaos_cluster(
     postgres_url: str,
     private_redis: tuple[str, subprocess.Popen[bytes]],
     tmp_path: Path,
-    process_servers: list[ProcessServer],
-) -> Iterator[list[ProcessServer]]:
+    process_servers: list[ServerProcess],
+) -> Iterator[list[ServerProcess]]:
     """Three processes on a Redis of the test's own (to pause it); the third's clock is fast."""
     env = cluster_env(private_redis[0])
     for n in range(3):
         skewed = skewed_env(tmp_path, SKEW) if n == 2 else {}
-        process_servers.append(ProcessServer(postgres_url, tmp_path, env={**env, **skewed}).start())
+        process_servers.append(ServerProcess(tmp_path, postgres_url, env={**env, **skewed}).start())
     yield process_servers
 
 
@@ -503,7 +491,7 @@ async def pause_redis(run: Run, redis_server: subprocess.Popen[bytes], after: fl
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_chaos_kills_a_redis_pause_and_a_fast_clock(
-    chaos_cluster: list[ProcessServer],
+    chaos_cluster: list[ServerProcess],
     private_redis: tuple[str, subprocess.Popen[bytes]],
     postgres_url: str,
 ) -> None:

@@ -7,9 +7,9 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from tablekit import FakeClock, Hub, Watcher, commit_then_reveal, process_on, seated, settle
 from test_table_inprocess import two_people
 
+from kit.tables import FakeClock, Hub, Watcher, commit_then_reveal, process_on, seated, settle
 from ludoteca.server.protocol import Rejected
 from ludoteca.server.storage.memory import MemoryStorage
 from ludoteca.server.table import Table

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from serverkit import Client, ProcessServer, api, skewed_env, two_people_table
+
+from kit.client import Client, two_people_table
+from kit.servers import ServerProcess, api, skewed_env
 
 pytestmark = pytest.mark.slow
 
@@ -35,7 +37,7 @@ def test_a_paused_redis_hangs_nothing_and_tables_move_a_round_after_it_returns(
     postgres_url: str,
     private_redis: tuple[str, subprocess.Popen[bytes]],
     tmp_path: Path,
-    process_servers: list[ProcessServer],
+    process_servers: list[ServerProcess],
 ) -> None:
     """Neither Redis client had a timeout: during a pause every lease round and health check
     hung, and after a 12 s pause tables played by the server alone stayed idle 16 s more. Now a
@@ -49,7 +51,7 @@ def test_a_paused_redis_hangs_nothing_and_tables_move_a_round_after_it_returns(
         "LUDOTECA_BOT_DELAY": "0.05",
     }
     for _ in range(2):
-        process_servers.append(ProcessServer(postgres_url, tmp_path, env=env).start())
+        process_servers.append(ServerProcess(tmp_path, postgres_url, env=env).start())
     first = process_servers[0]
     # nobody ever connects: the seat's clock runs out, then the table plays for it and the bot
     made = api(first.base).post(
@@ -81,13 +83,13 @@ def test_a_paused_redis_hangs_nothing_and_tables_move_a_round_after_it_returns(
 
 
 def test_processes_that_disagree_about_the_redis_prefix_say_so(
-    postgres_url: str, redis_url: str, tmp_path: Path, process_servers: list[ProcessServer]
+    postgres_url: str, redis_url: str, tmp_path: Path, process_servers: list[ServerProcess]
 ) -> None:
     """Two processes on one database with different prefixes used to drive the same tables, each
     /healthz saying ok; now both say degraded and why, and log it."""
     for _ in range(2):
         env = {"LUDOTECA_REDIS": redis_url, "LUDOTECA_REDIS_PREFIX": f"t-{secrets.token_hex(4)}"}
-        process_servers.append(ProcessServer(postgres_url, tmp_path, env=env).start())
+        process_servers.append(ServerProcess(tmp_path, postgres_url, env=env).start())
     deadline = time.monotonic() + 15
     for srv in process_servers:
         while True:
@@ -101,15 +103,15 @@ def test_processes_that_disagree_about_the_redis_prefix_say_so(
 
 
 def test_turn_deadlines_follow_one_clock_when_a_process_is_skewed(
-    postgres_url: str, redis_url: str, tmp_path: Path, process_servers: list[ProcessServer]
+    postgres_url: str, redis_url: str, tmp_path: Path, process_servers: list[ServerProcess]
 ) -> None:
     """A process 20 s fast drove a turn clock on its own time: a person watching through another
     process was shown 24 s left, and the turn timed out after 4. Now every process takes "now"
     from the database's clock: the timeout comes at the deadline shown, everywhere."""
     shared = {"LUDOTECA_REDIS": redis_url, "LUDOTECA_REDIS_PREFIX": f"t-{secrets.token_hex(4)}"}
-    fast = ProcessServer(postgres_url, tmp_path, env={**shared, **skewed_env(tmp_path, 20)})
+    fast = ServerProcess(tmp_path, postgres_url, env={**shared, **skewed_env(tmp_path, 20)})
     process_servers.append(fast.start())
-    honest = ProcessServer(postgres_url, tmp_path, env=shared).start()
+    honest = ServerProcess(tmp_path, postgres_url, env=shared).start()
     process_servers.append(honest)
     # started at the fast process, which drives it: a person is seated there, and another here
     table_id, tokens = two_people_table(fast.base, turn_seconds=4)
@@ -136,11 +138,11 @@ def test_turn_deadlines_follow_one_clock_when_a_process_is_skewed(
 
 
 def test_a_process_whose_clock_is_off_says_so(
-    postgres_url: str, tmp_path: Path, process_servers: list[ProcessServer]
+    postgres_url: str, tmp_path: Path, process_servers: list[ServerProcess]
 ) -> None:
     """A process 20 s fast gave no sign of it; now /healthz shows the skew (degraded) and the
     log says it once."""
-    srv = ProcessServer(postgres_url, tmp_path, env=skewed_env(tmp_path, 20)).start()
+    srv = ServerProcess(tmp_path, postgres_url, env=skewed_env(tmp_path, 20)).start()
     process_servers.append(srv)
     health = api(srv.base).get("/healthz").json()
     assert health["clock_skew"] is not None and 19 < float(health["clock_skew"]) < 21, health

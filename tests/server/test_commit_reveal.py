@@ -11,8 +11,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
-from tablekit import FakeClock, lobby_on, seated
 
+from kit.tables import FakeClock, lobby_on, seated
 from ludoteca.core import verify
 from ludoteca.core.fairness import match_seed, seat_commitment
 from ludoteca.games import get

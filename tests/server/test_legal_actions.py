@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tablekit import FakeClock, commit_then_reveal, lobby_on
-
+from kit.tables import FakeClock, commit_then_reveal, lobby_on
 from ludoteca.server.lobby import SeatRequest
 from ludoteca.server.storage.memory import MemoryStorage
 

@@ -11,9 +11,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from serverkit import fast_settings
 from sqlalchemy import insert, text
 
+from kit.servers import server_settings
 from ludoteca.core import Match, Player, commitment
 from ludoteca.games import get
 from ludoteca.server.bots import BotRunner
@@ -44,7 +44,7 @@ def storage(tmp_path: Path) -> Iterator[SqlStorage]:
 
 def make_lobby(storage: SqlStorage, clock: Clock, **changes: object) -> Lobby:
     url = storage.engine.url.render_as_string(hide_password=False)
-    settings = replace(fast_settings(url), **changes)  # type: ignore[arg-type]
+    settings = replace(server_settings(url), **changes)  # type: ignore[arg-type]
     return Lobby(Services(storage, BotRunner(processes=1), settings, clock))
 
 
@@ -200,6 +200,7 @@ def rss_mb() -> float:
     return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
+@pytest.mark.slow
 def test_reading_finished_tables_keeps_none_of_them_and_memory_flat(storage: SqlStorage) -> None:
     """Summaries and records of 1,000 finished tables are read from storage: none stays in
     memory (each used to stay, about 0.135 MB apiece), and the process grows by less than a

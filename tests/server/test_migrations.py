@@ -21,9 +21,10 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from serverkit import Client, ProcessServer, api, free_port
 from sqlalchemy import inspect, text
 
+from kit.client import Client
+from kit.servers import ServerProcess, api, free_port
 from ludoteca.cli import main
 from ludoteca.core import Match, Player, commitment, verify
 from ludoteca.core.fairness import new_secret
@@ -83,7 +84,7 @@ FORMATS_SCHEMA = OLD_SCHEMA.replace(
 TOKEN = "the-token-of-ana-at-the-old-table"
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'old.sqlite3'}"
@@ -246,7 +247,7 @@ def test_an_old_and_a_new_database_end_at_the_schema_the_code_uses(url: str, sch
 def test_a_match_stored_before_migrations_upgrades_and_finishes(
     url: str,
     tmp_path: Path,
-    process_servers: list[ProcessServer],
+    process_servers: list[ServerProcess],
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -270,7 +271,7 @@ def test_a_match_stored_before_migrations_upgrades_and_finishes(
     assert f"to {head()} in" in upgraded.stdout
     assert current() == f"{head()} (head)\n"
 
-    server = ProcessServer(url, tmp_path).start()
+    server = ServerProcess(tmp_path, url).start()
     process_servers.append(server)
 
     async def finish() -> int:

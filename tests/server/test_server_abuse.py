@@ -16,14 +16,17 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from serverkit import ThreadServer, api, fast_settings, two_people_table
+
+from kit.client import two_people_table
+from kit.servers import ThreadServer, api, health, server_settings
+from kit.wait import eventually, eventually_async
 
 
 @pytest.fixture
 def strict_server(sqlite_url: str) -> Iterator[ThreadServer]:
     """A server with the small limits these tests run into."""
     srv = ThreadServer(
-        fast_settings(
+        server_settings(
             sqlite_url,
             hello_timeout=1.0,
             limit_create="4/minute",
@@ -218,7 +221,9 @@ def test_websockets_per_client_and_per_minute_are_capped(strict_server: ThreadSe
         assert json.loads(capped.value.response.body)["error"] == "too_many_connections"
         for ws in held:
             await ws.close()
-        await asyncio.sleep(0.1)  # the server hears the closes
+        await eventually_async(
+            lambda: health(strict_server.base)["connections"] == 0, what="the closes heard"
+        )
         for _ in range(2):  # 6 per minute: 3 + 1 refused + these 2
             ws = await websockets.connect(url)
             await ws.close()
@@ -235,7 +240,7 @@ def test_lobby_feed_bytes_per_change_do_not_grow_with_open_tables(sqlite_url: st
     """Each change used to send every watcher the whole list of open tables; now it sends the
     one table that changed, whatever the number of open tables."""
     srv = ThreadServer(
-        fast_settings(sqlite_url, limit_create="1000/minute", max_open_tables_per_client=1000)
+        server_settings(sqlite_url, limit_create="1000/minute", max_open_tables_per_client=1000)
     ).start()
     http = api(srv.base)
 
@@ -271,7 +276,7 @@ async def first_page(ws_base: str) -> dict[str, Any]:
 
 
 def test_the_listing_is_paged_and_filtered(sqlite_url: str) -> None:
-    srv = ThreadServer(fast_settings(sqlite_url, max_open_tables_per_client=100)).start()
+    srv = ThreadServer(server_settings(sqlite_url, max_open_tables_per_client=100)).start()
     http = api(srv.base)
     try:
         made = {"heroes": [], "dwarves": []}  # type: dict[str, list[str]]
@@ -301,16 +306,21 @@ def test_an_invalid_utf8_frame_is_one_warning_without_traceback(
                 await ws.recv()
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
 
+    def utf8_lines() -> list[logging.LogRecord]:
+        return [r for r in caplog.records if "UTF-8" in r.getMessage()]
+
     with caplog.at_level(logging.INFO):
         asyncio.run(scenario())
-        time.sleep(0.2)
-    lines = [r for r in caplog.records if "UTF-8" in r.getMessage()]
+        # the server is done with the socket (anything it logs about it is logged by then)
+        eventually(lambda: health(server.base)["connections"] == 0, what="the connection's end")
+        eventually(utf8_lines, what="the warning")
+    lines = utf8_lines()
     assert len(lines) == 1 and lines[0].levelno == logging.WARNING
     assert lines[0].exc_info is None and not any(r.levelno >= logging.ERROR for r in caplog.records)
 
 
 def test_two_servers_on_one_redis_share_one_limit(sqlite_url: str, redis_url: str) -> None:
-    settings = fast_settings(
+    settings = server_settings(
         sqlite_url,
         redis_url=redis_url,
         redis_prefix=f"ludoteca-test-{secrets.token_hex(4)}",
@@ -332,8 +342,7 @@ def test_two_servers_on_one_redis_share_one_limit(sqlite_url: str, redis_url: st
 def test_a_broken_table_tells_its_clients(server: ThreadServer) -> None:
     """Its clients hear ``table_broken`` and close 1011; the rest of the server is healthy."""
     table_id, _ = two_people_table(server.base)
-    assert server.server is not None
-    lobby = server.server.config.app.state.ludoteca.lobby  # type: ignore[attr-defined]
+    lobby = server.app_state.lobby
     lobby.broken[table_id] = "stored step 3 does not replay"  # as a failed replay leaves it
 
     async def scenario() -> None:

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import secrets
 import time
 from itertools import pairwise
 
-from serverkit import Client, ThreadServer, api, fast_settings, two_people_table
+from kit.client import Client, two_people_table
+from kit.servers import ThreadServer, api, server_settings
 
 
 def test_a_thinking_hard_bot_never_stalls_another_table(sqlite_url: str) -> None:
-    server = ThreadServer(fast_settings(sqlite_url)).start()
+    server = ThreadServer(server_settings(sqlite_url)).start()
     try:
         created = api(server.base).post(
             "/api/tables",
@@ -79,30 +81,52 @@ def test_the_search_worker_starts_with_the_table_not_with_its_first_decision(
 ) -> None:
     """A table with a ``hard`` seat starts the worker process at once, so the bot's first decision
     does not wait for a process to spawn. (Bots wait 30 s here before deciding anything.)"""
-    server = ThreadServer(fast_settings(sqlite_url, bot_delay=30)).start()
+    server = ThreadServer(server_settings(sqlite_url, bot_delay=30)).start()
 
     def workers() -> set[int]:
         """Processes this test's server started (others may still be ending)."""
         return {p.pid for p in multiprocessing.active_children()} - before
 
+    def playing(level: str) -> str:
+        """A started table of a person and a ``level`` bot, dealt at once (the person's seed is
+        in); its id once its first state says it is playing. The table's clock and bots are
+        scheduled before its clients hear of the deal, so a worker it starts exists by then."""
+        http = api(server.base)
+        created = http.post(
+            "/api/tables",
+            json={
+                "game": "heroes",
+                "seats": [{"bot": False}, {"bot": True, "level": level}],
+                "name": "Ana",
+                "start": True,
+            },
+        )
+        assert created.status_code == 201, created.text
+        table_id: str = created.json()["table"]["id"]
+        added = http.post(
+            f"/api/tables/{table_id}/contribute",
+            json={"seed": secrets.token_hex(16)},
+            headers={"Authorization": f"Bearer {created.json()['token']}"},
+        )
+        assert added.status_code == 200, added.text
+
+        async def dealt() -> None:
+            watcher = await Client.connect(server.ws_base, table_id)
+            try:
+                await watcher.until(
+                    lambda m: m["type"] == "state" and m["table"]["status"] == "playing"
+                )
+            finally:
+                await watcher.close()
+
+        asyncio.run(dealt())
+        return table_id
+
     before = {p.pid for p in multiprocessing.active_children()}
     try:
-        for level in ("medium", "hard"):
-            created = api(server.base).post(
-                "/api/tables",
-                json={
-                    "game": "heroes",
-                    "seats": [{"bot": False}, {"bot": True, "level": level}],
-                    "start": True,
-                },
-            )
-            assert created.status_code == 201, created.text
-            if level == "medium":
-                time.sleep(0.5)
-                assert not workers(), "no searching seat, no worker"
-        deadline = time.monotonic() + 10
-        while not workers() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert workers()
+        playing("medium")
+        assert not workers(), "no searching seat, no worker"
+        playing("hard")
+        assert workers(), "a searching seat starts the worker with the table"
     finally:
         server.stop()

@@ -11,15 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serverkit import Client, ProcessServer, api
 
+from kit.client import Client
+from kit.servers import ServerProcess, api
+from kit.wait import eventually
 from ludoteca.core import verify
 from ludoteca.games import all_games, get
 
 SLOW_BOTS = {"LUDOTECA_BOT_DELAY": "0.05"}  # slow enough that the kill finds matches running
 
 
-def create_tables(srv: ProcessServer) -> tuple[list[str], dict[str, str]]:
+def create_tables(srv: ServerProcess) -> tuple[list[str], dict[str, str]]:
     """Bot-only tables of every game, plus a person against a bot in each game."""
     bot_tables, person_tables = [], {}
     for game_id, game in all_games().items():
@@ -51,7 +53,7 @@ def create_tables(srv: ProcessServer) -> tuple[list[str], dict[str, str]]:
 
 
 async def follow(
-    srv: ProcessServer, tables: list[str], people: dict[str, str], seconds: float
+    srv: ServerProcess, tables: list[str], people: dict[str, str], seconds: float
 ) -> dict[str, list[dict[str, Any]]]:
     """Watch every table (and play the person seats) for ``seconds``; return each table's log as
     the clients were told it."""
@@ -88,7 +90,7 @@ async def follow(
     return told
 
 
-async def finish(srv: ProcessServer, people: dict[str, str], timeout: float = 120) -> None:
+async def finish(srv: ServerProcess, people: dict[str, str], timeout: float = 120) -> None:
     """Play the person seats to the end after the restart."""
 
     async def play(table_id: str, token: str) -> None:
@@ -108,26 +110,30 @@ async def finish(srv: ProcessServer, people: dict[str, str], timeout: float = 12
     await asyncio.gather(*(play(t, tok) for t, tok in people.items()))
 
 
-def wait_all_over(srv: ProcessServer, tables: list[str], timeout: float = 180) -> None:
-    deadline = time.monotonic() + timeout
+def wait_all_over(srv: ServerProcess, tables: list[str], timeout: float = 180) -> None:
     pending = set(tables)
-    while pending and time.monotonic() < deadline:
+
+    def all_over() -> bool:
         for table_id in list(pending):
             if api(srv.base).get(f"/api/tables/{table_id}").json()["table"]["status"] == "over":
                 pending.discard(table_id)
-        time.sleep(0.2)
-    assert not pending, f"tables did not finish: {pending}"
+        return not pending
+
+    try:
+        eventually(all_over, timeout, interval=0.2, what="the end of every match")
+    except AssertionError:
+        raise AssertionError(f"tables did not finish: {pending}") from None
 
 
-def run_kill_and_restart(db_url: str, workdir: Path, servers: list[ProcessServer]) -> None:
-    first = ProcessServer(db_url, workdir, env=SLOW_BOTS).start()
+def run_kill_and_restart(db_url: str, workdir: Path, servers: list[ServerProcess]) -> None:
+    first = ServerProcess(workdir, db_url, env=SLOW_BOTS).start()
     servers.append(first)
     bot_tables, people = create_tables(first)
     told = asyncio.run(follow(first, bot_tables, people, seconds=1.0))
     first.kill()
     everything = [*bot_tables, *people]
 
-    second = ProcessServer(db_url, workdir, env=SLOW_BOTS).start()
+    second = ServerProcess(workdir, db_url, env=SLOW_BOTS).start()
     servers.append(second)
     # nothing anyone was told of is lost: the stored match starts with exactly what was shown
     unfinished = 0
@@ -154,7 +160,7 @@ def run_kill_and_restart(db_url: str, workdir: Path, servers: list[ProcessServer
 
 @pytest.mark.slow
 def test_sigkill_mid_match_loses_nothing_on_sqlite(
-    tmp_path: Path, process_servers: list[ProcessServer]
+    tmp_path: Path, process_servers: list[ServerProcess]
 ) -> None:
     run_kill_and_restart(f"sqlite:///{tmp_path / 'kill.sqlite3'}", tmp_path, process_servers)
 
@@ -162,6 +168,6 @@ def test_sigkill_mid_match_loses_nothing_on_sqlite(
 @pytest.mark.slow
 @pytest.mark.postgres
 def test_sigkill_mid_match_loses_nothing_on_postgresql(
-    tmp_path: Path, postgres_url: str, process_servers: list[ProcessServer]
+    tmp_path: Path, postgres_url: str, process_servers: list[ServerProcess]
 ) -> None:
     run_kill_and_restart(postgres_url, tmp_path, process_servers)

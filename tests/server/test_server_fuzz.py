@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,12 +25,16 @@ import websockets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
-from serverkit import Client, ThreadServer, api, fast_settings
 
+from kit.client import Client
+from kit.servers import ThreadServer, api, server_settings
+from kit.wait import eventually
 from ludoteca.core import verify
 from ludoteca.games import get
 from ludoteca.server.lobby import Lobby
 from ludoteca.server.protocol import CloseCode, ErrorCode
+
+pytestmark = pytest.mark.slow  # thousands of fuzzed messages and requests
 
 WS_MESSAGES = int(os.environ.get("LUDOTECA_FUZZ_WS_MESSAGES", "2000"))
 API_CASES = int(os.environ.get("LUDOTECA_FUZZ_API_CASES", "20"))  # per endpoint
@@ -42,7 +45,7 @@ CLOSES = {int(c) for c in CloseCode}
 
 
 def loose_settings(db_url: str) -> Any:
-    return fast_settings(
+    return server_settings(
         db_url,
         rate_per_second=1e6,
         rate_burst=1_000_000,
@@ -167,8 +170,7 @@ class Arena:
 
     @property
     def lobby(self) -> Lobby:
-        assert self.server.server is not None
-        lobby: Lobby = self.server.server.config.app.state.ludoteca.lobby  # type: ignore[attr-defined]
+        lobby: Lobby = self.server.app_state.lobby
         return lobby
 
     def version(self) -> int:
@@ -187,10 +189,8 @@ class Arena:
         # the last free seat taken: the table starts by itself
         joined = http.post(f"/api/tables/{self.table_id}/join", json={"name": "B"}).json()
         self.tokens = [created["token"], joined["token"]]
-        deadline = time.monotonic() + 10
-        while self.lobby.tables[self.table_id].row.status != "playing":  # dealt on a timer
-            assert time.monotonic() < deadline, "the fuzzed table was never dealt"
-            time.sleep(0.01)
+        table = self.lobby.tables[self.table_id]
+        eventually(lambda: table.row.status == "playing", interval=0.01, what="the deal")
 
 
 def fill(message: Any, state: dict[str, Any] | None) -> Any:

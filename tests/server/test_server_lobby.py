@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 import websockets
-from serverkit import Client, ThreadServer, api
 
+from kit.client import Client
+from kit.servers import ThreadServer, api
 from ludoteca.core import commitment, fingerprint
 from ludoteca.core.fairness import seat_commitment
 from ludoteca.games import all_games

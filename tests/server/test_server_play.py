@@ -10,8 +10,10 @@ import weakref
 from typing import Any
 
 import pytest
-from serverkit import Client, ThreadServer, api, replay, replayed_views
 
+from kit.client import Client, replay, replayed_views
+from kit.servers import ThreadServer, api
+from kit.wait import eventually_async
 from ludoteca.core import verify
 from ludoteca.games import all_games, get
 
@@ -177,25 +179,19 @@ def test_a_closed_connection_is_freed_at_once_not_by_the_collector(server: Threa
     was collector work for every match)."""
     created = api(server.base).post("/api/play-now", json={"game": "heroes", "name": "Ana"}).json()
     table_id = created["table"]["id"]
-    assert server.server is not None
-    lobby = server.server.config.app.state.ludoteca.lobby
-
-    async def until(condition: Any) -> None:
-        async with asyncio.timeout(10):
-            while not condition():
-                await asyncio.sleep(0.01)
+    lobby = server.app_state.lobby
 
     async def scenario() -> weakref.ref[Any]:
         client = await Client.connect(server.ws_base, table_id, created["token"])
         await client.recv()  # welcome: the connection now listens at the table
         table = lobby.tables[table_id]
-        await until(lambda: table.listeners)
+        await eventually_async(lambda: table.listeners, interval=0.01)
         (connection,) = table.listeners
         gone = weakref.ref(connection)
         del connection
         await client.close()
-        await until(lambda: not table.listeners)
-        await until(lambda: gone() is None)
+        await eventually_async(lambda: not table.listeners, interval=0.01)
+        await eventually_async(lambda: gone() is None, interval=0.01)
         return gone
 
     gc.collect()

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 import websockets
-from serverkit import Client, ThreadServer, api, replayed_views, two_people_table
 
+from kit.client import Client, replayed_views, two_people_table
+from kit.servers import ThreadServer, api
 from ludoteca.core import Match
 from ludoteca.games import all_games, get
 

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from serverkit import ProcessServer, close_api, two_people_table
+
+from kit.client import two_people_table
+from kit.servers import ServerProcess, close_api
 
 HEALTH_LIMIT = 0.5  # seconds another client's health check may take while one client attacks
 
@@ -92,8 +94,8 @@ class HealthProbe:
 
 
 @pytest.fixture
-def lone_server(tmp_path: Path) -> Iterator[ProcessServer]:
-    srv = ProcessServer(f"sqlite:///{tmp_path}/tables.sqlite3", tmp_path).start()
+def lone_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    srv = ServerProcess(tmp_path, f"sqlite:///{tmp_path}/tables.sqlite3").start()
     yield srv
     close_api(srv.base)
     if srv.process is not None and srv.process.poll() is None:
@@ -120,7 +122,7 @@ def flood(sock: socket.socket, seconds: float) -> tuple[int, float | None]:
 
 @pytest.mark.parametrize("greeted", [False, True], ids=["no-hello", "after-hello"])
 def test_a_flooding_websocket_is_cut_off_and_stalls_nobody(
-    lone_server: ProcessServer, greeted: bool
+    lone_server: ServerProcess, greeted: bool
 ) -> None:
     """It used to freeze every table of the process for ~15 s (health checks 14-18 s) and be
     closed only after 1.4 million frames; now other clients are answered within 0.5 s and the
@@ -172,9 +174,9 @@ def closed_by_server(sock: socket.socket) -> bool:
 
 
 @pytest.fixture
-def guarded_server(tmp_path: Path) -> Iterator[ProcessServer]:
+def guarded_server(tmp_path: Path) -> Iterator[ServerProcess]:
     env = {"LUDOTECA_HEADER_TIMEOUT": "3", "LUDOTECA_BODY_TIMEOUT": "3"}
-    srv = ProcessServer(f"sqlite:///{tmp_path}/tables.sqlite3", tmp_path, env=env).start()
+    srv = ServerProcess(tmp_path, f"sqlite:///{tmp_path}/tables.sqlite3", env=env).start()
     yield srv
     close_api(srv.base)
     if srv.process is not None and srv.process.poll() is None:
@@ -182,7 +184,7 @@ def guarded_server(tmp_path: Path) -> Iterator[ProcessServer]:
 
 
 def test_idle_and_half_sent_connections_from_one_address_stall_nobody(
-    guarded_server: ProcessServer,
+    guarded_server: ServerProcess,
 ) -> None:
     """4,010 idle or half-sent HTTP connections from one address used to fill uvicorn's 4,000
     places, and every request, /healthz included, was answered 503 for as long as they stayed.
@@ -206,7 +208,7 @@ def test_idle_and_half_sent_connections_from_one_address_stall_nobody(
 
 
 def test_a_body_that_does_not_arrive_in_time_closes_the_connection(
-    guarded_server: ProcessServer,
+    guarded_server: ServerProcess,
 ) -> None:
     sock = socket.create_connection(("127.0.0.1", guarded_server.port), timeout=10)
     with contextlib.closing(sock):
@@ -222,7 +224,7 @@ def test_a_body_that_does_not_arrive_in_time_closes_the_connection(
         assert 2.5 < time.monotonic() - began < 5
 
 
-def test_a_trickled_hello_is_closed_at_the_hello_deadline(lone_server: ProcessServer) -> None:
+def test_a_trickled_hello_is_closed_at_the_hello_deadline(lone_server: ServerProcess) -> None:
     """A hello sent one byte at a time used to keep its connection 20 s (the 10 s hello deadline,
     then 10 s waiting for the client to answer the close); now it is closed 4408 at the deadline
     and the connection is gone a second later at most."""

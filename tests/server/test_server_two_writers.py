@@ -10,16 +10,20 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from serverkit import Client, ThreadServer, api, fast_settings, two_people_table
+
+from kit.client import Client, two_people_table
+from kit.servers import ThreadServer, api, server_settings
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+@pytest.mark.parametrize(
+    "database", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
 def test_the_same_step_through_two_processes_is_stored_once(
     database: str, sqlite_url: str, request: pytest.FixtureRequest
 ) -> None:
     url = sqlite_url if database == "sqlite" else request.getfixturevalue("postgres_url")
-    first = ThreadServer(fast_settings(url)).start()
-    second = ThreadServer(fast_settings(url)).start()
+    first = ThreadServer(server_settings(url)).start()
+    second = ThreadServer(server_settings(url)).start()
     try:
         table_id, tokens = two_people_table(first.base)
 

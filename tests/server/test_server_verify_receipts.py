@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from serverkit import Client, ThreadServer, api
-
+from kit.client import Client
+from kit.servers import ThreadServer, api
 from ludoteca.core import MatchRecord, SigningKey
 
 

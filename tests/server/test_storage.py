@@ -29,7 +29,7 @@ from ludoteca.server.storage import (
 Scenario = Callable[[Storage], Awaitable[None]]
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres"])
+@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "memory":
         return "memory://"

@@ -9,8 +9,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
-from tablekit import SALT, FakeClock, commit_then_reveal, lobby_on, seated
 
+from kit.tables import SALT, FakeClock, commit_then_reveal, lobby_on, seated
 from ludoteca.core import verify
 from ludoteca.core.fairness import seat_commitment
 from ludoteca.games import get

@@ -21,7 +21,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -29,8 +28,9 @@ from typing import Any
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(Path(__file__).parent))
-from browserkit import CHROMIUM, CHROMIUM_ARGS, free_port
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the kit
+from kit.browser import CHROMIUM, CHROMIUM_ARGS
+from kit.servers import free_port, wait_healthy
 
 SLOW = {
     "offline": False,
@@ -63,13 +63,8 @@ def serve(src: Path, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
         stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=1):
-                return process, base
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not start")
+    wait_healthy(base, 30)
+    return process, base
 
 
 def seated(base: str) -> tuple[str, dict[str, Any]]:

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browserkit import PHONE, Pages, ServerProcess, bots_only_match, decision, start_from_home
+
+from kit.browser import PHONE, Pages, bots_only_match, decision, start_from_home
+from kit.servers import ServerProcess
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -20,8 +22,8 @@ SERIOUS = {"serious", "critical"}
 
 
 @pytest.fixture(scope="module")
-def finished(server: ServerProcess) -> str:
-    return bots_only_match(server)
+def finished(web_server: ServerProcess) -> str:
+    return bots_only_match(web_server)
 
 
 def serious(page: Page) -> list[str]:

@@ -4,15 +4,17 @@ HTML (headings, tables, links) with nothing of the source injected, and the SRD 
 from __future__ import annotations
 
 import pytest
-from browserkit import Pages, ServerProcess
+
+from kit.browser import Pages
+from kit.servers import ServerProcess
 
 pytestmark = pytest.mark.browser
 
 
 def test_every_game_has_a_card_with_its_catalogue_entry(
-    pages: Pages, server: ServerProcess
+    pages: Pages, web_server: ServerProcess
 ) -> None:
-    games = server.get("/api/games")
+    games = web_server.get("/api/games")
     page = pages.open("/")
     page.wait_for_selector(".game-card")
     assert page.locator(".game-card").count() == len(games)

@@ -7,7 +7,9 @@ import re
 from typing import Any
 
 import pytest
-from browserkit import PLACEHOLDER, WEB, catalogue, flatten
+
+from kit.browser import PLACEHOLDER, catalogue, flatten
+from kit.env import WEB
 
 LANGUAGES = ("en", "pt", "de")
 

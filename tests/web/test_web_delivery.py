@@ -12,7 +12,9 @@ import urllib.request
 from typing import Any
 
 import pytest
-from browserkit import Pages, ServerProcess, bots_only_match
+
+from kit.browser import Pages, bots_only_match
+from kit.servers import ServerProcess
 
 HEADERS = {
     "content-security-policy",
@@ -23,10 +25,10 @@ HEADERS = {
 
 
 def raw(
-    server: ServerProcess, path: str, headers: dict[str, str] | None = None, body: Any = None
+    web_server: ServerProcess, path: str, headers: dict[str, str] | None = None, body: Any = None
 ) -> tuple[int, dict[str, str], bytes]:
     request = urllib.request.Request(
-        server.base + path,
+        web_server.base + path,
         headers={"Content-Type": "application/json", **(headers or {})},
         data=None if body is None else json.dumps(body).encode(),
     )
@@ -49,12 +51,12 @@ def raw(
         "/openapi.json",
     ],
 )
-def test_text_is_compressed(server: ServerProcess, path: str) -> None:
-    status, headers, body = raw(server, path, {"Accept-Encoding": "gzip"})
+def test_text_is_compressed(web_server: ServerProcess, path: str) -> None:
+    status, headers, body = raw(web_server, path, {"Accept-Encoding": "gzip"})
     assert status == 200
     assert headers["content-encoding"] == "gzip"
     plain = gzip.decompress(body)
-    _, _, uncompressed = raw(server, path)
+    _, _, uncompressed = raw(web_server, path)
     assert plain == uncompressed
     assert len(body) < 0.6 * len(plain), (len(body), len(plain))
 
@@ -71,66 +73,66 @@ def test_text_is_compressed(server: ServerProcess, path: str) -> None:
         "/healthz",
     ],
 )
-def test_every_response_carries_the_security_headers(server: ServerProcess, path: str) -> None:
-    _, headers, _ = raw(server, path)
+def test_every_response_carries_the_security_headers(web_server: ServerProcess, path: str) -> None:
+    _, headers, _ = raw(web_server, path)
     assert set(headers) >= HEADERS, path
     assert "default-src 'self'" in headers["content-security-policy"]
     assert headers["x-content-type-options"] == "nosniff"
 
 
-def test_the_catalogue_comes_back_as_304_with_its_etag(server: ServerProcess) -> None:
-    status, headers, body = raw(server, "/api/games")
+def test_the_catalogue_comes_back_as_304_with_its_etag(web_server: ServerProcess) -> None:
+    status, headers, body = raw(web_server, "/api/games")
     assert status == 200
     tag = headers["etag"]
     assert json.loads(body)[0]["id"]
-    again, headers_again, empty = raw(server, "/api/games", {"If-None-Match": tag})
+    again, headers_again, empty = raw(web_server, "/api/games", {"If-None-Match": tag})
     assert (again, empty) == (304, b"")
     assert headers_again["etag"] == tag
     assert set(headers_again) >= HEADERS
-    other, _, _ = raw(server, "/api/games", {"If-None-Match": '"stale"'})
+    other, _, _ = raw(web_server, "/api/games", {"If-None-Match": '"stale"'})
     assert other == 200
-    one, one_headers, _ = raw(server, "/api/games/heroes")
+    one, one_headers, _ = raw(web_server, "/api/games/heroes")
     assert one == 200
     assert one_headers["etag"] != tag
 
 
-def test_replays_refuse_what_they_cannot_replay(server: ServerProcess) -> None:
-    status, _, body = raw(server, "/api/tables/no-such-table/replay")
+def test_replays_refuse_what_they_cannot_replay(web_server: ServerProcess) -> None:
+    status, _, body = raw(web_server, "/api/tables/no-such-table/replay")
     assert (status, json.loads(body)["error"]) == (404, "no_table")
-    table = server.post("/api/tables", {"game": "heroes", "name": "Ana"})["table"]["id"]
-    status, _, body = raw(server, f"/api/tables/{table}/replay")
+    table = web_server.post("/api/tables", {"game": "heroes", "name": "Ana"})["table"]["id"]
+    status, _, body = raw(web_server, f"/api/tables/{table}/replay")
     assert (status, json.loads(body)["error"]) == (409, "not_started")
-    finished = bots_only_match(server)
-    status, _, body = raw(server, f"/api/tables/{finished}/replay?seat=7")
+    finished = bots_only_match(web_server)
+    status, _, body = raw(web_server, f"/api/tables/{finished}/replay?seat=7")
     assert (status, json.loads(body)["error"]) == (422, "bad_request")
-    record = server.get(f"/api/tables/{finished}/record")
-    spectator = server.get(f"/api/tables/{finished}/replay")
+    record = web_server.get(f"/api/tables/{finished}/record")
+    spectator = web_server.get(f"/api/tables/{finished}/replay")
     assert spectator["seat"] is None
     assert spectator["steps"][-1]["view"]["over"]
     assert all(frame["legal"] == [] for frame in spectator["steps"])
     tampered = dict(record, seed="0" * 64)
-    status, _, body = raw(server, "/api/replay", body=tampered)
+    status, _, body = raw(web_server, "/api/replay", body=tampered)
     answer = json.loads(body)
     assert (status, answer["error"]) == (422, "bad_request")
     assert answer["problems"][0]["check"] in {"signature", "commitment"}
-    status, _, body = raw(server, "/api/replay", body=[1, 2])
+    status, _, body = raw(web_server, "/api/replay", body=[1, 2])
     assert status == 422
 
 
 @pytest.mark.browser
-def test_the_api_docs_render_from_this_server_only(pages: Pages, server: ServerProcess) -> None:
+def test_the_api_docs_render_from_this_server_only(pages: Pages, web_server: ServerProcess) -> None:
     origins: list[str] = []
     context = pages.browser.new_context()
     pages.contexts.append(context)
     page = context.new_page()
     page.on("request", lambda request: origins.append(request.url))
     page.on("pageerror", lambda error: pages.errors.append(f"pageerror: {error}"))
-    page.goto(server.base + "/docs")
+    page.goto(web_server.base + "/docs")
     page.wait_for_selector(".opblock-tag", timeout=15_000)
     assert page.locator(".opblock").count() > 10
     assert page.get_by_text("/api/tables/{table_id}/replay").count() >= 1
     assert origins
-    assert all(url.startswith(server.base + "/") for url in origins), origins
+    assert all(url.startswith(web_server.base + "/") for url in origins), origins
 
 
 # ------------------------------------------------------------------ caching and preloading
@@ -138,9 +140,9 @@ STATIC_REF = re.compile(r'(?:href|src)="(/static/[^"]+)"')
 
 
 def test_static_files_are_versioned_and_immutable_and_the_page_revalidated(
-    server: ServerProcess,
+    web_server: ServerProcess,
 ) -> None:
-    status, headers, body = raw(server, "/")
+    status, headers, body = raw(web_server, "/")
     assert status == 200
     assert headers["cache-control"] == "no-cache"
     page = body.decode()
@@ -151,26 +153,28 @@ def test_static_files_are_versioned_and_immutable_and_the_page_revalidated(
     (version,) = versions
     assert re.fullmatch(r"[0-9a-f]{12}", version)
     for ref in refs:
-        got, found, content = raw(server, ref)
+        got, found, content = raw(web_server, ref)
         assert got == 200, ref
         assert found["cache-control"] == "public, max-age=31536000, immutable", ref
         plain = ref.replace(f"/static/{version}/", "/static/")
-        assert raw(server, plain)[2] == content  # the same file, unversioned
+        assert raw(web_server, plain)[2] == content  # the same file, unversioned
     # unchanged: 304, with the same tag
-    again, again_headers, empty = raw(server, "/", {"If-None-Match": headers["etag"]})
+    again, again_headers, empty = raw(web_server, "/", {"If-None-Match": headers["etag"]})
     assert (again, empty) == (304, b"")
     assert again_headers["etag"] == headers["etag"]
     # a page from before an upgrade asks under its old version: the file, revalidated
-    old, old_headers, old_content = raw(server, "/static/000000000000/js/main.js")
+    old, old_headers, old_content = raw(web_server, "/static/000000000000/js/main.js")
     assert old == 200 and old_headers["cache-control"] == "no-cache"
-    assert old_content == raw(server, f"/static/{version}/js/main.js")[2]
-    unversioned = raw(server, "/static/js/main.js")[1]
+    assert old_content == raw(web_server, f"/static/{version}/js/main.js")[2]
+    unversioned = raw(web_server, "/static/js/main.js")[1]
     assert unversioned["cache-control"] == "no-cache"
 
 
-def test_each_page_preloads_its_modules_and_carries_the_catalogue(server: ServerProcess) -> None:
+def test_each_page_preloads_its_modules_and_carries_the_catalogue(
+    web_server: ServerProcess,
+) -> None:
     def preloads(path: str) -> set[str]:
-        page = raw(server, path)[2].decode()
+        page = raw(web_server, path)[2].decode()
         found = re.findall(r'<link rel="modulepreload" href="/static/[0-9a-f]+/([^"]+)">', page)
         return set(found)
 
@@ -182,14 +186,14 @@ def test_each_page_preloads_its_modules_and_carries_the_catalogue(server: Server
     assert "js/pages/table.js" not in home
     # the message catalogue the page will fetch first: the browser's language
     words = r'<link rel="preload" as="fetch" crossorigin href="/static/[0-9a-f]+/i18n/(\w+).json">'
-    assert re.findall(words, raw(server, "/")[2].decode()) == ["en"]
-    german = raw(server, "/", {"Accept-Language": "fr-FR, de;q=0.8, en;q=0.5"})
+    assert re.findall(words, raw(web_server, "/")[2].decode()) == ["en"]
+    german = raw(web_server, "/", {"Accept-Language": "fr-FR, de;q=0.8, en;q=0.5"})
     assert re.findall(words, german[2].decode()) == ["de"]
     assert "Accept-Language" in german[1]["vary"]
-    page = raw(server, "/")[2].decode()
+    page = raw(web_server, "/")[2].decode()
     inline = re.search(r'<script type="application/json" id="games-data">(.*?)</script>', page)
     assert inline is not None
-    assert json.loads(inline.group(1)) == server.get("/api/games")
+    assert json.loads(inline.group(1)) == web_server.get("/api/games")
 
 
 def network_requests(page: Any, cdp: Any, path: str, ready: str) -> list[str]:
@@ -214,7 +218,9 @@ def network_requests(page: Any, cdp: Any, path: str, ready: str) -> list[str]:
 
 
 @pytest.mark.browser
-def test_a_repeat_visit_makes_at_most_three_requests(pages: Pages, server: ServerProcess) -> None:
+def test_a_repeat_visit_makes_at_most_three_requests(
+    pages: Pages, web_server: ServerProcess
+) -> None:
     page = pages.open("/")
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
@@ -222,11 +228,11 @@ def test_a_repeat_visit_makes_at_most_three_requests(pages: Pages, server: Serve
     page.wait_for_url("**/table/*")
     page.wait_for_selector(".hr-room")
     table = page.url
-    page.goto(server.base + "/verify")
+    page.goto(web_server.base + "/verify")
     page.wait_for_load_state("networkidle")
-    home = network_requests(page, cdp, server.base + "/", "article[data-game]")
+    home = network_requests(page, cdp, web_server.base + "/", "article[data-game]")
     assert len(home) <= 3, home
-    page.goto(server.base + "/verify")
+    page.goto(web_server.base + "/verify")
     page.wait_for_load_state("networkidle")
     again = network_requests(page, cdp, table, ".hr-room")
     assert len(again) <= 3, again

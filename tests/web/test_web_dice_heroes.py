@@ -8,7 +8,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browserkit import Pages, decision, phone_screenshot, screenshot, set_name, state
+
+from kit.browser import Pages, decision, phone_screenshot, screenshot, set_name, state
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

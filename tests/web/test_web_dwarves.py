@@ -7,7 +7,8 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browserkit import Pages, decision, phone_screenshot, screenshot, set_name, start_from_home
+
+from kit.browser import Pages, decision, phone_screenshot, screenshot, set_name, start_from_home
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

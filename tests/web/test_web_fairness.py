@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browserkit import Pages, ServerProcess, play_heroes_by_clicks, state
 from test_web_audit import SERIOUS, serious
 from test_web_verify import STEPS, statuses
 
+from kit.browser import Pages, play_heroes_by_clicks, state
+from kit.servers import ServerProcess
 from ludoteca.core import Match, MatchRecord
 from ludoteca.core.fairness import contribution_problem, seat_commitment
 from ludoteca.core.signing import SigningKey
@@ -44,9 +45,9 @@ def check(page: Page, record: dict[str, Any], receipts: str = "") -> str:
     return verdict
 
 
-def post(server: ServerProcess, table_id: str, path: str, token: str, body: Any) -> Any:
+def post(web_server: ServerProcess, table_id: str, path: str, token: str, body: Any) -> Any:
     request = urllib.request.Request(
-        f"{server.base}/api/tables/{table_id}/{path}",
+        f"{web_server.base}/api/tables/{table_id}/{path}",
         data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
     )
@@ -66,10 +67,10 @@ def no_serious_violation(page: Page, within: str | None = None) -> None:
 
 
 def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
-    pages: Pages, server: ServerProcess, tmp_path: Path
+    pages: Pages, web_server: ServerProcess, tmp_path: Path
 ) -> None:
     # two seats for people: the table stays open until Ana starts it (seat 2 then a bot)
-    created = server.post("/api/tables", {"game": "heroes", "seats": [{}, {}]})
+    created = web_server.post("/api/tables", {"game": "heroes", "seats": [{}, {}]})
     table_id = created["table"]["id"]
     page = pages.open(f"/table/{table_id}")
     page.click("[data-key='join-0']")
@@ -134,7 +135,7 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     assert "a bot" in end.locator(".proof-contribution[data-seat='1']").inner_text()
     assert end.locator("[data-seed]").inner_text() == view["seed"]
     assert end.locator("[data-chain]").inner_text() == view["chain"] == final["chain"]
-    keys = server.get("/api/keys")["keys"]
+    keys = web_server.get("/api/keys")["keys"]
     end.locator("[data-key-id]").wait_for()
     assert end.locator("[data-key-id]").inner_text() == keys[0]["key_id"]
 
@@ -216,9 +217,11 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
 
 
 def test_a_starting_table_waits_for_seeds_and_counts_down(
-    pages: Pages, server: ServerProcess
+    pages: Pages, web_server: ServerProcess
 ) -> None:
-    created = server.post("/api/tables", {"game": "dice-heroes", "seats": [{}, {}], "name": "Ana"})
+    created = web_server.post(
+        "/api/tables", {"game": "dice-heroes", "seats": [{}, {}], "name": "Ana"}
+    )
     table_id, ana = created["table"]["id"], created["token"]
     page = pages.open(f"/table/{table_id}", locale="de-DE")
     page.click("[data-key='join-1']")  # the last free seat: the table starts by itself
@@ -238,7 +241,7 @@ def test_a_starting_table_waits_for_seeds_and_counts_down(
     # her commitment arrives over HTTP: the reveals open, the page reveals by itself, and the
     # deal waits for Ana's reveal
     salt = "9" * 32
-    post(server, table_id, "commit", ana, {"commitment": seat_commitment("ana-seed", salt)})
+    post(web_server, table_id, "commit", ana, {"commitment": seat_commitment("ana-seed", salt)})
     page.wait_for_selector("[data-deal-sent='revealed']")
     assert page.locator("[data-deal-waits]").inner_text() == (
         "Das Austeilen wartet, bis Ana aufdeckt."
@@ -246,7 +249,7 @@ def test_a_starting_table_waits_for_seeds_and_counts_down(
     assert state(page)["table"]["revealing"] is True
 
     # her reveal arrives: the table deals at once, from both seeds
-    post(server, table_id, "reveal", ana, {"seed": "ana-seed", "salt": salt})
+    post(web_server, table_id, "reveal", ana, {"seed": "ana-seed", "salt": salt})
     page.wait_for_function("() => window.__ludoteca.state.view !== null")
     page.wait_for_selector(".board-root > *")
     s = state(page)

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browserkit import DESKTOP, PHONE, Pages, ServerProcess, bots_only_match, decision
+
+from kit.browser import DESKTOP, PHONE, Pages, bots_only_match, decision
+from kit.servers import ServerProcess
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, ViewportSize
@@ -114,12 +116,12 @@ def test_every_legal_control_is_on_screen(pages: Pages, game: str, size: str) ->
 
 @pytest.mark.parametrize("size", SIZES)
 def test_replay_and_verify_do_not_scroll_sideways(
-    pages: Pages, server: ServerProcess, size: str
+    pages: Pages, web_server: ServerProcess, size: str
 ) -> None:
-    table = bots_only_match(server, "heroes")
+    table = bots_only_match(web_server, "heroes")
     page = pages.open(f"/replay/{table}", viewport=SIZES[size])
     page.wait_for_selector(".replay-where")
     no_sideways(page, "the replay page")
-    page.goto(f"{server.base}/verify")
+    page.goto(f"{web_server.base}/verify")
     page.wait_for_selector("input[type=file]")
     no_sideways(page, "the verify page")

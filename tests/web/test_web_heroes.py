@@ -8,7 +8,8 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browserkit import (
+
+from kit.browser import (
     Pages,
     decision,
     lit_targets,

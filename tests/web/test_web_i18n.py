@@ -14,7 +14,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browserkit import (
+
+from kit.browser import (
     PLACEHOLDER,
     Pages,
     catalogue,

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from browserkit import Pages, check_heroes_lit, heroes_turn_by_clicks, set_name, state
+
+from kit.browser import Pages, check_heroes_lit, heroes_turn_by_clicks, set_name, state
 
 pytestmark = pytest.mark.browser
 

@@ -10,18 +10,11 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browserkit import (
-    PHONE,
-    Pages,
-    ServerProcess,
-    State,
-    decision,
-    heroes_turn_by_clicks,
-    start_from_home,
-    state,
-)
 from test_web_dice_heroes import dice_turn
 from test_web_dwarves import meet
+
+from kit.browser import PHONE, Pages, State, decision, heroes_turn_by_clicks, start_from_home, state
+from kit.servers import ServerProcess
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, ViewportSize
@@ -100,7 +93,7 @@ def dwarves_by_taps(page: Any, s: State, rng: random.Random, done: set[str]) -> 
     done.add(meet(page, legal, rng, done).split()[0])
 
 
-def test_heroes_by_taps_then_its_replay(pages: Pages, server: ServerProcess) -> None:
+def test_heroes_by_taps_then_its_replay(pages: Pages, web_server: ServerProcess) -> None:
     page = phone_table(pages, "heroes")
     rng = random.Random(4)
     final = play(page, lambda thumb, s: heroes_turn_by_clicks(thumb, s, rng))
@@ -109,7 +102,7 @@ def test_heroes_by_taps_then_its_replay(pages: Pages, server: ServerProcess) -> 
 
     # what the server sent this seat, version by version, is what the replay shows
     sent: dict[str, Any] = page.evaluate("() => window.__ludoteca.states")
-    replay = server.get(f"/api/tables/{table}/replay?seat=0")
+    replay = web_server.get(f"/api/tables/{table}/replay?seat=0")
     steps = replay["steps"]
     assert len(steps) == final["version"] + 1
     assert [frame["version"] for frame in steps] == list(range(len(steps)))
@@ -122,8 +115,8 @@ def test_heroes_by_taps_then_its_replay(pages: Pages, server: ServerProcess) -> 
     assert all(frame["view"]["seed"] is None for frame in steps[:-1])
 
     # a record file gives the same replay through POST /api/replay
-    record = server.get(f"/api/tables/{table}/record")
-    assert server.post("/api/replay?seat=0", record)["steps"] == steps
+    record = web_server.get(f"/api/tables/{table}/record")
+    assert web_server.post("/api/replay?seat=0", record)["steps"] == steps
 
     # the replay page: the end first, then back, forward, the keys and the slider
     page.click(".end-panel a[href^='/replay/']")

@@ -7,7 +7,9 @@ import re
 import urllib.request
 
 import pytest
-from browserkit import WEB, ServerProcess
+
+from kit.env import WEB
+from kit.servers import ServerProcess
 
 PAGES = ["/", "/games/heroes", "/table/no-such-table", "/verify"]
 
@@ -18,8 +20,8 @@ def fetch(url: str) -> tuple[dict[str, str], str]:
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_every_route_is_the_page_with_its_policy(server: ServerProcess, path: str) -> None:
-    headers, body = fetch(server.base + path)
+def test_every_route_is_the_page_with_its_policy(web_server: ServerProcess, path: str) -> None:
+    headers, body = fetch(web_server.base + path)
     assert re.search(r'<script type="module" src="/static/[0-9a-f]{12}/js/main.js">', body)
     policy = headers["content-security-policy"]
     assert "default-src 'self'" in policy
@@ -28,7 +30,7 @@ def test_every_route_is_the_page_with_its_policy(server: ServerProcess, path: st
     assert headers["cache-control"] == "no-cache"
 
 
-def test_every_file_the_client_names_is_served(server: ServerProcess) -> None:
+def test_every_file_the_client_names_is_served(web_server: ServerProcess) -> None:
     page = (WEB / "index.html").read_text()
     wanted = set(re.findall(r'(?:href|src)="(/static/[^"]+)"', page))
     static = WEB / "static"
@@ -39,6 +41,6 @@ def test_every_file_the_client_names_is_served(server: ServerProcess) -> None:
     wanted |= {f"/static/i18n/{lang}.json" for lang in ("en", "pt", "de")}
     assert len(wanted) > 30
     for path in sorted(wanted):
-        headers, _ = fetch(server.base + path)
+        headers, _ = fetch(web_server.base + path)
         if path.endswith(".js"):
             assert "javascript" in headers["content-type"], path

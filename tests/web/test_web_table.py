@@ -8,16 +8,17 @@ import random
 from typing import TYPE_CHECKING
 
 import pytest
-from browserkit import (
+
+from kit.browser import (
     PHONE,
     Pages,
-    ServerProcess,
     decision,
     heroes_turn_by_clicks,
     set_name,
     start_from_home,
     state,
 )
+from kit.servers import ServerProcess
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -111,8 +112,10 @@ def test_live_region_clock_and_a_dropped_connection(pages: Pages) -> None:
     one_turn(page, rng)  # and the seat still plays
 
 
-def test_the_table_plays_for_a_seat_whose_time_ran_out(pages: Pages, server: ServerProcess) -> None:
-    made = server.post(
+def test_the_table_plays_for_a_seat_whose_time_ran_out(
+    pages: Pages, web_server: ServerProcess
+) -> None:
+    made = web_server.post(
         "/api/tables", {"game": "heroes", "name": "Ana", "turn_seconds": 5, "start": True}
     )
     table, token = made["table"]["id"], made["token"]
@@ -122,7 +125,7 @@ def test_the_table_plays_for_a_seat_whose_time_ran_out(pages: Pages, server: Ser
              'ludoteca.seats', JSON.stringify({[t]: {seat: s, token: tok, at: Date.now()}}))""",
         [table, made["seat"], token],
     )
-    page.goto(f"{server.base}/table/{table}")
+    page.goto(f"{web_server.base}/table/{table}")
     decision(page, -1)
     page.wait_for_selector("[data-clock].low")  # under ten seconds: shown as running low
     page.wait_for_selector(".played-by-table", timeout=15_000)

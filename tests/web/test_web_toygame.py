@@ -10,20 +10,20 @@ import random
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Pages, ServerProcess, decision
 
-TESTS = Path(__file__).resolve().parent.parent
+from kit.browser import Pages, decision
+from kit.env import TESTS
+from kit.servers import ServerProcess
 
 
 @pytest.fixture(scope="module")
 def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     path = os.pathsep.join(p for p in (str(TESTS), os.environ.get("PYTHONPATH", "")) if p)
     env = {"PYTHONPATH": path, "LUDOTECA_GAMES": "toygame,toygame.plain"}
-    process = ServerProcess(tmp_path_factory.mktemp("toy-server"), env).start()
+    process = ServerProcess(tmp_path_factory.mktemp("toy-server"), env=env).start()
     yield process
     process.stop()
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browserkit import Pages, play_heroes_by_clicks, set_name, start_from_home
 
+from kit.browser import Pages, play_heroes_by_clicks, set_name, start_from_home
 from ludoteca.core import MatchRecord
 from ludoteca.core.fairness import seed_fingerprint
 from ludoteca.core.signing import SigningKey

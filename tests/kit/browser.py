@@ -1,4 +1,4 @@
-"""Helpers for the browser tests: a real ``ludoteca serve`` process, reading the page's last
+"""Helpers for the browser tests: Chromium's path and flags, pages, reading the page's last
 ``state`` message, and playing the way a person does (clicking or pressing keys on what is lit)."""
 
 from __future__ import annotations
@@ -7,28 +7,24 @@ import json
 import os
 import random
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from kit.env import ROOT, WEB
+from kit.servers import ServerProcess
+from kit.wait import eventually
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, ViewportSize
 
 
-ROOT = Path(__file__).resolve().parents[2]
-WEB = ROOT / "src" / "ludoteca" / "web"
 SHOTS = ROOT / "artifacts" / "screenshots"
 README_SHOTS = ROOT / "docs" / "screenshots"
 # the README's picture is a tracked file: refreshed on request, so a test run leaves the tree clean
 UPDATE_README_SHOTS = os.environ.get("LUDOTECA_UPDATE_SCREENSHOTS") == "1"
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
-IN_CI = os.environ.get("CI") == "true"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -62,79 +58,6 @@ def flatten(node: Any, prefix: str = "") -> dict[str, Any]:
             out.update(flatten(value, f"{prefix}.{key}" if prefix else key))
         return out
     return {prefix: node}
-
-
-# ------------------------------------------------------------------------------- the server
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class ServerProcess:
-    """``ludoteca serve`` on a free port and a fresh SQLite file, bots acting after 50 ms."""
-
-    def __init__(self, workdir: Path, env: dict[str, str] | None = None) -> None:
-        self.extra_env = env or {}
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log_path = workdir / "server.log"
-        self.db = workdir / "db.sqlite3"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> ServerProcess:
-        command = Path(sys.executable).with_name("ludoteca")
-        # the page sends each person's seed at once; a table nobody seeds deals after 3 s
-        env = {**os.environ, "LUDOTECA_BOT_DELAY": "0.05", "LUDOTECA_CONTRIBUTION_SECONDS": "3"}
-        env.update(self.extra_env)
-        with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(
-                [str(command), "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}"],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=env,
-                cwd=ROOT,
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited:\n{self.log_tail()}")
-            try:
-                with urllib.request.urlopen(f"{self.base}/healthz", timeout=2) as answer:
-                    if answer.status == 200:
-                        return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"the server did not answer /healthz:\n{self.log_tail()}")
-
-    def log_tail(self, lines: int = 40) -> str:
-        if not self.log_path.exists():
-            return ""
-        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-
-    def post(self, path: str, body: dict[str, Any]) -> Any:
-        request = urllib.request.Request(
-            self.base + path,
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return json.load(answer)
-
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.base + path, timeout=10) as answer:
-            return json.load(answer)
 
 
 # -------------------------------------------------------------------------------- the page
@@ -318,9 +241,10 @@ def bots_only_match(server: ServerProcess, game: str = "dice-heroes", seconds: f
         },
     )
     table_id: str = answer["table"]["id"]
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if server.get(f"/api/tables/{table_id}")["table"]["status"] == "over":
-            return table_id
-        time.sleep(0.1)
-    raise AssertionError(f"the bots' match at {table_id} did not end in {seconds} s")
+    eventually(
+        lambda: server.get(f"/api/tables/{table_id}")["table"]["status"] == "over",
+        seconds,
+        interval=0.1,
+        what=f"the end of the bots' match at {table_id}",
+    )
+    return table_id

@@ -8,13 +8,13 @@ import heapq
 import itertools
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
+from kit.servers import server_settings
 from ludoteca.core.fairness import seat_commitment
 from ludoteca.server.bots import BotRunner
 from ludoteca.server.cluster import Notice
-from ludoteca.server.config import Settings
 from ludoteca.server.ledger import Services
 from ludoteca.server.lobby import Lobby
 from ludoteca.server.storage import Storage, open_storage
@@ -103,17 +103,6 @@ async def seated(table: Table) -> Watcher:
     return watcher
 
 
-def settings(db_url: str, **changes: Any) -> Settings:
-    base = Settings(
-        db_url=db_url,
-        bot_delay=0.5,
-        away_grace=5.0,
-        min_turn_seconds=1,
-        contribution_seconds=10.0,
-    )
-    return replace(base, **changes)
-
-
 @asynccontextmanager
 async def lobby_on(store: Storage | str, clock: FakeClock, **changes: Any) -> AsyncIterator[Lobby]:
     """A lobby on a store (shared, and left open: a restart or a second process is another
@@ -122,7 +111,13 @@ async def lobby_on(store: Storage | str, clock: FakeClock, **changes: Any) -> As
     storage = open_storage(store) if isinstance(store, str) else store
     bots = BotRunner(processes=1)
     url = store if isinstance(store, str) else "memory://"
-    services = Services(storage, bots, settings(url, **changes), now=clock.now, sleep=clock.sleep)
+    services = Services(
+        storage,
+        bots,
+        server_settings(url, fake_clock=True, **changes),
+        now=clock.now,
+        sleep=clock.sleep,
+    )
     lobby = Lobby(services)
     await lobby.load()
     try:
@@ -250,7 +245,7 @@ async def process_on(hub: Hub, name: str, store: Storage, **changes: Any) -> Asy
     services = Services(
         store,
         bots,
-        settings("memory://", **changes),
+        server_settings("memory://", fake_clock=True, **changes),
         now=hub.clock.now,
         sleep=hub.clock.sleep,
         cluster=hub.join(name),

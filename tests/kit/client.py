@@ -1,168 +1,22 @@
-"""Real servers and a websocket client for the server tests (fixtures are in conftest.py)."""
+"""A websocket client of one table, as the web table and the terminal are, and the table
+helpers built on it: a started table of two people, the views a stored match gives each seat."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
 import secrets
-import signal
-import socket
-import subprocess
-import sys
-import threading
 import time
-from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
-import httpx
-import uvicorn
 import websockets
 
+from kit.servers import api
 from ludoteca.core import Match, MatchRecord
 from ludoteca.core.fairness import seat_commitment
 from ludoteca.games import get
-from ludoteca.server.app import create_app
-from ludoteca.server.config import Settings
-from ludoteca.server.main import uvicorn_options
-
-POSTGRES_URL = os.environ.get("LUDOTECA_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-REDIS_URL = os.environ.get("LUDOTECA_TEST_REDIS", "redis://127.0.0.1:6379")
-IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def wait_healthy(base: str, seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                return
-        time.sleep(0.05)
-    raise RuntimeError(f"server at {base} did not become healthy")
-
-
-@dataclass
-class ThreadServer:
-    """uvicorn serving the app on a real port, in a thread of the test process."""
-
-    settings: Settings
-    port: int = field(default_factory=free_port)
-    server: uvicorn.Server | None = None
-    thread: threading.Thread | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_base(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self) -> ThreadServer:
-        config = uvicorn.Config(
-            create_app(self.settings),
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            lifespan="on",
-            **uvicorn_options(self.settings),  # type: ignore[arg-type]
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        wait_healthy(self.base)
-        return self
-
-    def stop(self) -> None:
-        assert self.server is not None and self.thread is not None
-        close_api(self.base)
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
-        assert not self.thread.is_alive(), "server thread did not stop"
-
-
-def skewed_env(tmp_path: Path, seconds: float) -> dict[str, str]:
-    """The environment of a server process whose clock (``time.time``) is ``seconds`` off."""
-    shim = tmp_path / f"skewed{seconds:+g}"
-    shim.mkdir(exist_ok=True)
-    (shim / "sitecustomize.py").write_text(
-        f"import time\n_real = time.time\ntime.time = lambda: _real() + {seconds!r}\n"
-    )
-    return {"PYTHONPATH": os.pathsep.join([str(shim), os.environ.get("PYTHONPATH", "")])}
-
-
-def fast_settings(db_url: str, **changes: Any) -> Settings:
-    base = Settings(
-        db_url=db_url, bot_delay=0.0, away_grace=0.3, min_turn_seconds=1, contribution_seconds=2.0
-    )
-    return replace(base, **changes)
-
-
-@dataclass
-class ProcessServer:
-    """``ludoteca serve`` in a subprocess (killable with SIGKILL, restartable on the same db)."""
-
-    db_url: str
-    workdir: Path
-    env: dict[str, str] = field(default_factory=dict)
-    port: int = field(default_factory=free_port)
-    process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_base(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self) -> ProcessServer:
-        env = {**os.environ, "LUDOTECA_BOT_DELAY": "0.01", "LUDOTECA_MIN_TURN_SECONDS": "1"}
-        env.update(self.env)
-        with (self.workdir / f"server-{self.port}.log").open("ab") as log:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "ludoteca.cli",
-                    "serve",
-                    "--port",
-                    str(self.port),
-                    "--db",
-                    self.db_url,
-                ],
-                cwd=self.workdir,
-                env=env,
-                stdout=log,
-                stderr=log,
-            )
-        wait_healthy(self.base, 30)
-        return self
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def terminate(self) -> int:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout=20)
-
-    def log_text(self) -> str:
-        return (self.workdir / f"server-{self.port}.log").read_text(errors="replace")
-
-
-# ------------------------------------------------------------------------------ a client
 class Client:
     """A websocket client of one table: sends messages, keeps the last state and every message."""
 
@@ -289,22 +143,6 @@ def two_people_table(
         assert revealed.status_code == 200, revealed.text
     assert revealed.json()["table"]["status"] == "playing", revealed.text
     return table_id, tokens
-
-
-_clients: dict[str, httpx.Client] = {}
-
-
-def api(base: str) -> httpx.Client:
-    """An HTTP client for a server (one per server, closed by ``close_api``)."""
-    if base not in _clients:
-        _clients[base] = httpx.Client(base_url=base, timeout=30)
-    return _clients[base]
-
-
-def close_api(base: str) -> None:
-    client = _clients.pop(base, None)
-    if client is not None:
-        client.close()
 
 
 def replay(record: dict[str, Any], upto: int | None = None) -> Match:

@@ -1,0 +1,11 @@
+"""The test kit every test folder imports (``tests/`` is on the path through tests/conftest.py):
+
+- ``kit.env``      the repository's paths, ``IN_CI``, the services' addresses, ``missing``
+- ``kit.wait``     ``eventually`` / ``eventually_async``: wait for a real event, never a fixed sleep
+- ``kit.servers``  ``free_port``, ``server_settings``, ``ThreadServer``, ``ServerProcess``, ``api``
+- ``kit.client``   the websocket ``Client`` and the table helpers built on it
+- ``kit.tables``   in-process lobbies on a fake clock (no server, no sleep)
+- ``kit.browser``  Chromium pages and playing the way a person does
+- ``kit.fixtures`` the fixtures (registered by tests/conftest.py, which also marks each test
+                   ``postgres``, ``redis`` or ``browser`` from the fixtures it uses)
+"""
