@@ -12,6 +12,7 @@ from itertools import pairwise
 
 from kit.client import Client, two_people_table
 from kit.servers import ThreadServer, api, server_settings
+from ludoteca.core.fairness import seat_commitment
 
 
 def test_a_thinking_hard_bot_never_stalls_another_table(sqlite_url: str) -> None:
@@ -103,12 +104,15 @@ def test_the_search_worker_starts_with_the_table_not_with_its_first_decision(
         )
         assert created.status_code == 201, created.text
         table_id: str = created.json()["table"]["id"]
-        added = http.post(
-            f"/api/tables/{table_id}/contribute",
-            json={"seed": secrets.token_hex(16)},
-            headers={"Authorization": f"Bearer {created.json()['token']}"},
+        ana = {"Authorization": f"Bearer {created.json()['token']}"}
+        seed, salt = secrets.token_hex(16), secrets.token_hex(16)
+        promised = {"commitment": seat_commitment(seed, salt)}
+        committed = http.post(f"/api/tables/{table_id}/commit", json=promised, headers=ana)
+        assert committed.status_code == 200, committed.text
+        revealed = http.post(
+            f"/api/tables/{table_id}/reveal", json={"seed": seed, "salt": salt}, headers=ana
         )
-        assert added.status_code == 200, added.text
+        assert revealed.status_code == 200, revealed.text
 
         async def dealt() -> None:
             watcher = await Client.connect(server.ws_base, table_id)
