@@ -19,7 +19,10 @@ from starlette.websockets import WebSocket
 from ludoteca import __version__
 
 from . import replay
-from .api import games, ops, records, sockets, tables
+from .accounts.origin import OriginCheck
+from .accounts.service import Accounts
+from .accounts.store import AccountStore, memory_engine
+from .api import accounts, games, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
 from .cluster import open_cluster
@@ -30,7 +33,7 @@ from .lobby import Lobby
 from .logs import log, quiet_protocol_errors
 from .protocol import CloseCode, ErrorCode, http_status
 from .site import mount_web
-from .storage import open_storage
+from .storage import SqlStorage, Storage, open_storage
 from .table import Rejected, Services
 
 
@@ -46,17 +49,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cluster = open_cluster(settings)
         lobby = Lobby(Services(storage, bots, settings, keys=keys, cluster=cluster))
         await lobby.load()
+        limits = RateLimits(settings)
+        people = open_accounts(storage, limits, settings)
+        await people.dummy_hash()
         state = AppState(
             settings=settings,
             storage=storage,
             bots=bots,
             lobby=lobby,
-            limits=RateLimits(settings),
+            limits=limits,
             caps=ConnectionCaps(settings.max_connections_per_client, settings.max_connections),
+            accounts=people,
         )
         app.state.ludoteca = state
         sweeper = asyncio.create_task(lobby.run_sweeper())
         keeper = asyncio.create_task(cluster.run(lobby))
+        rater = asyncio.create_task(people.run(settings.rating_poll_seconds))
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
@@ -64,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log("server_stopping", connections=len(state.connections))
             sweeper.cancel()
             keeper.cancel()
+            rater.cancel()
             lobby.shutdown()
             for websocket in list(state.connections):
                 await _close_quietly(websocket)
@@ -73,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     pass
             bots.close()
             await cluster.close()  # the others take this process's tables over at once
+            await asyncio.to_thread(people.close)
             await storage.close()
             await state.limits.close()
             log("server_stopped")
@@ -91,13 +101,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         default=settings.max_body_bytes,
         larger={"/api/verify": settings.max_record_bytes, "/api/replay": settings.max_record_bytes},
     )
+    app.add_middleware(OriginCheck)
     app.add_exception_handler(Rejected, _rejected)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
-    for module in (games, tables, records, ops, sockets):
+    for module in (games, tables, records, ops, sockets, accounts):
         app.include_router(module.router)
     app.include_router(replay.router)
     mount_web(app)
     return app
+
+
+def open_accounts(storage: Storage, limits: RateLimits, settings: Settings) -> Accounts:
+    """Accounts in the tables' database, or in an SQLite database in memory beside the
+    in-memory table store."""
+    if isinstance(storage, SqlStorage):
+        store = AccountStore(storage.engine)
+    else:
+        store = AccountStore(memory_engine(), own_engine=True)
+    return Accounts(
+        store,
+        storage,
+        limits,
+        idle_seconds=settings.session_idle_seconds,
+        max_seconds=settings.session_max_seconds,
+    )
 
 
 async def _rejected(_request: Request, exc: Rejected) -> JSONResponse:

@@ -34,7 +34,7 @@ ANCHORS: dict[str, dict[str, float]] = {
     "dwarves": {"random": 10.0, "easy": 13.1, "medium": 15.3, "hard": 16.8},
     "heroes": {"random": 10.0, "easy": 42.0, "medium": 52.0, "hard": 58.7},
 }
-"""Each bot level's mu per game; written by ``bench/anchors.py`` (docs/accounts.md shows the run)."""
+"""Each bot level's mu per game, from ``bench/anchors.py`` (docs/accounts.md shows the run)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
@@ -22,6 +22,9 @@ from ludoteca.server.protocol import ErrorCode
 from ludoteca.server.storage import Storage
 from ludoteca.server.table import Rejected
 
+if TYPE_CHECKING:
+    from ludoteca.server.accounts.service import Accounts
+
 
 @dataclass
 class AppState:
@@ -33,6 +36,7 @@ class AppState:
     lobby: Lobby
     limits: RateLimits
     caps: ConnectionCaps
+    accounts: Accounts
     connections: set[WebSocket] = field(default_factory=set)
 
 

@@ -113,7 +113,9 @@ account_seats = Table(
     Column("table_id", String(32), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("account_id", String(32), nullable=False),
-    Column("token", String(64), nullable=False),  # the seat's token, handed to the account's devices
+    Column(
+        "token", String(64), nullable=False
+    ),  # the seat's token, handed to the account's devices
     Column("at", Float, nullable=False),
     Index("ix_account_seats_account_id_at", "account_id", "at"),
 )
