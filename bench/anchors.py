@@ -5,8 +5,9 @@ For each game, two-player tournaments between neighbouring levels (and ``medium`
 command is printed. Then one rating per level is fitted to the scores by least squares under the
 model the server rates with (OpenSkill's Plackett–Luce, two players: the chance that A beats B
 is ``1 / (1 + exp((mu_B - mu_A) / c))`` with ``c = sqrt(2 beta^2 + 2 sigma_anchor^2)``), with
-``random`` pinned at ``RANDOM_MU``. A win scores 1; a shared win, a draw or a match nobody won 1/2 each; a
-half point is added on each side of every pairing, so a 100% result gives a finite gap.
+``random`` pinned at ``RANDOM_MU``. A win scores 1; a shared win, a draw or a match nobody won
+1/2 each; a half point is added on each side of every pairing, so a 100% result gives a finite
+gap.
 
     .venv/bin/python bench/anchors.py [--games 200] [--hard-games 100] [--jobs 1]
 

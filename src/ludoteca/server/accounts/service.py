@@ -43,7 +43,7 @@ from .rules import RuleError, check_name, check_password, name_key, shown_name
 from .store import Account, AccountStore, Challenge, NameTaken, Passkey, SeatRating, Session
 
 COOKIE = "ludoteca_session"
-HASH_PARAMETERS = {"time_cost": 2, "memory_cost": 19 * 1024, "parallelism": 1}
+HASH_TIME_COST, HASH_MEMORY_KIB, HASH_LANES = 2, 19 * 1024, 1
 """argon2id with OWASP's first recommended setting (19 MiB, 2 passes, one lane): on a busy
 two-core machine RFC 9106's 64 MiB and four lanes took half a second a sign-in."""
 CHALLENGE_SECONDS = 300.0
@@ -90,7 +90,9 @@ class Accounts:
         self.idle_seconds = idle_seconds
         self.max_seconds = max_seconds
         self.now = now
-        self.hasher = PasswordHasher(**HASH_PARAMETERS)
+        self.hasher = PasswordHasher(
+            time_cost=HASH_TIME_COST, memory_cost=HASH_MEMORY_KIB, parallelism=HASH_LANES
+        )
         self._hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ludoteca-argon2")
         self._dummy: str | None = None
 
