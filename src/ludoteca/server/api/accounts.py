@@ -126,6 +126,14 @@ async def sign_in(
     return with_session(request, signed)
 
 
+@router.get(
+    "/api/session",
+    summary="Whether this browser is signed in, and as whom (never 401: for pages to ask)",
+)
+async def session_state(session: MaybeMe) -> dict[str, Any]:
+    return {"name": None if session is None else session.account.name}
+
+
 @router.delete("/api/session", status_code=204, summary="Sign out (this session)")
 async def sign_out(request: Request, me: Me, accounts: AccountsDep) -> Response:
     await accounts.sign_out(me)

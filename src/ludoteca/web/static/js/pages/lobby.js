@@ -24,11 +24,12 @@ function sit(answer) {
   navigate(`/table/${answer.table.id}`);
 }
 
-/** "Play now against bots": one click, a started table, you at the first seat. */
-export async function playNow(gameId, button) {
+/** "Play now against bots": one click, a started table, you at the first seat (a rated match
+ * when `rated`: the signed-in person's rating against the bots' fixed ones). */
+export async function playNow(gameId, button, rated = false) {
   if (button) button.disabled = true;
   try {
-    sit(await api.playNow({ game: gameId, name: yourName(), level: "medium" }));
+    sit(await api.playNow({ game: gameId, name: yourName(), level: "medium", ...(rated ? { rated: true } : {}) }));
   } catch (error) {
     toastError(error);
     if (button) button.disabled = false;

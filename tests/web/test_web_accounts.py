@@ -1,0 +1,107 @@
+"""Accounts in the browser: signing up and in with a passkey through Chromium's virtual
+authenticator (the DevTools ``WebAuthn`` domain), a table that resumes in a second browser (a
+separate context) once the same person signs in there, and the profile and leaderboard pages.
+
+Passkeys need a domain, not an IP address, as the relying party: the pages are opened at
+``localhost``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from browserkit import PHONE, Pages, ServerProcess, state
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+AUTHENTICATOR = {
+    "protocol": "ctap2",
+    "transport": "internal",
+    "hasResidentKey": True,
+    "hasUserVerification": True,
+    "isUserVerified": True,
+    "automaticPresenceSimulation": True,
+}
+
+
+def with_authenticator(page: Page) -> tuple[Any, str]:
+    """A virtual platform authenticator for the page's browser context."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    found = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})
+    return cdp, found["authenticatorId"]
+
+
+def signed_in_as(page: Page, name: str) -> None:
+    page.wait_for_selector(".signed-in, .account-page .error")
+    assert page.locator(".account-page .error").count() == 0, page.inner_text(".error")
+    assert name in page.inner_text(".signed-in")
+
+
+def test_passkey_sign_up_and_in_and_a_table_resumed_in_another_browser(
+    browser: Any, server: ServerProcess
+) -> None:
+    pages = Pages(browser, server.base.replace("127.0.0.1", "localhost"))
+    try:
+        first = pages.open("/account")
+        first.wait_for_selector(".account-form.signup")
+        cdp, authenticator = with_authenticator(first)
+        first.fill(".account-form.signup input[name=name]", "Passkey Pat")
+        first.click("button.passkey.signup")
+        signed_in_as(first, "Passkey Pat")
+        [credential] = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})[
+            "credentials"
+        ]
+        assert credential["isResidentCredential"] and credential["rpId"] == "localhost"
+
+        first.click("button.sign-out")
+        first.wait_for_selector("button.passkey.signin")
+        first.click("button.passkey.signin")
+        signed_in_as(first, "Passkey Pat")
+        [used] = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})[
+            "credentials"
+        ]
+        assert used["signCount"] > credential["signCount"], "the sign-in used the passkey"
+
+        # a rated match against bots, started from the home page
+        first.click("a.brand")
+        first.click("[data-game=heroes] button.play-rated")
+        first.wait_for_url("**/table/*")
+        table = first.url.rsplit("/", 1)[1]
+        first.wait_for_function("() => window.__ludoteca && window.__ludoteca.state")
+        assert state(first)["seat"] == 0
+        assert state(first)["table"]["seats"][0]["name"] == "Passkey Pat"
+
+        # another browser: nothing in its storage; the same passkey, synced there as it is now
+        # (its signature counter too: a copy behind the counter is refused as a clone)
+        second = pages.open("/account")
+        second.wait_for_selector(".account-form.signin")
+        cdp2, other = with_authenticator(second)
+        cdp2.send("WebAuthn.addCredential", {"authenticatorId": other, "credential": used})
+        assert second.evaluate("() => localStorage.getItem('ludoteca.seats')") is None
+        second.click("button.passkey.signin")
+        signed_in_as(second, "Passkey Pat")
+        link = second.locator(f".my-tables [data-table='{table}'] a")
+        assert link.get_attribute("href") == f"/table/{table}"
+        link.click()
+        second.wait_for_function(
+            "() => window.__ludoteca && window.__ludoteca.state && window.__ludoteca.state.view"
+        )
+        resumed = state(second)
+        assert resumed["seat"] == 0, "the seat followed the person to the second browser"
+        assert resumed["table"]["id"] == table
+
+        # the profile and the leaderboard pages answer, on a phone too
+        profile = pages.open("/players/passkey%20pat", viewport=PHONE)
+        profile.wait_for_selector(".player-page h1")
+        assert profile.inner_text(".player-page h1") == "Passkey Pat"
+        assert profile.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        board = pages.open("/leaderboard/heroes", viewport=PHONE)
+        board.wait_for_selector(".leaderboard-page .game-tabs a[aria-current=page]")
+    finally:
+        for context in pages.contexts:
+            context.close()
+    assert pages.errors == [], "JavaScript errors in the browser:\n" + "\n".join(pages.errors)
