@@ -41,9 +41,10 @@ from ludoteca.games import all_games
 from ludoteca.server import connection
 from ludoteca.server.bots import BotRunner
 from ludoteca.server.config import Settings
+from ludoteca.server.ledger import Services
 from ludoteca.server.lobby import Lobby
 from ludoteca.server.storage import Storage, open_storage
-from ludoteca.server.table import Services, Table
+from ludoteca.server.table import Table
 
 T = TypeVar("T")
 PHASES = ("bot", "prepare", "store", "commit", "submit rest", "view", "encode")

@@ -243,8 +243,8 @@ class Client:
 def two_people_table(
     base: str, game: str = "heroes", turn_seconds: int | None = None
 ) -> tuple[str, list[str]]:
-    """A started table of two people (Ana creates it, Bruno joins, each adds a seed of their own,
-    so it is dealt at once): its id and both seat tokens."""
+    """A started table of two people (Ana creates it, Bruno takes the last seat so it starts, each
+    adds a seed of their own, so it is dealt at once): its id and both seat tokens."""
     http = api(base)
     body: dict[str, Any] = {"game": game, "seats": [{"bot": False}] * 2, "name": "Ana"}
     if turn_seconds is not None:
@@ -259,10 +259,7 @@ def two_people_table(
             headers={"Authorization": f"Bearer {token}"},
         )
         assert added.status_code == 200, added.text
-    started = http.post(
-        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {created['token']}"}
-    )
-    assert started.status_code == 200, started.text
+    assert added.json()["table"]["status"] == "playing", added.text
     return table_id, [created["token"], joined["token"]]
 
 

@@ -14,9 +14,10 @@ from typing import Any
 from ludoteca.server.bots import BotRunner
 from ludoteca.server.cluster import Notice
 from ludoteca.server.config import Settings
+from ludoteca.server.ledger import Services
 from ludoteca.server.lobby import Lobby
 from ludoteca.server.storage import Storage, open_storage
-from ludoteca.server.table import Services, Table
+from ludoteca.server.table import Table
 
 
 @dataclass

@@ -13,8 +13,8 @@ from ludoteca.server.accounts.service import Accounts
 from ludoteca.server.accounts.store import AccountStore, memory_engine
 from ludoteca.server.config import Settings
 from ludoteca.server.limiting import RateLimits
+from ludoteca.server.protocol import Rejected
 from ludoteca.server.storage import ActionRow, Append, MemoryStorage, SeatRow, TableRow
-from ludoteca.server.table import Rejected
 
 PASSWORD = "correct horse battery"
 

@@ -162,7 +162,7 @@ def test_the_lobby_is_the_same_at_every_process(cluster: list[ProcessServer]) ->
             first = json.loads(await feed.recv())
             assert first["type"] == "tables" and first["tables"] == []
             made = api(cluster[0].base).post(
-                "/api/tables", json={"game": "heroes", "seats": [{}, {}], "name": "Ana"}
+                "/api/tables", json={"game": "dice-heroes", "seats": [{}, {}, {}], "name": "Ana"}
             )
             table_id = made.json()["table"]["id"]
             added = json.loads(await asyncio.wait_for(feed.recv(), 10))
@@ -174,7 +174,7 @@ def test_the_lobby_is_the_same_at_every_process(cluster: list[ProcessServer]) ->
             assert joined.status_code == 200, joined.text
             changed = json.loads(await asyncio.wait_for(feed.recv(), 10))
             assert changed["type"] == "table_changed"
-            assert [s["name"] for s in changed["table"]["seats"]] == ["Ana", "Bo"]
+            assert [s["name"] for s in changed["table"]["seats"]] == ["Ana", "Bo", "Seat 3"]
             start = api(cluster[2].base).post(
                 f"/api/tables/{table_id}/start",
                 headers={"Authorization": f"Bearer {made.json()['token']}"},

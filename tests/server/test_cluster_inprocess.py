@@ -10,8 +10,9 @@ from typing import Any
 from tablekit import FakeClock, Hub, Watcher, process_on, seated, settle
 from test_table_inprocess import two_people
 
+from ludoteca.server.protocol import Rejected
 from ludoteca.server.storage.memory import MemoryStorage
-from ludoteca.server.table import Rejected, Table
+from ludoteca.server.table import Table
 
 
 def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -155,8 +156,8 @@ def test_a_move_made_while_a_table_is_being_read_is_not_missed() -> None:
             read, move_made = asyncio.Event(), asyncio.Event()
             load_actions = store.load_actions
 
-            async def slow_read(table_id: str, after: int = 0) -> Any:
-                found = await load_actions(table_id, after)
+            async def slow_read(table_id: str, after: int = 0, upto: int | None = None) -> Any:
+                found = await load_actions(table_id, after, upto)
                 read.set()
                 await move_made.wait()  # the snapshot is taken; the move comes meanwhile
                 return found

@@ -17,12 +17,12 @@ from sqlalchemy import insert, text
 from ludoteca.core import Match, Player, commitment
 from ludoteca.games import get
 from ludoteca.server.bots import BotRunner
-from ludoteca.server.lobby import Lobby
-from ludoteca.server.protocol import Status
+from ludoteca.server.ledger import Services
+from ludoteca.server.lobby import Lobby, SeatRequest
+from ludoteca.server.protocol import Rejected, Status
 from ludoteca.server.storage import ActionRow, SeatRow, SqlStorage, TableRow, open_storage
 from ludoteca.server.storage.schema import actions, seats, tables
 from ludoteca.server.storage.sql import _seat_values, _table_values
-from ludoteca.server.table import Rejected, Services
 
 
 class Clock:
@@ -68,15 +68,16 @@ def test_open_tables_nobody_joins_expire_and_leave_the_lobby(storage: SqlStorage
 
         lobby.watchers.add(Watcher())
         quiet = await open_table(lobby)
+        two_free = [SeatRequest(), SeatRequest(), SeatRequest(bot=True)]
         busy, _, _ = await lobby.create(
-            "dwarves", players=3, seats=None, turn_seconds=None, name=None, start=False
+            "dwarves", players=3, seats=two_free, turn_seconds=None, name=None, start=False
         )
         clock.now += 500
         await lobby.join(busy.id, "Bo", None)  # a join restarts the wait
         clock.now += 200
         assert await lobby.sweep() == (1, 0)
         assert [t["id"] for t in (await lobby.listing("open"))[0]] == [busy.id]
-        assert seen[-1] == quiet and lobby.open_table(quiet) is None
+        assert seen[-1] == quiet and lobby.open_summary(quiet) is None
         with pytest.raises(Rejected) as gone:
             await lobby.peek(quiet)
         assert gone.value.code == "no_table"

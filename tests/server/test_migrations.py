@@ -30,12 +30,12 @@ from ludoteca.core.fairness import new_secret
 from ludoteca.games import get
 from ludoteca.server.accounts.ratings import Rating
 from ludoteca.server.accounts.store import AccountStore, NameTaken
+from ludoteca.server.ledger import token_hash
 from ludoteca.server.main import check_database
 from ludoteca.server.storage import SchemaBehind, open_storage
 from ludoteca.server.storage.migrate import DatabaseError, alembic_config, head, new_revision
 from ludoteca.server.storage.schema import metadata
 from ludoteca.server.storage.sql import engine_for
-from ludoteca.server.table import token_hash
 
 OLD_SCHEMA = """
 CREATE TABLE actions (

@@ -211,8 +211,8 @@ def test_lobby_feed_bytes_per_change_do_not_grow_with_open_tables(sqlite_url: st
     ).start()
     http = api(srv.base)
 
-    def open_table() -> str:
-        body = {"game": "heroes", "seats": [{"bot": False}] * 2, "name": "A"}
+    def open_table() -> str:  # one join leaves a seat free: the table stays open
+        body = {"game": "dice-heroes", "seats": [{"bot": False}] * 3, "name": "A"}
         table_id: str = http.post("/api/tables", json=body).json()["table"]["id"]
         return table_id
 

@@ -78,7 +78,15 @@ def test_clocks_survive_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'clock.sqlite3'}"
     server = ThreadServer(fast_settings(url)).start()
     table_id, tokens = two_people_table(server.base, turn_seconds=30)
-    started_at = api(server.base).get(f"/api/tables/{table_id}").json()["table"]["started_at"]
+
+    async def turn_started_at(base: str) -> float:
+        ana = await Client.connect(base, table_id, tokens[0])
+        state = await ana.until(lambda m: m["type"] == "state")
+        await ana.close()
+        started: float = state["clock"]["started_at"]
+        return started
+
+    started_at = asyncio.run(turn_started_at(server.ws_base))
     server.stop()
     time.sleep(1.2)
     again = ThreadServer(fast_settings(url), port=server.port).start()

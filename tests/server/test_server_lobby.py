@@ -49,8 +49,8 @@ def test_a_table_from_creation_to_start(server: ThreadServer) -> None:
         "/api/tables",
         json={
             "game": "dice-heroes",
-            "players": 3,
-            "seats": [{"bot": False}, {"bot": False}, {"bot": True, "level": "easy"}],
+            "players": 4,
+            "seats": [{"bot": False}] * 3 + [{"bot": True, "level": "easy"}],
             "name": "  Ana\u0000 ",
             "turn_seconds": 30,
         },
@@ -60,16 +60,16 @@ def test_a_table_from_creation_to_start(server: ThreadServer) -> None:
     table = body["table"]
     assert table["status"] == "open" and table["seed"] is None
     assert table["fingerprint"] == fingerprint(table["commitment"])
-    assert [s["kind"] for s in table["seats"]] == ["human", "open", "bot"]
-    assert table["seats"][0]["name"] == "Ana" and table["seats"][2]["bot"]
+    assert [s["kind"] for s in table["seats"]] == ["human", "open", "open", "bot"]
+    assert table["seats"][0]["name"] == "Ana" and table["seats"][3]["bot"]
     assert len(body["token"]) >= 30
     table_id = table["id"]
     assert table_id in [t["id"] for t in http.get("/api/tables").json()]
 
     joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()
-    assert joined["seat"] == 1
-    full = http.post(f"/api/tables/{table_id}/join", json={"name": "Cy"})
-    assert full.status_code == 409 and full.json()["error"] == "table_full"
+    assert joined["seat"] == 1 and joined["table"]["status"] == "open"
+    taken = http.post(f"/api/tables/{table_id}/join", json={"name": "Cy", "seat": 1})
+    assert taken.status_code == 409 and taken.json()["error"] == "seat_taken"
     left = http.post(
         f"/api/tables/{table_id}/leave", headers={"Authorization": f"Bearer {joined['token']}"}
     )
@@ -83,9 +83,10 @@ def test_a_table_from_creation_to_start(server: ThreadServer) -> None:
     started = http.post(
         f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {retaken['token']}"}
     ).json()["table"]
-    # the deal waits for both people's own seeds (or the timeout): nothing is dealt yet
+    # the free seat is a bot now; the deal waits for both people's own seeds (or the timeout)
+    assert [s["kind"] for s in started["seats"]] == ["human", "human", "bot", "bot"]
     assert started["status"] == "starting" and started["deal_by"] > started["started_at"]
-    assert [s["contributed"] for s in started["seats"]] == [False, False, False]
+    assert [s["contributed"] for s in started["seats"]] == [False, False, False, False]
     assert http.get(f"/api/tables/{table_id}/record").json()["error"] == "not_started"
     for n, token in enumerate((body["token"], retaken["token"])):
         bad = http.post(
@@ -116,7 +117,27 @@ def test_a_table_from_creation_to_start(server: ThreadServer) -> None:
     record = http.get(f"/api/tables/{table_id}/record").json()
     assert record["seed"] is None and record["secret"] is None
     assert record["commitment"] == table["commitment"]
-    assert record["contributions"] == ["seed-of-0", "seed-of-1", None]
+    assert record["contributions"] == ["seed-of-0", "seed-of-1", None, None]
+
+
+def test_taking_the_last_free_seat_starts_the_table(server: ThreadServer) -> None:
+    http = api(server.base)
+    created = http.post(
+        "/api/tables", json={"game": "heroes", "seats": [{"bot": False}] * 2, "name": "Ana"}
+    ).json()
+    table_id = created["table"]["id"]
+    joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Bo"})
+    assert joined.status_code == 200
+    table = joined.json()["table"]
+    assert table["status"] == "starting"  # nobody pressed Start
+    assert [s["kind"] for s in table["seats"]] == ["human", "human"]
+    late = http.post(f"/api/tables/{table_id}/join", json={"name": "Cy"})
+    assert late.status_code == 409 and late.json()["error"] == "not_open"
+    again = http.post(
+        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {created['token']}"}
+    )
+    assert again.status_code == 409 and again.json()["error"] == "not_open"
+    assert table_id not in [t["id"] for t in http.get("/api/tables").json()]
 
 
 def test_starting_fills_empty_seats_with_bots(server: ThreadServer) -> None:

@@ -14,8 +14,9 @@ from tablekit import FakeClock, lobby_on, seated
 from ludoteca.core import verify
 from ludoteca.games import get
 from ludoteca.server.lobby import SeatRequest
+from ludoteca.server.protocol import Rejected
 from ludoteca.server.storage.memory import MemoryStorage
-from ludoteca.server.table import Rejected, Table
+from ludoteca.server.table import Table
 
 
 def moved_on(table: Table, version: int) -> Callable[[], bool]:
@@ -34,16 +35,17 @@ def db() -> MemoryStorage:
 
 
 async def two_people(lobby: Any, turn_seconds: int = 30) -> tuple[Table, list[str]]:
-    """Ana and Bruno at a heroes table, each with a seed of their own, dealt."""
+    """Ana and Bruno at a heroes table (started when Bruno took the last seat), each with a seed
+    of their own, dealt."""
     seats = [SeatRequest(), SeatRequest()]
     table, _, ana = await lobby.create(
         "heroes", players=2, seats=seats, turn_seconds=turn_seconds, name="Ana", start=False
     )
     _, bruno = await lobby.join(table.id, "Bruno", None)
-    assert ana is not None
+    assert ana is not None and table.row.status == "starting"
     await table.contribute(0, "ana-seed")
     await table.contribute(1, "bruno-seed")
-    await lobby.start(table.id, ana)
+    assert table.row.status == "playing"
     return table, [ana, bruno]
 
 
@@ -55,15 +57,17 @@ def test_the_deal_waits_for_every_person_or_the_timeout(db: MemoryStorage) -> No
             table, _, ana = await lobby.create(
                 "dice-heroes", players=3, seats=seats, turn_seconds=None, name="Ana", start=False
             )
-            await lobby.join(table.id, "Bruno", None)
             await table.contribute(0, "ana-first")
             await table.contribute(0, "ana-changed-her-mind")
             with pytest.raises(Rejected) as bad:
                 await table.contribute(0, "has a space")
             assert bad.value.code == "bad_contribution"
             assert table.seats[0].contribution == "ana-changed-her-mind"
-            await lobby.start(table.id, ana)
+            await lobby.join(table.id, "Bruno", None)  # the last free seat: it starts by itself
             assert table.row.status == "starting" and table.match is None
+            with pytest.raises(Rejected) as again:
+                await lobby.start(table.id, ana)
+            assert again.value.code == "not_open"
             assert table.waiting_for() == [1]
             with pytest.raises(Rejected) as early:
                 await table.submit(0, "roll", None)
@@ -89,7 +93,7 @@ def test_the_last_seed_deals_at_once_and_each_seed_changes_the_deal(db: MemorySt
         deals = []
         async with lobby_on(db, clock) as lobby:
             for bruno_seed in ("b-1", "b-2"):
-                table, _, ana = await lobby.create(
+                table, _, _ = await lobby.create(
                     "heroes",
                     players=2,
                     seats=[SeatRequest(), SeatRequest()],
@@ -97,9 +101,8 @@ def test_the_last_seed_deals_at_once_and_each_seed_changes_the_deal(db: MemorySt
                     name="Ana",
                     start=False,
                 )
-                await lobby.join(table.id, "Bruno", None)
+                await lobby.join(table.id, "Bruno", None)  # full: it starts by itself
                 await table.contribute(0, "a-1")
-                await lobby.start(table.id, ana)
                 assert table.row.status == "starting"
                 await table.contribute(1, bruno_seed)
                 assert table.row.status == "playing" and table.match is not None

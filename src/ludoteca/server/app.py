@@ -28,13 +28,13 @@ from .bots import BotRunner
 from .cluster import open_cluster
 from .config import Settings
 from .keys import KeyRing
+from .ledger import Services
 from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
 from .lobby import Lobby
 from .logs import log, quiet_protocol_errors
-from .protocol import CloseCode, ErrorCode, http_status
+from .protocol import CloseCode, ErrorCode, Rejected, http_status
 from .site import mount_web
 from .storage import SqlStorage, Storage, open_storage
-from .table import Rejected, Services
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -28,7 +28,7 @@ import time
 from collections import deque
 from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import orjson
 import redis.asyncio as aioredis
@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     from .config import Settings
 
 
+NoticeKind = Literal["step", "row", "presence", "lease"]
+
+
 @dataclass(frozen=True, slots=True)
 class Notice:
     """A table changed at process ``origin``: a step was stored (``kind`` "step", with the step's
@@ -48,7 +51,7 @@ class Notice:
     the table's public summary while it is open, for the lobby feeds of every process."""
 
     table: str
-    kind: str
+    kind: NoticeKind
     origin: str
     version: int
     status: str

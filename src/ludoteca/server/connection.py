@@ -34,9 +34,10 @@ from .protocol import (
     ErrorCode,
     Hello,
     Ping,
+    Rejected,
     Sync,
 )
-from .table import Rejected, Table
+from .table import Table
 
 NO_HELLO = 'send {"type": "hello"} first (with your seat token)'
 Render = Callable[[], dict[str, Any] | None]
@@ -249,8 +250,9 @@ class _At:
 class Connection:
     """A client of one table, as a seat (with its token) or as a spectator.
 
-    Nothing it owns refers back to it (handlers are looked up by message type, the reader asks
-    ``_At`` for the version), so a closed connection is freed at once, not by the collector."""
+    Nothing it owns refers back to it for long (handlers are looked up by message type, the reader
+    asks ``_At`` for the version, and the outbox drops its render of the state once sent or
+    finished), so a closed connection is freed at once, not by the collector."""
 
     def __init__(self, websocket: WebSocket, lobby: Lobby, settings: Settings) -> None:
         self.websocket = websocket
@@ -286,9 +288,9 @@ class Connection:
         self.log_from = len(table.log)
         return state
 
-    def error(self, code: ErrorCode | str, message: str) -> None:
+    def error(self, code: ErrorCode, message: str) -> None:
         """A clear error to this client only; nothing at the table changes."""
-        self.reader.error(ErrorCode(code), message)
+        self.reader.error(code, message)
 
     async def serve(self, table_id: str) -> None:
         opened = time.monotonic()
@@ -323,9 +325,7 @@ class Connection:
             try:
                 text = await self.reader.next(timeout)
             except TimeoutError:
-                self.error(
-                    ErrorCode.NO_HELLO, 'send {"type": "hello"} first (with your seat token)'
-                )
+                self.error(ErrorCode.NO_HELLO, NO_HELLO)
                 self.outbox.close(CloseCode.NO_HELLO, "no hello")
                 return
             if text is None:
@@ -334,9 +334,7 @@ class Connection:
             if isinstance(message, tuple):
                 self.error(*message)
             elif not self.greeted and not isinstance(message, Hello):
-                self.error(
-                    ErrorCode.NO_HELLO, 'send {"type": "hello"} first (with your seat token)'
-                )
+                self.error(ErrorCode.NO_HELLO, NO_HELLO)
             else:
                 await HANDLERS[type(message)](self, message)
 
@@ -355,8 +353,7 @@ class Connection:
         self.seat, self.greeted = seat, True
         role = "spectator" if seat is None else "player"
         self.outbox.reply({"type": "welcome", "table": table.id, "seat": seat, "role": role})
-        table.listeners.add(self)
-        await table.seated_here()
+        await table.seated_here()  # a listener since it connected; now perhaps as a seat
         log("connected", table=table.id, seat=seat)
 
     async def on_ping(self, _message: Ping) -> None:

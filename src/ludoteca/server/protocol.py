@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, field_validator
 
+from ludoteca.core import LudotecaError
+
 MAX_SEATS = 8  # the most seats any table may have (every game's maximum is at most this)
 MAX_NAME_INPUT = 64  # a name longer than this is refused before it is cleaned to 24 characters
 MAX_TOKEN = 128
@@ -103,6 +105,21 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.SERVER_BUSY: 503,
     ErrorCode.TABLE_BROKEN: 503,
 }
+
+
+class Rejected(Exception):
+    """An action or request refused: ``code`` is stable (the type checker holds it to the list
+    above), ``message`` says why in plain words. Nothing changed."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @classmethod
+    def of(cls, exc: LudotecaError) -> Rejected:
+        """A rules error as the server answers it: each carries its own code."""
+        return cls(ErrorCode(exc.code), str(exc))
 
 
 def http_status(code: str) -> int:

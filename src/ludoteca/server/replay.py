@@ -20,8 +20,7 @@ from ludoteca.core.record import MatchRecord, RecordError
 from ludoteca.games import get
 
 from .api.deps import LobbyDep
-from .protocol import ErrorCode, http_status
-from .table import Rejected
+from .protocol import ErrorCode, Rejected, http_status
 
 JSON = dict[str, Any]
 RECORD = Body(description="a match record, as from /api/tables/{table_id}/record")

@@ -34,9 +34,8 @@ from webauthn.helpers.structs import (
 from ludoteca.server.api.deps import TooMany
 from ludoteca.server.limiting import RateLimits
 from ludoteca.server.logs import log
-from ludoteca.server.protocol import ErrorCode, SeatKind, Status
+from ludoteca.server.protocol import ErrorCode, Rejected, SeatKind, Status
 from ludoteca.server.storage import Storage, TableRow
-from ludoteca.server.table import Rejected
 
 from .ratings import Rating, anchor, places, update
 from .rules import RuleError, check_name, check_password, name_key, shown_name

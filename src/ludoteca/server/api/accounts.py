@@ -14,8 +14,7 @@ from ludoteca.games import all_games
 from ludoteca.server.accounts.rules import MAX_PASSWORD
 from ludoteca.server.accounts.service import COOKIE, Accounts, SignedIn
 from ludoteca.server.accounts.store import Session
-from ludoteca.server.protocol import MAX_TOKEN, ErrorCode
-from ludoteca.server.table import Rejected
+from ludoteca.server.protocol import MAX_TOKEN, ErrorCode, Rejected
 
 from .deps import Client, LobbyDep, State
 

@@ -18,9 +18,8 @@ from ludoteca.server.bots import BotRunner
 from ludoteca.server.config import Settings
 from ludoteca.server.limiting import ConnectionCaps, RateLimits
 from ludoteca.server.lobby import Lobby
-from ludoteca.server.protocol import ErrorCode
+from ludoteca.server.protocol import ErrorCode, Rejected
 from ludoteca.server.storage import Storage
-from ludoteca.server.table import Rejected
 
 if TYPE_CHECKING:
     from ludoteca.server.accounts.service import Accounts
@@ -43,7 +42,7 @@ class AppState:
 class TooMany(Rejected):
     """Refused for now: ask again after ``retry_after`` seconds (429 with ``Retry-After``)."""
 
-    def __init__(self, code: str, message: str, retry_after: float) -> None:
+    def __init__(self, code: ErrorCode, message: str, retry_after: float) -> None:
         super().__init__(code, message)
         self.retry_after = retry_after
 
@@ -69,13 +68,7 @@ async def get_settings(state: State) -> Settings:
     return state.settings
 
 
-async def get_storage(state: State) -> Storage:
-    return state.storage
-
-
 LobbyDep = Annotated[Lobby, Depends(get_lobby)]
-SettingsDep = Annotated[Settings, Depends(get_settings)]
-StorageDep = Annotated[Storage, Depends(get_storage)]
 
 
 def rate_limit(action: str) -> Callable[[State, Client], Awaitable[None]]:

@@ -8,8 +8,7 @@ from fastapi import APIRouter
 
 from ludoteca.core import LANGUAGES
 from ludoteca.games import all_games, get
-from ludoteca.server.protocol import ErrorCode
-from ludoteca.server.table import Rejected
+from ludoteca.server.protocol import ErrorCode, Rejected
 
 router = APIRouter(tags=["games"])
 

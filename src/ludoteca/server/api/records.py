@@ -9,8 +9,7 @@ from fastapi import APIRouter
 
 from ludoteca.core import Receipt, verify
 from ludoteca.games import get
-from ludoteca.server.protocol import ErrorCode
-from ludoteca.server.table import Rejected
+from ludoteca.server.protocol import ErrorCode, Rejected
 
 from .deps import LobbyDep
 

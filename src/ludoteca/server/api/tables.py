@@ -13,8 +13,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, S
 
 from ludoteca.bots import LEVELS
 from ludoteca.server.lobby import SeatRequest
-from ludoteca.server.protocol import MAX_NAME_INPUT, MAX_SEATS, ErrorCode
-from ludoteca.server.table import Rejected
+from ludoteca.server.protocol import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejected
 
 from .accounts import AccountsDep, MaybeMe
 from .deps import Client, LobbyDep, bearer, links, rate_limit

@@ -116,6 +116,8 @@ class MemoryStorage:
         stored.row.turn_started_at = item.turn_started_at
         stored.row.status = "playing" if outcome is None else "over"
         stored.row.outcome = outcome
+        if item.away is not None:
+            stored.seats[step.seat].away = item.away
 
     async def expire_tables(self, table_ids: Iterable[str]) -> list[str]:
         self._open()
@@ -149,10 +151,13 @@ class MemoryStorage:
         found = (self._tables.get(t) for t in table_ids)
         return {s.row.id: (s.row.version, s.row.status) for s in found if s is not None}
 
-    async def load_actions(self, table_id: str, after: int = 0) -> list[ActionRow]:
+    async def load_actions(
+        self, table_id: str, after: int = 0, upto: int | None = None
+    ) -> list[ActionRow]:
         self._open()
         stored = self._tables.get(table_id)
-        return [] if stored is None else [a for a in stored.actions if a.seq > after]
+        last = len(stored.actions) if stored is not None and upto is None else upto or 0
+        return [] if stored is None else [a for a in stored.actions if after < a.seq <= last]
 
     def _newest_first(self, statuses: list[str] | None, game: str | None) -> list[_Stored]:
         found = [

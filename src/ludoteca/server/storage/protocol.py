@@ -60,8 +60,12 @@ class Storage(Protocol):
         process checks that the tables it holds have not moved without it hearing)."""
         ...
 
-    async def load_actions(self, table_id: str, after: int = 0) -> list[ActionRow]:
-        """The table's actions with ``seq > after``, in order."""
+    async def load_actions(
+        self, table_id: str, after: int = 0, upto: int | None = None
+    ) -> list[ActionRow]:
+        """The table's actions with ``after < seq <= upto``, in order. Pass the ``version`` of a
+        row read just before as ``upto``: a step is stored in the same transaction that moves
+        the version, so the row and the steps then describe one moment."""
         ...
 
     async def tables_with_status(

@@ -64,12 +64,14 @@ class ActionRow:
 
 @dataclass(frozen=True, slots=True)
 class Append:
-    """One accepted action waiting to be stored, with the table's new clock and outcome."""
+    """One accepted action waiting to be stored, with the table's new clock and outcome, and the
+    acting seat's new away flag (None: unchanged), stored in the step's own transaction."""
 
     table_id: str
     step: ActionRow
     turn_started_at: float
     outcome: dict[str, Any] | None
+    away: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

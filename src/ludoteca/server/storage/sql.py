@@ -72,6 +72,11 @@ _ADVANCE = (
 )
 """A table's next step: version, turn clock, and status and outcome once the match is over."""
 
+_AWAY = (
+    update(seats)
+    .where(and_(seats.c.table_id == bindparam("tid"), seats.c.seat == bindparam("number")))
+    .values(away=bindparam("new_away"))
+)
 _SEAT = (
     update(seats)
     .where(and_(seats.c.table_id == bindparam("tid"), seats.c.seat == bindparam("number")))
@@ -257,6 +262,13 @@ class SqlStorage:
         )
         if moved.rowcount != len(items):
             raise IntegrityError("a table's version moved", None, Exception("version"))
+        away = [
+            {"tid": i.table_id, "number": i.step.seat, "new_away": i.away}
+            for i in items
+            if i.away is not None
+        ]
+        if away:
+            conn.execute(_AWAY, away)
 
     # ------------------------------------------------------------------------------ writes
     async def create_table(self, row: TableRow) -> None:
@@ -371,16 +383,17 @@ class SqlStorage:
         with self.engine.connect() as conn:
             return {r.id: (r.version, r.status) for r in conn.execute(query)}
 
-    async def load_actions(self, table_id: str, after: int = 0) -> list[ActionRow]:
-        return await self._run(self._load_actions, table_id, after)
+    async def load_actions(
+        self, table_id: str, after: int = 0, upto: int | None = None
+    ) -> list[ActionRow]:
+        return await self._run(self._load_actions, table_id, after, upto)
 
-    def _load_actions(self, table_id: str, after: int) -> list[ActionRow]:
+    def _load_actions(self, table_id: str, after: int, upto: int | None) -> list[ActionRow]:
+        wanted = and_(actions.c.table_id == table_id, actions.c.seq > after)
+        if upto is not None:
+            wanted = and_(wanted, actions.c.seq <= upto)
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(actions)
-                .where(and_(actions.c.table_id == table_id, actions.c.seq > after))
-                .order_by(actions.c.seq)
-            )
+            rows = conn.execute(select(actions).where(wanted).order_by(actions.c.seq))
             return [ActionRow(r.seq, r.seat, r.action, r.by, r.at) for r in rows]
 
     async def tables_with_status(

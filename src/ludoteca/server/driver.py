@@ -1,0 +1,89 @@
+"""A table's one timer: the deal when the players' seeds are late, a bot's move, or the clock of
+the person to move, after which the table plays for them. Only the process holding the table's
+lease drives it (``docs/cluster.md``); a timed move goes through the same ``submit`` as a
+person's, marked as played by a bot or by the table."""
+
+from __future__ import annotations
+
+import asyncio
+from abc import abstractmethod
+
+from ludoteca.core.record import Actor
+
+from .bots import SEARCHING_LEVELS
+from .logs import log
+from .protocol import ErrorCode, Rejected, SeatKind, Status
+from .replication import Replicated
+
+
+class Driven(Replicated):
+    """The driving layer of a table (see ``ledger`` for the layers)."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    async def submit(self, seat: int, text: str, version: int | None, by: Actor = "player") -> None:
+        """Apply an action, or raise Rejected (``table``)."""
+
+    @abstractmethod
+    async def deal_if_due(self) -> None:
+        """Deal a starting table whose players' seeds are late (``table``)."""
+
+    def schedule(self) -> None:
+        """(Re)arm the one timer of this table: the deal, a bot's move or the seat's clock."""
+        current = asyncio.current_task()
+        if self._driver is not None and self._driver is not current and not self._driver.done():
+            self._driver.cancel()
+        self._driver = None
+        if not self.services.cluster.drives(self.id):
+            return  # another process drives this table
+        now = self.services.now()
+        if self.row.status == Status.STARTING:
+            delay = max(0.0, (self.deal_by() or now) - now)
+            self._driver = asyncio.create_task(self._deal_later(delay))
+            return
+        seat = self.to_move()
+        if self.row.status != Status.PLAYING or seat is None:
+            return
+        if any(s.kind == SeatKind.BOT and s.level in SEARCHING_LEVELS for s in self.seats):
+            self.services.bots.warm()
+        row = self.seats[seat]
+        settings = self.services.settings
+        by: Actor
+        if row.kind == SeatKind.BOT:
+            delay, by, level = settings.bot_delay, "bot", row.level or "medium"
+        else:
+            started = self.row.turn_started_at or now
+            delay = self.clock.remaining(started, now, row.away)
+            by, level = "table", settings.table_level
+        self._driver = asyncio.create_task(self._drive(self.version, seat, delay, by, level))
+
+    async def _deal_later(self, delay: float) -> None:
+        await self.services.sleep(delay)
+        await self.deal_if_due()
+
+    async def _drive(self, version: int, seat: int, delay: float, by: Actor, level: str) -> None:
+        await self.services.sleep(delay)
+        match = self.match
+        if match is None or self.version != version or self.row.status != Status.PLAYING:
+            return
+        if not self.services.cluster.drives(self.id):
+            return
+        try:
+            text = await self.services.bots.choose(self.game, match.state, seat, level)
+            await self.submit(seat, text, version, by=by)
+        except Rejected as exc:
+            if exc.code != ErrorCode.STALE_VERSION:
+                log("bot_rejected", table=self.id, seat=seat, code=exc.code, message=exc.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bot must never take the table down; retry shortly
+            log("bot_failed", table=self.id, seat=seat, error=repr(exc))
+            await self.services.sleep(1.0)
+            if self.match is not None and self.version == version:
+                self.schedule()
+
+    def stop(self) -> None:
+        if self._driver is not None and not self._driver.done():
+            self._driver.cancel()
+        self._driver = None
