@@ -347,7 +347,9 @@ def test_a_rated_match_against_bots_moves_the_rating_and_enters_the_history(
     ).json()
     table, token = made["table"]["id"], made["token"]
     final = asyncio.run(play_to_the_end(server.ws_base, table, token))
-    won = final["table"]["outcome"]["winners"] == [0]
+    outcome = final["table"]["outcome"]
+    won = outcome["winners"] == [0]
+    result = "draw" if outcome["draw"] else "won" if won else "lost"
     deadline = time.monotonic() + 20
     while not (profile := kim.get("/api/players/kim").json())["ratings"]:
         assert time.monotonic() < deadline, "the match was never rated"
@@ -360,7 +362,7 @@ def test_a_rated_match_against_bots_moves_the_rating_and_enters_the_history(
     assert [h["table"] for h in rating["history"]] == [table]
     [match] = profile["matches"]
     assert match["table"] == table and match["rated"] is True
-    assert match["result"] == ("won" if won else "lost")
+    assert match["result"] == result
     assert match["change"] == pytest.approx(rating["rating"] - (25 - 25), abs=0.2)
     assert [p["bot"] for p in match["players"]] == [False, True]
     board = kim.get("/api/leaderboard/heroes").json()
