@@ -41,6 +41,13 @@ def signed_in_as(page: Page, name: str) -> None:
     assert name in page.inner_text(".signed-in")
 
 
+def seated(page: Page) -> Any:
+    page.wait_for_function(
+        "() => window.__ludoteca && window.__ludoteca.state && window.__ludoteca.state.view"
+    )
+    return state(page)
+
+
 def test_passkey_sign_up_and_in_and_a_table_resumed_in_another_browser(
     browser: Any, server: ServerProcess
 ) -> None:
@@ -87,12 +94,13 @@ def test_passkey_sign_up_and_in_and_a_table_resumed_in_another_browser(
         link = second.locator(f".my-tables [data-table='{table}'] a")
         assert link.get_attribute("href") == f"/table/{table}"
         link.click()
-        second.wait_for_function(
-            "() => window.__ludoteca && window.__ludoteca.state && window.__ludoteca.state.view"
-        )
-        resumed = state(second)
+        resumed = seated(second)
         assert resumed["seat"] == 0, "the seat followed the person to the second browser"
         assert resumed["table"]["id"] == table
+        # the table's own address finds the seat too, with nothing in the browser's storage
+        second.evaluate("() => localStorage.removeItem('ludoteca.seats')")
+        second.goto(f"{pages.base}/table/{table}")
+        assert seated(second)["seat"] == 0
 
         # the profile and the leaderboard pages answer, on a phone too
         profile = pages.open("/players/passkey%20pat", viewport=PHONE)

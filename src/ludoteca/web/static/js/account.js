@@ -43,6 +43,17 @@ async function follow(who) {
   return who;
 }
 
+/** The seat the signed-in account holds at this table, kept in this browser (if any). */
+export async function seatFromAccount(tableId) {
+  try {
+    if (!(await me())) return;
+    const held = (await api.myTables()).find((table) => table.table === tableId);
+    if (held && held.status !== "over") keepSeat(held.table, held.seat, held.token);
+  } catch {
+    // not signed in after all, or the server is away: the table opens as a spectator's
+  }
+}
+
 export async function signUp(name, password) {
   return follow(await api.signUp({ name, password }));
 }
