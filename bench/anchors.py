@@ -11,6 +11,9 @@ gap.
 
     .venv/bin/python bench/anchors.py [--games 200] [--hard-games 100] [--jobs 1]
 
+``hard`` costs a search per decision: ``--hard-games 0`` takes hard against medium from the
+strength table of docs/bots.md instead (200 matches of ``bench/run.py`` on the same budgets).
+
 It prints the table for docs/accounts.md and the ``ANCHORS`` dict of
 ``ludoteca/server/accounts/ratings.py``.
 """
@@ -27,7 +30,12 @@ import time
 from ludoteca.server.accounts.ratings import ANCHOR_SIGMA, BETA, RANDOM_MU
 
 ITERATIONS = {"dice-heroes": 200, "dwarves": 240, "heroes": 100}  # as bench/run.py's strength
-PAIRINGS = [("easy", "random"), ("medium", "easy"), ("hard", "medium"), ("medium", "random")]
+PAIRINGS = [("easy", "random"), ("medium", "easy"), ("medium", "random"), ("hard", "medium")]
+STRENGTH_TABLE = {  # hard vs medium in docs/bots.md (bench/run.py, 200 matches, same budgets)
+    "dice-heroes": (117, 85, 0),  # first's wins, second's wins, matches nobody won
+    "dwarves": (75, 47, 78),
+    "heroes": (149, 47, 4),
+}
 LEVELS = ["random", "easy", "medium", "hard"]
 
 
@@ -101,7 +109,12 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200, help="matches per pairing")
-    parser.add_argument("--hard-games", type=int, default=100, help="matches of hard vs medium")
+    parser.add_argument(
+        "--hard-games",
+        type=int,
+        default=100,
+        help="matches of hard vs medium (0: take them from the strength table of docs/bots.md)",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--game", action="append", help="only these games (default: all)")
     args = parser.parse_args()
@@ -111,6 +124,12 @@ def main() -> None:
         scores = {}
         for first, second in PAIRINGS:
             games = args.hard_games if "hard" in (first, second) else args.games
+            if games == 0:
+                won, lost, nobody = STRENGTH_TABLE[game]
+                shared = won + lost + nobody - 200
+                print(f"  {first} vs {second}: the strength table of docs/bots.md ({won}-{lost})")
+                scores[(first, second)] = (won - shared / 2 + nobody / 2, 200)
+                continue
             scores[(first, second)] = simulate(game, first, second, games, args.jobs)
         anchors[game] = fit(scores)
         print(f"  anchors: {anchors[game]}", flush=True)

@@ -30,9 +30,9 @@ PROVISIONAL_SIGMA = 4.0
 """A rating whose sigma is above this is marked provisional (about half the starting sigma)."""
 
 ANCHORS: dict[str, dict[str, float]] = {
-    "dice-heroes": {"random": 10.0, "easy": 28.1, "medium": 34.0, "hard": 36.0},
-    "dwarves": {"random": 10.0, "easy": 13.1, "medium": 15.3, "hard": 16.8},
-    "heroes": {"random": 10.0, "easy": 42.0, "medium": 52.0, "hard": 58.7},
+    "dice-heroes": {"random": 10.0, "easy": 24.0, "medium": 30.8, "hard": 32.8},
+    "dwarves": {"random": 10.0, "easy": 11.6, "medium": 13.8, "hard": 15.5},
+    "heroes": {"random": 10.0, "easy": 35.3, "medium": 45.4, "hard": 52.2},
 }
 """Each bot level's mu per game, from ``bench/anchors.py`` (docs/accounts.md shows the run)."""
 
