@@ -4,6 +4,7 @@ rating model with bots as anchors, and rating a finished rated table exactly onc
 from __future__ import annotations
 
 import asyncio
+import secrets
 from dataclasses import dataclass
 
 import pytest
@@ -14,7 +15,14 @@ from ludoteca.server.accounts.store import AccountStore, memory_engine
 from ludoteca.server.config import Settings
 from ludoteca.server.limiting import RateLimits
 from ludoteca.server.protocol import Rejected
-from ludoteca.server.storage import ActionRow, Append, MemoryStorage, SeatRow, TableRow
+from ludoteca.server.storage import (
+    ActionRow,
+    Append,
+    MemoryStorage,
+    SeatRow,
+    SqlStorage,
+    TableRow,
+)
 
 PASSWORD = "correct horse battery"
 
@@ -130,5 +138,59 @@ def test_a_finished_rated_table_is_rated_once_and_an_expired_one_forgotten() -> 
             assert refused.value.code == "no_player"
         finally:
             people.close()
+
+    asyncio.run(run())
+
+
+@pytest.mark.postgres
+def test_two_processes_share_sessions_and_sign_in_limits(postgres_url: str, redis_url: str) -> None:
+    """Two server processes' accounts on one PostgreSQL database and one Redis: a session made
+    by one is good at the other, signing out everywhere at one ends it at both, and a name's
+    sign-in attempts are counted across both."""
+    from ludoteca.server.storage import open_storage  # noqa: PLC0415 - makes the schema
+
+    async def run() -> None:
+        storage = open_storage(postgres_url)
+        settings = Settings(
+            redis_url=redis_url,
+            redis_prefix=f"ludoteca-test-{secrets.token_hex(4)}",
+            limit_login="1000/minute",
+            limit_login_account="4/minute",
+        )
+        assert isinstance(storage, SqlStorage)
+        limits = [RateLimits(settings), RateLimits(settings)]
+        clock = Clock()
+        pair = [
+            Accounts(
+                AccountStore(storage.engine),
+                storage,
+                lim,
+                idle_seconds=3600,
+                max_seconds=36000,
+                now=clock,
+            )
+            for lim in limits
+        ]
+        try:
+            signed = await pair[0].sign_up("Nina", PASSWORD, "c", None)
+            assert (await pair[1].session(signed.token)) is not None
+            other = await pair[1].sign_in("nina", PASSWORD, "d", None)
+            await pair[0].sign_out_everywhere(signed.account)
+            assert (await pair[1].session(signed.token)) is None
+            assert (await pair[0].session(other.token)) is None
+            answers = []
+            for i in range(5):
+                try:
+                    await pair[i % 2].sign_in("Nina", f"wrong {i}", f"addr{i}", None)
+                except Rejected as exc:
+                    answers.append(exc.code)
+            assert answers == ["bad_login"] * 3 + ["rate_limited"] * 2, answers
+        finally:
+            for people in pair:
+                people.close()
+            for lim in limits:
+                await lim.reset()
+                await lim.close()
+            await storage.close()
 
     asyncio.run(run())
