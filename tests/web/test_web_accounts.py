@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from browserkit import PHONE, Pages, ServerProcess, state
+from test_web_i18n import assert_translated
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -113,3 +114,35 @@ def test_passkey_sign_up_and_in_and_a_table_resumed_in_another_browser(
         for context in pages.contexts:
             context.close()
     assert pages.errors == [], "JavaScript errors in the browser:\n" + "\n".join(pages.errors)
+
+
+@pytest.mark.parametrize("lang", ["pt", "de"])
+def test_account_pages_speak_the_readers_language(pages: Pages, lang: str) -> None:
+    page = pages.open("/account", locale=lang)
+    page.wait_for_selector(".account-form.signup")
+    assert_translated(page, lang, "account page, signed out")
+    name = f"Leitor {lang}"
+    page.fill(".account-form.signup input[name=name]", name)
+    page.fill(".account-form.signup input[name=password]", "123456")
+    page.click(".account-form.signup button[type=submit]")
+    page.wait_for_selector(".account-page .error")
+    assert_translated(page, lang, "account page, a refused password")
+    # the refusal is the 422 the browser reports on its console: expected here, and only it
+    assert [e for e in pages.errors if "422" in e] == pages.errors != []
+    pages.errors.clear()
+    page.fill(".account-form.signup input[name=name]", name)
+    page.fill(".account-form.signup input[name=password]", "a long passphrase here")
+    page.click(".account-form.signup button[type=submit]")
+    signed_in_as(page, name)
+    page.click("a.brand")
+    page.click("[data-game=heroes] button.play-rated")
+    page.wait_for_url("**/table/*")
+    page.click(".site-nav a[href='/account']")
+    page.wait_for_selector(".my-tables li")
+    assert_translated(page, lang, "account page, signed in, a table")
+    page.click(".signed-in a")
+    page.wait_for_selector(".player-page h2")
+    assert_translated(page, lang, "profile")
+    page.click(".site-nav a[href='/leaderboard']")
+    page.wait_for_selector(".leaderboard-page .game-tabs a[aria-current=page]")
+    assert_translated(page, lang, "leaderboard")
