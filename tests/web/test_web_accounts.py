@@ -135,6 +135,8 @@ def test_account_pages_speak_the_readers_language(pages: Pages, lang: str) -> No
     page.click(".account-form.signup button[type=submit]")
     signed_in_as(page, name)
     page.click("a.brand")
+    page.wait_for_selector("#create-rated")  # signed in: a table can be made rated
+    assert_translated(page, lang, "home, signed in")
     page.click("[data-game=heroes] button.play-rated")
     page.wait_for_url("**/table/*")
     page.click(".site-nav a[href='/account']")

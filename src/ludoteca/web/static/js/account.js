@@ -10,14 +10,17 @@ const listeners = new Set();
 
 /** Who is signed in ({name}) or null; asked once per page load (GET /api/session, which
  * answers 200 either way, so a signed-out page logs no failed request). */
+let asking = null;
+
 export async function me(fresh = false) {
   if (known === undefined || fresh) {
-    try {
-      const found = await api.session();
-      known = found && found.name ? { name: found.name } : null;
-    } catch {
-      known = null;
+    if (!asking || fresh) {
+      asking = api.session().then(
+        (found) => (found && found.name ? { name: found.name } : null),
+        () => null,
+      );
     }
+    known = await asking;
   }
   return known;
 }
@@ -29,6 +32,7 @@ export function onAccountChange(listener) {
 
 function changed(value) {
   known = value;
+  asking = Promise.resolve(value);
   for (const listener of listeners) listener(value);
 }
 
