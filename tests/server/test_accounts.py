@@ -373,3 +373,24 @@ def test_a_rated_match_against_bots_moves_the_rating_and_enters_the_history(
     # rated once, however often the rater looks again
     time.sleep(0.3)
     assert kim.get("/api/players/kim").json()["ratings"]["heroes"]["matches"] == 1
+
+
+def test_a_rated_match_the_table_played_for_the_person_still_counts(server: ThreadServer) -> None:
+    """Timeouts count like moves: a person who leaves (the table plays every turn for them,
+    as when their clock runs out) is rated on the result all the same."""
+    leo = sign_up(server, "Leo")
+    made = leo.post(
+        "/api/play-now",
+        json={"game": "heroes", "level": "random", "rated": True, "turn_seconds": 5},
+    ).json()
+    table, token = made["table"]["id"], made["token"]
+    left = leo.post(f"/api/tables/{table}/leave", headers={"Authorization": f"Bearer {token}"})
+    assert left.status_code == 200
+    deadline = time.monotonic() + 120
+    while not (profile := leo.get("/api/players/leo").json())["ratings"]:
+        assert time.monotonic() < deadline, "the match was never rated"
+        time.sleep(0.2)
+    record = leo.get(f"/api/tables/{table}/record").json()
+    assert {a["by"] for a in record["actions"] if a["seat"] == 0} == {"table"}
+    assert profile["ratings"]["heroes"]["matches"] == 1
+    assert [m["table"] for m in profile["matches"]] == [table]
