@@ -49,6 +49,7 @@ CHALLENGE_SECONDS = 300.0
 TOUCH_SECONDS = 60.0  # a session's last use is written at most this often
 BAD_LOGIN_MESSAGE = "wrong name or password"
 RECENT_MATCHES = 20
+MY_TABLES = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +289,8 @@ class Accounts:
             account = await self.store.run(self.store.add_passkey, passkey, self.now(), new)
         except NameTaken:
             raise Rejected(ErrorCode.NAME_TAKEN, "the name was taken meanwhile") from None
+        except LookupError:
+            raise Rejected(ErrorCode.NOT_SIGNED_IN, "the account is gone") from None
         log("passkey_added", account=account.id, new_account=new is not None)
         return await self._new_session(account, replaces)
 
@@ -353,7 +356,7 @@ class Accounts:
 
     async def my_tables(self, account: Account) -> list[dict[str, Any]]:
         """The tables this account sits at, newest first, with the seat and its token."""
-        held = await self.store.run(self.store.held_seats, account.id)
+        held = await self.store.run(self.store.held_seats, account.id, MY_TABLES)
         rated = await self.store.run(self.store.rated_among, [h.table_id for h in held])
         found = []
         for h in held:

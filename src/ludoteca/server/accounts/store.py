@@ -250,7 +250,7 @@ class AccountStore:
         self, passkey: Passkey, now: float, new_account: tuple[str, str] | None = None
     ) -> Account:
         """Store a passkey; with ``new_account`` (name, key) first make that account (NameTaken
-        if the name went meanwhile)."""
+        if the name went meanwhile; LookupError if the passkey's account is gone)."""
         try:
             with self.engine.begin() as conn:
                 account_id = passkey.account_id
@@ -274,7 +274,9 @@ class AccountStore:
                         created_at=now,
                     )
                 )
-                row = conn.execute(select(accounts).where(accounts.c.id == account_id)).one()
+                row = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
+                if row is None:  # deleted meanwhile: the passkey goes with it (rolled back)
+                    raise LookupError(f"there is no account {account_id}")
         except IntegrityError:
             raise NameTaken(new_account[0] if new_account else passkey.id) from None
         return _account(row)
