@@ -28,6 +28,21 @@ AUTHENTICATOR = {
 }
 
 
+CHART = """async () => {
+  const { chart } = await import("/static/js/pages/player.js");
+  const svg = chart([{ rating: 0 }, { rating: 3.5 }, { rating: 1.2 }], "history");
+  const [width, height] = svg.getAttribute("viewBox").split(" ").slice(2).map(Number);
+  const d = svg.querySelector("path").getAttribute("d");
+  const xy = [...d.matchAll(/[ML]([\\d.]+),([\\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+  return {
+    points: xy.length,
+    label: svg.getAttribute("aria-label"),
+    inside: xy.every(([x, y]) => x >= 0 && x <= width && y >= 0 && y <= height)
+      && xy[1][1] < xy[0][1],  // a higher rating is drawn higher
+  };
+}"""
+
+
 def with_authenticator(page: Page) -> tuple[Any, str]:
     """A virtual platform authenticator for the page's browser context."""
     cdp = page.context.new_cdp_session(page)
@@ -108,6 +123,8 @@ def test_passkey_sign_up_and_in_and_a_table_resumed_in_another_browser(
         profile.wait_for_selector(".player-page h1")
         assert profile.inner_text(".player-page h1") == "Passkey Pat"
         assert profile.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        drawn = profile.evaluate(CHART)
+        assert drawn["points"] == 3 and drawn["label"] == "history" and drawn["inside"]
         board = pages.open("/leaderboard/heroes", viewport=PHONE)
         board.wait_for_selector(".leaderboard-page .game-tabs a[aria-current=page]")
     finally:
