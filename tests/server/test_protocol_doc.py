@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ludoteca.server.protocol import HTTP_STATUS, CloseCode, ErrorCode, SeatKind, Status
+from ludoteca.core import LudotecaError, NotYourTurnError, ReplayError, StaleVersionError
+from ludoteca.core.record import RecordError
+from ludoteca.server.protocol import HTTP_STATUS, CloseCode, ErrorCode, Rejected, SeatKind, Status
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 
@@ -34,3 +36,23 @@ def test_statuses_and_seat_kinds_are_the_documented_ones() -> None:
     *first, last = (f"`{s}`" for s in Status)
     assert f"`status` is {', '.join(first)} or {last}" in " ".join(DOC.split())
     assert f"kind: {'|'.join(str(k) for k in SeatKind)}" in DOC
+
+
+def _subclasses(cls: type) -> list[type]:
+    found = []
+    for sub in cls.__subclasses__():
+        found += [sub, *_subclasses(sub)]
+    return found
+
+
+def test_every_rules_error_carries_a_code_the_server_answers_with() -> None:
+    assert RecordError in _subclasses(LudotecaError)
+    errors = [LudotecaError, *_subclasses(LudotecaError)]
+    assert len(errors) >= 9
+    for error in errors:
+        code = ErrorCode(error.code)  # a ValueError names an error whose code is not the server's
+        exc = error(3, "why") if error is ReplayError else error("why")
+        rejected = Rejected.of(exc)
+        assert rejected.code is code and rejected.message == str(exc)
+    assert Rejected.of(StaleVersionError("moved")).code is ErrorCode.STALE_VERSION
+    assert Rejected.of(NotYourTurnError("wait")).code is ErrorCode.NOT_YOUR_TURN

@@ -66,9 +66,8 @@ def no_serious_violation(page: Page, within: str | None = None) -> None:
 def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     pages: Pages, server: ServerProcess, tmp_path: Path
 ) -> None:
-    created = server.post(
-        "/api/tables", {"game": "heroes", "seats": [{}, {"bot": True, "level": "random"}]}
-    )
+    # two seats for people: one taken, the table waits (full, it would start and deal at once)
+    created = server.post("/api/tables", {"game": "heroes", "seats": [{}, {}]})
     table_id = created["table"]["id"]
     page = pages.open(f"/table/{table_id}")
     page.click("[data-key='join-0']")

@@ -179,6 +179,7 @@ class Lobby(Residency):
         """Sit a person at a free seat of an open table; the last free seat taken starts it."""
         table = await self.get(table_id)
         async with table.lock:
+            await table.current()
             if table.row.status != Status.OPEN:
                 raise Rejected(ErrorCode.NOT_OPEN, "this table has already started")
             free = [s for s in table.seats if s.kind == SeatKind.OPEN]
@@ -219,6 +220,7 @@ class Lobby(Residency):
         if seat is None:
             raise Rejected(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
         async with table.lock:
+            await table.current()
             row = table.seats[seat]
             if table.row.status == Status.OPEN:
                 row.kind, row.name, row.token_hash, row.away = (
@@ -245,6 +247,7 @@ class Lobby(Residency):
     async def _start(self, table: Table) -> None:
         settings = self.services.settings
         async with table.lock:
+            await table.current()
             if table.row.status != Status.OPEN:
                 raise Rejected(ErrorCode.NOT_OPEN, "this table has already started")
             # drive it from here: taken before the start is stored, so a started table always
@@ -256,8 +259,8 @@ class Lobby(Residency):
                     row.name = bot_name(settings.fill_level, row.seat)
             try:
                 await table.start()
-            except ConflictError:  # started at another process meanwhile
-                await table.refresh()
+            except ConflictError:  # started at another process meanwhile (the lock is held)
+                await table.catch_up()
                 raise Rejected(ErrorCode.NOT_OPEN, "this table has already started") from None
         held = self.held.get(table.id)
         if held is not None:

@@ -118,6 +118,13 @@ class Replicated(Presented):
         self.connected_elsewhere = await self.services.cluster.presence(self.id)
         await self.after_change(None)
 
+    async def current(self) -> None:
+        """Before a change that writes whole seats or decides on every seat (joining, leaving,
+        starting, a seed), read the table again if another process may have changed it: its
+        notice may still be on the way (the caller holds the lock)."""
+        if self.services.cluster.shared:
+            await self.catch_up()
+
     async def catch_up(self) -> None:
         """Catch up with what other writers stored (the caller holds the lock; the database is
         the authority): the row, and the steps after the ones held here up to the row's version,

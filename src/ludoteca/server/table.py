@@ -39,6 +39,7 @@ class Table(Driven):
             raise Rejected(ErrorCode.BAD_CONTRIBUTION, problem)
         assert isinstance(text, str)
         async with self.lock:
+            await self.current()
             if self.row.status not in (Status.OPEN, Status.STARTING):
                 raise Rejected(ErrorCode.ALREADY_DEALT, "the match is already dealt")
             if self.row.format < 2:
