@@ -63,15 +63,15 @@ export function mount(root) {
     return h(
       "form",
       { class: `account-form ${kind}`, onSubmit: submit },
-      h("h2", {}, t(`account.${kind}`)),
+      h("h2", {}, t(`account.form.${kind}.title`)),
       field("name", t("account.name"), "text", kind === "signup" ? "username" : "username webauthn"),
       field("password", t("account.password"), "password", kind === "signup" ? "new-password" : "current-password"),
       kind === "signup" && h("p", { class: "hint" }, t("account.password_rules")),
       h(
         "div",
         { class: "card-actions" },
-        h("button", { type: "submit", class: "primary", disabled: state.busy }, t(`account.${kind}_password`)),
-        passkeysAvailable() && h("button", { type: "button", class: `passkey ${kind}`, disabled: state.busy, onClick: passkey }, t(`account.${kind}_passkey`)),
+        h("button", { type: "submit", class: "primary", disabled: state.busy }, t(`account.form.${kind}.password`)),
+        passkeysAvailable() && h("button", { type: "button", class: `passkey ${kind}`, disabled: state.busy, onClick: passkey }, t(`account.form.${kind}.passkey`)),
       ),
     );
   }
@@ -85,7 +85,7 @@ export function mount(root) {
       " ",
       t("account.against", { names: opponents.join(", ") }),
       table.rated && h("span", { class: "badge" }, t("account.rated")),
-      table.result && h("span", { class: `result ${table.result}` }, t(`player.result_${table.result}`)),
+      table.result && h("span", { class: `result ${table.result}` }, t(`player.result.${table.result}`)),
     );
   }
 
@@ -98,7 +98,7 @@ export function mount(root) {
       tables.length === 0 && h("p", {}, t("account.no_tables")),
       GROUPS.map(([key, statuses]) => {
         const found = tables.filter((table) => statuses.includes(table.status));
-        return found.length ? [h("h3", {}, t(`account.tables_${key}`)), h("ul", { class: "table-list" }, found.map(tableItem))] : null;
+        return found.length ? [h("h3", {}, t(`account.tables.${key}`)), h("ul", { class: "table-list" }, found.map(tableItem))] : null;
       }),
     );
   }
@@ -146,7 +146,7 @@ export function mount(root) {
         h("h1", {}, t("account.title")),
         state.error && h("p", { class: "error", role: "alert" }, state.error),
         state.who === undefined ? h("p", { class: "loading" }, t("app.loading")) : state.who ? signedIn() : [h("p", { class: "lead" }, t("account.lead")), h("div", { class: "account-forms" }, form("signin"), form("signup"))],
-        h("section", { class: "privacy", id: "privacy" }, h("h2", {}, t("account.privacy")), ["stored", "passwords", "sessions", "records", "delete"].map((key) => h("p", {}, t(`account.privacy_${key}`)))),
+        h("section", { class: "privacy", id: "privacy" }, h("h2", {}, t("account.privacy_title")), ["stored", "passwords", "sessions", "records", "delete"].map((key) => h("p", {}, t(`account.privacy.${key}`)))),
       ),
     );
   }

@@ -31,7 +31,7 @@ export function mount(root, [chosen]) {
       h(
         "table",
         { class: "leaderboard" },
-        h("thead", {}, h("tr", {}, ["rank", "name", "rating", "matches"].map((key) => h("th", { scope: "col" }, t(`board.col_${key}`))))),
+        h("thead", {}, h("tr", {}, ["rank", "name", "rating", "matches"].map((key) => h("th", { scope: "col" }, t(`board.col.${key}`))))),
         h(
           "tbody",
           {},

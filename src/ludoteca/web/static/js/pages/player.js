@@ -72,7 +72,7 @@ export function mount(root, [name]) {
       h(
         "table",
         { class: "matches" },
-        h("thead", {}, h("tr", {}, ["game", "opponents", "result", "change", "links"].map((key) => h("th", { scope: "col" }, t(`player.col_${key}`))))),
+        h("thead", {}, h("tr", {}, ["game", "opponents", "result", "change", "links"].map((key) => h("th", { scope: "col" }, t(`player.col.${key}`))))),
         h(
           "tbody",
           {},
@@ -82,7 +82,7 @@ export function mount(root, [name]) {
               { dataset: { table: m.table } },
               h("td", {}, game(m.game)),
               h("td", {}, opponents(m)),
-              h("td", { class: `result ${m.result}` }, t(`player.result_${m.result}`)),
+              h("td", { class: `result ${m.result}` }, t(`player.result.${m.result}`)),
               h("td", { class: "change" }, m.rated ? signed(m.change) : t("player.casual")),
               h(
                 "td",
