@@ -120,7 +120,7 @@ def test_passkey_sign_up_and_in_and_a_table_resumed_in_another_browser(
 
         # the profile and the leaderboard pages answer, on a phone too
         profile = pages.open("/players/passkey%20pat", viewport=PHONE)
-        profile.wait_for_selector(".player-page h1")
+        profile.wait_for_selector(".player-page h2")  # the profile has arrived
         assert profile.inner_text(".player-page h1") == "Passkey Pat"
         assert profile.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         drawn = profile.evaluate(CHART)
