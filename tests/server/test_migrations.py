@@ -29,6 +29,8 @@ from ludoteca.cli import main
 from ludoteca.core import Match, Player, commitment, verify
 from ludoteca.core.fairness import new_secret
 from ludoteca.games import get
+from ludoteca.server.accounts.ratings import Rating
+from ludoteca.server.accounts.store import AccountStore, NameTaken
 from ludoteca.server.ledger import token_hash
 from ludoteca.server.main import check_database
 from ludoteca.server.storage import SchemaBehind, open_storage
@@ -391,6 +393,48 @@ def test_serve_upgrades_an_old_database_only_when_told(
     assert len(served) == 1
     assert main(["db", "current", "--db", url]) == 0
     assert capsys.readouterr().out == f"{head()} (head)\n"
+
+
+def test_accounts_arrive_with_0006_beside_the_tables_already_stored(url: str) -> None:
+    """A database at 0004 with a match in it gains the account tables; the match is untouched,
+    and an account can sit at it, be rated and be deleted there."""
+    engine = engine_for(url)
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0004")
+    engine.dispose()
+    execute(
+        url,
+        "INSERT INTO tables (id, game, params, seed, commitment, status, turn_seconds, "
+        "created_at, version, format, outcome) VALUES ('t1', 'heroes', '{\"players\": 2}', "
+        "'s', 'c', 'over', 60, 1.0, 9, 2, '{\"winners\": [0], \"draw\": false}')",
+        [{}],
+    )
+    check_database(url, upgrade=True)
+    assert differences_from_the_code(url) == []
+    engine = engine_for(url)
+    store = AccountStore(engine)
+    try:
+        ana = store.create_account("Ana", "ana", None, 2.0)
+        with pytest.raises(NameTaken):
+            store.create_account("ANA", "ana", None, 3.0)
+        store.hold_seat(ana.id, "t1", 0, "token", 2.0)
+        store.mark_rated("t1", "heroes", 2.0)
+        assert store.rate("t1", "heroes", lambda seated: [(s, Rating(30, 7), 1) for s in seated], 3)
+        assert not store.rate("t1", "heroes", lambda seated: [], 4), "rated once"
+        assert [(r.mu, r.matches) for r in store.ratings_of(ana.id)] == [(30, 1)]
+        store.delete_account(ana.id)
+        assert store.export(ana.id) == {
+            "passkeys": [],
+            "sessions": [],
+            "account_seats": [],
+            "ratings": [],
+            "rating_changes": [],
+        }
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT version FROM tables")).scalar_one() == 9
+    finally:
+        store.close()
+        engine.dispose()
 
 
 def test_every_revision_goes_down_again(url: str) -> None:

@@ -53,6 +53,9 @@ def loose_settings(db_url: str) -> Any:
         limit_join="100000/minute",
         limit_start="100000/minute",
         limit_websocket="100000/minute",
+        limit_login="100000/minute",
+        limit_login_account="100000/minute",
+        limit_signup="100000/minute",
         max_open_tables_per_client=100_000,
         default_turn_seconds=3600,
         contribution_seconds=0.0,
@@ -68,33 +71,78 @@ def fuzz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServ
 
 
 # ------------------------------------------------------------------------------ HTTP (schemathesis)
+@dataclass
+class SignedIn:
+    """A session for the second pass, as the site's own pages send it (cookie and Origin); a
+    fuzzed case that signs out or deletes the account gets a new one for the next case."""
+
+    base: str
+    cookie: str = ""
+    made: int = 0
+
+    def headers(self) -> dict[str, str]:
+        http = api(self.base)
+        cookie = {"Cookie": f"ludoteca_session={self.cookie}", "Origin": self.base}
+        if not self.cookie or http.get("/api/me", headers=cookie).status_code != 200:
+            self.made += 1
+            answer = http.post(
+                "/api/accounts",
+                json={"name": f"fuzzer {self.made}", "password": "fuzzing all the way"},
+            )
+            assert answer.status_code == 201, answer.text
+            self.cookie = answer.cookies["ludoteca_session"]
+            http.cookies.clear()
+        return {"Cookie": f"ludoteca_session={self.cookie}", "Origin": self.base}
+
+
 def test_every_lobby_endpoint_answers_fuzzed_requests(fuzz_server: ThreadServer) -> None:
     schema = schemathesis.openapi.from_url(f"{fuzz_server.base}/openapi.json")
     operations = [result.ok() for result in schema.get_all_operations()]
-    assert {op.path for op in operations} >= {"/api/tables", "/api/verify", "/healthz"}
+    assert {op.path for op in operations} >= {
+        "/api/tables",
+        "/api/verify",
+        "/healthz",
+        # accounts: every route of docs/accounts.md
+        "/api/accounts",
+        "/api/session",
+        "/api/sessions",
+        "/api/passkeys/options",
+        "/api/passkeys",
+        "/api/passkeys/login-options",
+        "/api/passkeys/login",
+        "/api/me",
+        "/api/me/export",
+        "/api/me/tables",
+        "/api/me/seats",
+        "/api/players/{name}",
+        "/api/leaderboard/{game_id}",
+    }
     cases = 0
+    signed = SignedIn(fuzz_server.base)
     for operation in operations:
+        for session in (False, True):
 
-        @settings(
-            max_examples=API_CASES,
-            deadline=None,
-            database=None,
-            suppress_health_check=list(HealthCheck),
-        )
-        @given(case=operation.as_strategy())
-        def run(case: Any) -> None:
-            nonlocal cases
-            cases += 1
-            response = case.call()
-            case.validate_response(response, checks=[not_a_server_error])
-            if response.status_code >= 400:
-                body = response.json()
-                assert body["error"] in CODES, body
-                assert body["message"]
+            @settings(
+                max_examples=API_CASES,
+                deadline=None,
+                database=None,
+                suppress_health_check=list(HealthCheck),
+            )
+            @given(case=operation.as_strategy())
+            def run(case: Any) -> None:
+                nonlocal cases
+                cases += 1
+                # run() is called at once, inside this round of the loop
+                response = case.call(headers=signed.headers() if session else None)  # noqa: B023
+                case.validate_response(response, checks=[not_a_server_error])
+                if response.status_code >= 400:
+                    body = response.json()
+                    assert body["error"] in CODES, body
+                    assert body["message"]
 
-        run()
-    print(f"\nschemathesis: {cases} cases over {len(operations)} operations")
-    assert cases >= len(operations) * min(API_CASES, 5)
+            run()
+    print(f"\nschemathesis: {cases} cases over {len(operations)} operations, twice")
+    assert cases >= 2 * len(operations) * min(API_CASES, 5)
     assert api(fuzz_server.base).get("/healthz").json()["status"] == "ok"
 
 

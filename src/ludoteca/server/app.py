@@ -20,7 +20,10 @@ from starlette.websockets import WebSocket
 from ludoteca import __version__
 
 from . import replay
-from .api import games, invite, ops, records, sockets, tables
+from .accounts.origin import OriginCheck
+from .accounts.service import Accounts
+from .accounts.store import AccountStore, memory_engine
+from .api import accounts, games, invite, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
 from .config import Settings
@@ -32,7 +35,7 @@ from .logs import log, quiet_protocol_errors
 from .protocol import CloseCode, ErrorCode, Rejected, http_status
 from .redis_cluster import open_cluster
 from .site import mount_web
-from .storage import open_storage
+from .storage import SqlStorage, Storage, open_storage
 from .watch import Watch, storage_label
 
 
@@ -53,19 +56,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         services = Services(storage, bots, settings, keys=keys, cluster=cluster, now=watch.now)
         lobby = Lobby(services)
         await lobby.load()
+        limits = RateLimits(settings)
+        people = open_accounts(storage, limits, settings)
+        await people.dummy_hash()
         state = AppState(
             settings=settings,
             storage=storage,
             bots=bots,
             lobby=lobby,
-            limits=RateLimits(settings),
+            limits=limits,
             caps=ConnectionCaps(settings.max_connections_per_client, settings.max_connections),
             watch=watch,
+            accounts=people,
         )
         app.state.ludoteca = state
         sweeper = asyncio.create_task(lobby.run_sweeper())
         keeper = asyncio.create_task(cluster.run(lobby))
         watcher = asyncio.create_task(state.watch.run(storage))
+        rater = asyncio.create_task(people.run(settings.rating_poll_seconds))
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
@@ -74,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sweeper.cancel()
             keeper.cancel()
             watcher.cancel()
+            rater.cancel()
             lobby.shutdown()
             for websocket in list(state.connections):
                 await _close_quietly(websocket)
@@ -83,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     pass
             bots.close()
             await cluster.close()  # the others take this process's tables over at once
+            await asyncio.to_thread(people.close)
             await storage.close()
             await state.limits.close()
             log("server_stopped")
@@ -101,14 +111,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         default=settings.max_body_bytes,
         larger={"/api/verify": settings.max_record_bytes, "/api/replay": settings.max_record_bytes},
     )
+    app.add_middleware(OriginCheck)
     app.add_exception_handler(Rejected, _rejected)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
-    for module in (games, tables, invite, records, ops, sockets):
+    for module in (games, tables, invite, records, ops, sockets, accounts):
         app.include_router(module.router)
     app.include_router(replay.router)
     mount_web(app, games.catalogue)
     return app
+
+
+def open_accounts(storage: Storage, limits: RateLimits, settings: Settings) -> Accounts:
+    """Accounts in the tables' database, or in an SQLite database in memory beside the
+    in-memory table store."""
+    if isinstance(storage, SqlStorage):
+        store = AccountStore(storage.engine)
+    else:
+        store = AccountStore(memory_engine(), own_engine=True)
+    return Accounts(
+        store,
+        storage,
+        limits,
+        idle_seconds=settings.session_idle_seconds,
+        max_seconds=settings.session_max_seconds,
+    )
 
 
 async def _rejected(_request: Request, exc: Rejected) -> JSONResponse:

@@ -71,6 +71,14 @@ class Settings:
     limit_join: str = "60/minute"
     limit_start: str = "60/minute"
     limit_websocket: str = "240/minute"
+    # accounts (docs/accounts.md): sign-in attempts per address and per account name, sign-ups
+    # per address, and how long a session lasts unused (idle) and at most (absolute)
+    limit_login: str = "30/minute"
+    limit_login_account: str = "10/minute"
+    limit_signup: str = "20/hour"
+    session_idle_seconds: float = 14 * 24 * 3600.0
+    session_max_seconds: float = 60 * 24 * 3600.0
+    rating_poll_seconds: float = 1.0  # how often rated tables that finished are looked for
     # several processes as one server: limits, table leases and notices in Redis (LUDOTECA_REDIS)
     redis_url: str | None = None
     # the address devices on the network use (``serve --host 0.0.0.0`` sets it): invites made
@@ -118,6 +126,8 @@ class Settings:
             "LUDOTECA_OPEN_TABLE_TTL": (self.open_table_ttl, 1),
             "LUDOTECA_BOT_PROCESSES": (self.bot_processes, 1),
             "LUDOTECA_MIN_TURN_SECONDS": (self.min_turn_seconds, 1),
+            "LUDOTECA_SESSION_IDLE": (self.session_idle_seconds, 60),
+            "LUDOTECA_SESSION_MAX": (self.session_max_seconds, 60),
         }
         for name, (value, least) in at_least.items():
             if value < least:
@@ -132,6 +142,9 @@ class Settings:
             ("LUDOTECA_LIMIT_JOIN", self.limit_join),
             ("LUDOTECA_LIMIT_START", self.limit_start),
             ("LUDOTECA_LIMIT_WEBSOCKET", self.limit_websocket),
+            ("LUDOTECA_LIMIT_LOGIN", self.limit_login),
+            ("LUDOTECA_LIMIT_LOGIN_ACCOUNT", self.limit_login_account),
+            ("LUDOTECA_LIMIT_SIGNUP", self.limit_signup),
         ):
             if not re.fullmatch(r"\s*\d+\s*/\s*(second|minute|hour|day)\s*", limit):
                 found.append(
@@ -177,6 +190,11 @@ class Settings:
             limit_join=env("LUDOTECA_LIMIT_JOIN") or base.limit_join,
             limit_start=env("LUDOTECA_LIMIT_START") or base.limit_start,
             limit_websocket=env("LUDOTECA_LIMIT_WEBSOCKET") or base.limit_websocket,
+            limit_login=env("LUDOTECA_LIMIT_LOGIN") or base.limit_login,
+            limit_login_account=env("LUDOTECA_LIMIT_LOGIN_ACCOUNT") or base.limit_login_account,
+            limit_signup=env("LUDOTECA_LIMIT_SIGNUP") or base.limit_signup,
+            session_idle_seconds=_float("LUDOTECA_SESSION_IDLE", base.session_idle_seconds),
+            session_max_seconds=_float("LUDOTECA_SESSION_MAX", base.session_max_seconds),
             limit_concurrency=_int("LUDOTECA_LIMIT_CONCURRENCY", base.limit_concurrency),
             header_timeout=_float("LUDOTECA_HEADER_TIMEOUT", base.header_timeout),
             body_timeout=_float("LUDOTECA_BODY_TIMEOUT", base.body_timeout),

@@ -23,7 +23,7 @@ from .config import Settings
 from .logs import log
 from .protocol import ErrorCode
 
-ACTIONS = ("create", "join", "start", "websocket")
+ACTIONS = ("create", "join", "start", "websocket", "login", "login_account", "signup")
 REDIS_TIMEOUT = 0.5  # seconds a rate-limit check waits for Redis before letting the request by
 
 
@@ -36,6 +36,9 @@ class RateLimits:
             "join": parse(settings.limit_join),
             "start": parse(settings.limit_start),
             "websocket": parse(settings.limit_websocket),
+            "login": parse(settings.limit_login),  # per address
+            "login_account": parse(settings.limit_login_account),  # per account name
+            "signup": parse(settings.limit_signup),
         }
         self.prefix = settings.redis_prefix
         self.storage: Storage

@@ -59,6 +59,15 @@ class ErrorCode(StrEnum):
     ALREADY_DEALT = "already_dealt"
     NOT_FOUND = "not_found"
     NOT_ALLOWED = "not_allowed"
+    # accounts (HTTP)
+    NOT_SIGNED_IN = "not_signed_in"
+    BAD_LOGIN = "bad_login"
+    BAD_PASSKEY = "bad_passkey"
+    BAD_NAME = "bad_name"
+    BAD_PASSWORD = "bad_password"
+    NAME_TAKEN = "name_taken"
+    BAD_ORIGIN = "bad_origin"
+    NO_PLAYER = "no_player"
     # play (websocket)
     MATCH_OVER = "match_over"
     NOT_YOUR_TURN = "not_your_turn"
@@ -98,6 +107,14 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.TOO_MANY_TABLES: 429,
     ErrorCode.TOO_MANY_CONNECTIONS: 429,
+    ErrorCode.NOT_SIGNED_IN: 401,
+    ErrorCode.BAD_LOGIN: 401,
+    ErrorCode.BAD_PASSKEY: 401,
+    ErrorCode.BAD_NAME: 422,
+    ErrorCode.BAD_PASSWORD: 422,
+    ErrorCode.NAME_TAKEN: 409,
+    ErrorCode.BAD_ORIGIN: 403,
+    ErrorCode.NO_PLAYER: 404,
     ErrorCode.SERVER_BUSY: 503,
     ErrorCode.TABLE_BROKEN: 503,
 }

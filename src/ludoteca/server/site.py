@@ -47,7 +47,18 @@ COMPRESS_FROM = 500
 # GET answers that carry an ETag and come back as 304 when the browser already has them.
 TAGGED_PREFIXES = ("/api/games",)
 
-ROUTES = ("/", "/games/{game_id}", "/table/{table_id}", "/verify", "/replay", "/replay/{table_id}")
+ROUTES = (
+    "/",
+    "/games/{game_id}",
+    "/table/{table_id}",
+    "/verify",
+    "/replay",
+    "/replay/{table_id}",
+    "/account",
+    "/players/{name}",
+    "/leaderboard",
+    "/leaderboard/{game_id}",
+)
 
 DOCS_PAGE = """<!doctype html>
 <html lang="en">

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
@@ -22,6 +22,9 @@ from ludoteca.server.protocol import ErrorCode, Rejected
 from ludoteca.server.storage import Storage
 from ludoteca.server.watch import Watch
 
+if TYPE_CHECKING:
+    from ludoteca.server.accounts.service import Accounts
+
 
 @dataclass
 class AppState:
@@ -34,6 +37,7 @@ class AppState:
     limits: RateLimits
     caps: ConnectionCaps
     watch: Watch
+    accounts: Accounts
     connections: set[WebSocket] = field(default_factory=set)
 
 

@@ -25,6 +25,7 @@ from ludoteca.server.lobby import Lobby, SeatRequest
 from ludoteca.server.protocol import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejected
 from ludoteca.server.table import Table
 
+from .accounts import AccountsDep, MaybeMe
 from .deps import Client, LobbyDep, bearer, links, rate_limit
 
 router = APIRouter(tags=["tables"])
@@ -78,6 +79,9 @@ class CreateTable(_Body):
         description="start at once; empty seats are taken by bots (required for bots only)",
         validate_default=True,
     )
+    rated: StrictBool = Field(
+        False, description="a rated table (you must be signed in, and so must whoever joins)"
+    )
 
     @field_validator("start")
     @classmethod
@@ -97,6 +101,7 @@ class PlayNow(_Body):
     level: Level = "medium"
     name: Name = "Player"
     turn_seconds: TurnSeconds | None = None
+    rated: StrictBool = Field(False, description="a rated match (you must be signed in)")
 
 
 class Commitment(_Body):
@@ -148,20 +153,33 @@ async def list_tables(  # noqa: PLR0917
     summary="Create a table",
     dependencies=[Depends(rate_limit("create"))],
 )
-async def create_table(
-    body: CreateTable, request: Request, lobby: LobbyDep, client: Client
+async def create_table(  # noqa: PLR0917
+    body: CreateTable,
+    request: Request,
+    lobby: LobbyDep,
+    client: Client,
+    me: MaybeMe,
+    accounts: AccountsDep,
 ) -> dict[str, Any]:
+    """A signed-in creator sits under their account's name and holds the seat on every device."""
+    if body.rated and me is None:
+        raise Rejected(ErrorCode.NOT_SIGNED_IN, "sign in to make a rated table")
     seats = [SeatRequest(s.bot, s.level) for s in body.seats] if body.seats else None
     table, seat, token = await lobby.create(
         body.game,
         players=body.players,
         seats=seats,
         turn_seconds=body.turn_seconds,
-        name=body.name,
+        name=me.account.name if me is not None else body.name,
         start=body.start,
         client=client,
     )
-    return {"table": table.summary(), "seat": seat, "token": token, **links(request, table.id)}
+    if body.rated:
+        await accounts.mark_rated(table.id, table.game.spec.id)
+    if me is not None and seat is not None and token is not None:
+        await accounts.hold_seat(me.account, table.id, seat, token)
+    summary = table.summary() | {"rated": body.rated}
+    return {"table": summary, "seat": seat, "token": token, **links(request, table.id)}
 
 
 @router.post(
@@ -170,15 +188,24 @@ async def create_table(
     summary="Play against bots now",
     dependencies=[Depends(rate_limit("create"))],
 )
-async def play_now(body: PlayNow, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+async def play_now(
+    body: PlayNow, request: Request, lobby: LobbyDep, me: MaybeMe, accounts: AccountsDep
+) -> dict[str, Any]:
+    if body.rated and me is None:
+        raise Rejected(ErrorCode.NOT_SIGNED_IN, "sign in to play a rated match")
     table, seat, token = await lobby.play_now(
         body.game,
         players=body.players,
         level=body.level,
-        name=body.name,
+        name=me.account.name if me is not None else body.name,
         turn_seconds=body.turn_seconds,
     )
-    return {"table": table.summary(), "seat": seat, "token": token, **links(request, table.id)}
+    if body.rated:
+        await accounts.mark_rated(table.id, table.game.spec.id)
+    if me is not None and seat is not None and token is not None:
+        await accounts.hold_seat(me.account, table.id, seat, token)
+    summary = table.summary() | {"rated": body.rated}
+    return {"table": summary, "seat": seat, "token": token, **links(request, table.id)}
 
 
 @router.get("/api/tables/{table_id}", summary="A table's public summary")
@@ -192,10 +219,25 @@ async def one_table(table_id: str, request: Request, lobby: LobbyDep) -> dict[st
     summary="Take a free seat",
     dependencies=[Depends(rate_limit("join"))],
 )
-async def join(table_id: str, body: JoinTable, request: Request, lobby: LobbyDep) -> dict[str, Any]:
-    seat, token = await lobby.join(table_id, body.name, body.seat)
+async def join(  # noqa: PLR0917
+    table_id: str,
+    body: JoinTable,
+    request: Request,
+    lobby: LobbyDep,
+    me: MaybeMe,
+    accounts: AccountsDep,
+) -> dict[str, Any]:
+    rated = await accounts.is_rated(table_id[:64])
+    if rated and me is None:
+        raise Rejected(ErrorCode.NOT_SIGNED_IN, "this table is rated: sign in to join it")
+    seat, token = await lobby.join(
+        table_id, me.account.name if me is not None else body.name, body.seat
+    )
+    if me is not None:
+        await accounts.hold_seat(me.account, table_id, seat, token)
     table = await lobby.peek(table_id)
-    return {"table": table.summary(), "seat": seat, "token": token, **links(request, table.id)}
+    summary = table.summary() | {"rated": rated}
+    return {"table": summary, "seat": seat, "token": token, **links(request, table.id)}
 
 
 @router.post("/api/tables/{table_id}/leave", summary="Leave your seat")

@@ -66,3 +66,100 @@ actions = Table(
     Column("by", String(8), nullable=False),
     Column("at", Float, nullable=False),
 )
+
+# ---------------------------------------------------------------- accounts (revision 0005)
+# People who sign in, and what the server keeps about them: docs/accounts.md. A table's seats keep
+# the display name the table showed; ``account_seats`` is the only link from a seat to a person.
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),  # as shown (NFKC)
+    Column("name_key", String(96), nullable=False),  # NFKC, case-folded: unique
+    Column("password_hash", String(255)),  # argon2id; None for an account with passkeys only
+    Column("created_at", Float, nullable=False),
+    Index("ix_accounts_name_key", "name_key", unique=True),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", String(64), primary_key=True),  # SHA-256 of the cookie's value, never the value
+    Column("account_id", String(32), nullable=False),
+    Column("created_at", Float, nullable=False),  # the absolute lifetime counts from here
+    Column("seen_at", Float, nullable=False),  # the idle lifetime counts from here
+    Index("ix_sessions_account_id", "account_id"),
+)
+
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("id", String(255), primary_key=True),  # the credential id, base64url
+    Column("account_id", String(32), nullable=False),
+    Column("public_key", Text, nullable=False),  # COSE key, base64url
+    Column("sign_count", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("used_at", Float),
+    Index("ix_passkeys_account_id", "account_id"),
+)
+
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("challenge", String(128), primary_key=True),  # base64url; used once
+    Column("purpose", String(16), nullable=False),  # register | login
+    Column("account_id", String(32)),  # adding a passkey to this account
+    Column("name", String(64)),  # signing up with a passkey under this name
+    Column("expires_at", Float, nullable=False),
+)
+
+account_seats = Table(
+    "account_seats",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", String(32), nullable=False),
+    Column(
+        "token", String(64), nullable=False
+    ),  # the seat's token, handed to the account's devices
+    Column("at", Float, nullable=False),
+    Index("ix_account_seats_account_id_at", "account_id", "at"),
+)
+
+rated_tables = Table(
+    "rated_tables",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("rated_at", Float),  # None until the match is over and rated (exactly once)
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("account_id", String(32), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("shown", Float, nullable=False),  # mu - 3 sigma: what the leaderboard orders by
+    Column("matches", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_ratings_game_shown", "game", "shown"),
+)
+
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("account_id", String(32), primary_key=True),
+    Column("table_id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Index("ix_rating_changes_account_id_at", "account_id", "at"),
+)

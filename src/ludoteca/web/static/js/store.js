@@ -33,6 +33,13 @@ export function keepSeat(tableId, seat, token) {
   write(TOKENS, Object.fromEntries(recent));
 }
 
+/** Every {table, token} this browser holds, newest first. */
+export function seatsHeld() {
+  return Object.entries(read(TOKENS, {}))
+    .sort((a, b) => b[1].at - a[1].at)
+    .map(([table, held]) => ({ table, token: held.token }));
+}
+
 export function dropSeat(tableId) {
   const all = read(TOKENS, {});
   delete all[tableId];

@@ -5,6 +5,7 @@ import { t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { catalogueEntry, gameName, loadGames } from "../games.js";
 import { mountLobby, playNow } from "./lobby.js";
+import { me } from "../account.js";
 
 function glance(entry) {
   const at = entry.at_a_glance || {};
@@ -59,7 +60,7 @@ function facts(game, entry) {
   );
 }
 
-function card(game, lobby) {
+function card(game, lobby, signedIn) {
   const entry = catalogueEntry(game);
   const name = gameName(game);
   return h(
@@ -73,6 +74,7 @@ function card(game, lobby) {
       "div",
       { class: "card-actions" },
       h("button", { type: "button", class: "primary play-now", onClick: (e) => playNow(game.id, e.currentTarget) }, t("lobby.play_now")),
+      signedIn && h("button", { type: "button", class: "play-rated", onClick: (e) => playNow(game.id, e.currentTarget, true) }, t("lobby.play_rated")),
       h("a", { class: "button", href: `/games/${game.id}`, "data-link": "" }, t("catalogue.rules")),
       h("button", { type: "button", class: "quiet", onClick: () => lobby.prepare(game.id) }, t("lobby.set_up")),
     ),
@@ -86,6 +88,7 @@ export function mount(root) {
   let games = null;
   let failed = null;
   let lobby = null;
+  let signedIn = false;
 
   function render() {
     document.title = `${t("catalogue.title")} · ludoteca`;
@@ -101,11 +104,15 @@ export function mount(root) {
       lobbyPart,
     );
     if (failed) replace(gamesPart, h("p", { class: "error", role: "alert" }, t("errors.games")));
-    else if (games) replace(gamesPart, games.map((game) => card(game, lobby)));
+    else if (games) replace(gamesPart, games.map((game) => card(game, lobby, signedIn)));
   }
 
   lobby = mountLobby(lobbyPart);
   render();
+  me().then((who) => {
+    signedIn = Boolean(who);
+    if (signedIn) render();
+  });
   loadGames()
     .then((found) => {
       games = found;

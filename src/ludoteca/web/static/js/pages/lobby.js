@@ -10,6 +10,7 @@ import { gameName } from "../games.js";
 import { navigate } from "../nav.js";
 import { keepName, keepSeat, playerName, seatAt } from "../store.js";
 import { LobbySocket } from "../socket.js";
+import { me } from "../account.js";
 
 const LEVELS = ["random", "easy", "medium", "hard"];
 const TURN_TIMES = [30, 60, 120, 300, 600, 1800];
@@ -24,11 +25,12 @@ function sit(answer) {
   navigate(`/table/${answer.table.id}`);
 }
 
-/** "Play now against bots": one click, a started table, you at the first seat. */
-export async function playNow(gameId, button) {
+/** "Play now against bots": one click, a started table, you at the first seat (a rated match
+ * when `rated`: the signed-in person's rating against the bots' fixed ones). */
+export async function playNow(gameId, button, rated = false) {
   if (button) button.disabled = true;
   try {
-    sit(await api.playNow({ game: gameId, name: yourName(), level: "medium" }));
+    sit(await api.playNow({ game: gameId, name: yourName(), level: "medium", ...(rated ? { rated: true } : {}) }));
   } catch (error) {
     toastError(error);
     if (button) button.disabled = false;
@@ -55,8 +57,9 @@ export function mountLobby(root) {
   let open = [];
   let finished = [];
   let listFailed = false;
-  const form = { game: null, players: 2, seats: [], turn: 60 };
+  const form = { game: null, players: 2, seats: [], turn: 60, rated: false };
   let feed = null;
+  let signedIn = false;
 
   function game() {
     return games.find((g) => g.id === form.game) || games[0];
@@ -87,6 +90,7 @@ export function mountLobby(root) {
           turn_seconds: form.turn,
           name: yourName(),
           start: seats.slice(1).every((seat) => seat.bot),
+          ...(form.rated && signedIn ? { rated: true } : {}),
         }),
       );
     } catch (error) {
@@ -186,6 +190,21 @@ export function mountLobby(root) {
           TURN_TIMES.map((n) => h("option", { value: String(n), selected: n === form.turn }, turnLabel(n))),
         ),
       ),
+      signedIn &&
+        h(
+          "label",
+          { class: "check-field" },
+          h("input", {
+            type: "checkbox",
+            id: "create-rated",
+            checked: form.rated,
+            onChange: (e) => {
+              form.rated = e.target.checked;
+            },
+          }),
+          " ",
+          t("lobby.rated_table"),
+        ),
       h("p", { class: "hint" }, waits ? t("lobby.hint_invite") : t("lobby.hint_start")),
       h("button", { type: "submit", class: "primary" }, waits ? t("lobby.create_invite") : t("lobby.create_start")),
     );
@@ -310,6 +329,10 @@ export function mountLobby(root) {
 
   render();
   follow();
+  me().then((who) => {
+    signedIn = Boolean(who);
+    if (signedIn) renderForm();
+  });
   // the latest finished tables, each with its replay (newest first)
   api.tables("over").then(
     (tables) => {

@@ -14,6 +14,7 @@ import { gameName, loadGames } from "../games.js";
 import { play } from "../sound.js";
 import { TableSocket } from "../socket.js";
 import { dropSeat, keepSeat, playerName, seatAt } from "../store.js";
+import { seatFromAccount } from "../account.js";
 import { loadBoard } from "../boards/index.js";
 import { endPanel } from "../table/end.js";
 import { entryLines, logPanel } from "../table/log.js";
@@ -409,8 +410,10 @@ export function mount(root, [tableId]) {
     () => {},
   );
   // the socket opens at once (a slow link would pay a round trip more after the lookup); the
-  // lookup only tells "no such table" apart from a connection that does not come up
-  socket.connect();
+  // lookup only tells "no such table" apart from a connection that does not come up. Without a
+  // seat here, a signed-in person's account may hold one (taken on another device): ask first.
+  if (seatAt(tableId)) socket.connect();
+  else seatFromAccount(tableId).finally(() => socket.connect());
   api.table(tableId).then(
     (answer) => {
       shell.invite = answer.invite;

@@ -1,0 +1,1 @@
+"""Accounts, sessions, passkeys, ratings and the history of the people who sign in."""

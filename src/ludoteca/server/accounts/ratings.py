@@ -1,0 +1,84 @@
+"""Ratings per game with OpenSkill's Plackett–Luce model (2 to 6 players, shared places).
+
+A person starts at the model's default (mu 25, sigma 25/3). Bots are anchors: each level has a
+fixed rating per game (``ANCHORS``, measured by ``bench/anchors.py`` from ``ludoteca simulate``
+tournaments; docs/accounts.md), enters every update with it and never moves, so a person who only
+plays bots gets a rating on the same scale on every server. Shown is the conservative estimate
+``mu - 3 sigma``; a rating is provisional while its sigma is above ``PROVISIONAL_SIGMA``.
+
+Places come from the match's canonical outcome: the winners share first place, everyone else
+shares second; a draw, or a match nobody at the table won, is one shared place for all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+MODEL = PlackettLuce()
+BETA: float = MODEL.beta
+START_MU: float = MODEL.mu
+START_SIGMA: float = MODEL.sigma
+ANCHOR_SIGMA = 1.0
+"""The uncertainty a bot's fixed rating enters an update with (small: it is measured)."""
+RANDOM_MU = 10.0
+"""Where the scale is pinned: the ``random`` bot's rating in every game."""
+PROVISIONAL_SIGMA = 4.0
+"""A rating whose sigma is above this is marked provisional (about half the starting sigma)."""
+
+ANCHORS: dict[str, dict[str, float]] = {
+    "dice-heroes": {"random": 10.0, "easy": 24.0, "medium": 30.8, "hard": 32.8},
+    "dwarves": {"random": 10.0, "easy": 11.6, "medium": 13.8, "hard": 15.5},
+    "heroes": {"random": 10.0, "easy": 35.3, "medium": 45.4, "hard": 52.2},
+}
+"""Each bot level's mu per game, from ``bench/anchors.py`` (docs/accounts.md shows the run)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float = START_MU
+    sigma: float = START_SIGMA
+
+    @property
+    def shown(self) -> float:
+        """The conservative estimate: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def provisional(self) -> bool:
+        return self.sigma > PROVISIONAL_SIGMA
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mu": round(self.mu, 3),
+            "sigma": round(self.sigma, 3),
+            "rating": round(self.shown, 1),
+            "provisional": self.provisional,
+        }
+
+
+def anchor(game: str, level: str | None) -> Rating:
+    """The fixed rating of a bot of ``level`` in ``game`` (``medium``'s for an unknown level)."""
+    levels = ANCHORS.get(game) or ANCHORS["heroes"]
+    return Rating(levels.get(level or "medium", levels["medium"]), ANCHOR_SIGMA)
+
+
+def places(outcome: dict[str, Any], players: int) -> list[int]:
+    """Each seat's place (1 = best, shared places allowed) from a stored canonical outcome."""
+    winners = set(outcome.get("winners") or ())
+    if outcome.get("draw") or not winners:
+        return [1] * players
+    return [1 if seat in winners else 2 for seat in range(players)]
+
+
+def update(ratings: Sequence[Rating], ranks: Sequence[int], fixed: Sequence[bool]) -> list[Rating]:
+    """The ratings after one match, seat by seat; a ``fixed`` seat (a bot) keeps its own."""
+    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+    after = MODEL.rate(teams, ranks=list(ranks))
+    return [
+        before if keep else Rating(team[0].mu, team[0].sigma)
+        for before, keep, team in zip(ratings, fixed, after, strict=True)
+    ]

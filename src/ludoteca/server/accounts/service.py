@@ -1,0 +1,528 @@
+"""Accounts as the routes use them: sign up and in (password or passkey), sessions, the seats a
+person holds, rating finished rated tables, profiles, leaderboards, export and deletion.
+
+The security model is docs/accounts.md: argon2id password hashes, a dummy hash verified for an
+unknown name (so it takes as long as a wrong password), session ids kept as SHA-256 digests with
+an idle and an absolute lifetime, sign-in limits per address and per name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import webauthn
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from webauthn.helpers.structs import (
+    AuthenticatorSelectionCriteria,
+    PublicKeyCredentialDescriptor,
+    ResidentKeyRequirement,
+    UserVerificationRequirement,
+)
+
+from ludoteca.server.api.deps import TooMany
+from ludoteca.server.limiting import RateLimits
+from ludoteca.server.logs import log
+from ludoteca.server.protocol import ErrorCode, Rejected, SeatKind, Status
+from ludoteca.server.storage import Storage, TableRow
+
+from .ratings import Rating, anchor, places, update
+from .rules import RuleError, check_name, check_password, name_key, shown_name
+from .store import Account, AccountStore, Challenge, NameTaken, Passkey, SeatRating, Session
+
+COOKIE = "ludoteca_session"
+HASH_TIME_COST, HASH_MEMORY_KIB, HASH_LANES = 2, 19 * 1024, 1
+"""argon2id with OWASP's first recommended setting (19 MiB, 2 passes, one lane): on a busy
+two-core machine RFC 9106's 64 MiB and four lanes took half a second a sign-in."""
+CHALLENGE_SECONDS = 300.0
+TOUCH_SECONDS = 60.0  # a session's last use is written at most this often
+BAD_LOGIN_MESSAGE = "wrong name or password"
+RECENT_MATCHES = 20
+MY_TABLES = 50
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    account: Account
+    token: str  # the new session's cookie value
+
+
+def session_id(token: str) -> str:
+    return hashlib.sha256(f"ludoteca/session\n{token}".encode()).hexdigest()
+
+
+def _b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def _unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Accounts:
+    """One per process; everything it keeps is in the database (shared by every process) and
+    the rate limits (in Redis when there are several)."""
+
+    def __init__(
+        self,
+        store: AccountStore,
+        storage: Storage,
+        limits: RateLimits,
+        *,
+        idle_seconds: float,
+        max_seconds: float,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.storage = storage
+        self.limits = limits
+        self.idle_seconds = idle_seconds
+        self.max_seconds = max_seconds
+        self.now = now
+        self.hasher = PasswordHasher(
+            time_cost=HASH_TIME_COST, memory_cost=HASH_MEMORY_KIB, parallelism=HASH_LANES
+        )
+        self._hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ludoteca-argon2")
+        self._dummy: str | None = None
+
+    async def _hash(self, password: str) -> str:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._hashing, self.hasher.hash, password)
+
+    async def _verify(self, stored: str, password: str) -> bool:
+        def check() -> bool:
+            try:
+                return self.hasher.verify(stored, password)
+            except (VerificationError, InvalidHashError):
+                return False
+
+        return await asyncio.get_running_loop().run_in_executor(self._hashing, check)
+
+    async def dummy_hash(self) -> str:
+        """A hash of nothing anyone knows, verified when the name is unknown."""
+        if self._dummy is None:
+            self._dummy = await self._hash(secrets.token_urlsafe(24))
+        return self._dummy
+
+    def close(self) -> None:
+        self._hashing.shutdown(wait=True)
+        self.store.close()
+
+    async def run(self, poll_seconds: float) -> None:
+        """Rate finished rated tables every ``poll_seconds``; forget dead sessions hourly."""
+        swept = 0.0
+        while True:
+            try:
+                await self.rate_finished()
+                if self.now() - swept > 3600:
+                    swept = self.now()
+                    await self.sweep()
+            except Exception as exc:  # the database is away: try again next round
+                log("rating_failed", logging.WARNING, error=repr(exc))
+            await asyncio.sleep(poll_seconds)
+
+    # --------------------------------------------------------------------------- limits
+    async def _limit(self, action: str, key: str, what: str) -> None:
+        wait = await self.limits.hit(action, key)
+        if wait is not None:
+            raise TooMany(
+                ErrorCode.RATE_LIMITED, f"too many {what}: try again in {wait:.0f} s", wait
+            )
+
+    async def limit_signup(self, client: str) -> None:
+        await self._limit("signup", client, "accounts made from your address")
+
+    # ------------------------------------------------------------------- sign up and in
+    async def sign_up(
+        self, name: str, password: str, client: str, replaces: str | None
+    ) -> SignedIn:
+        try:
+            shown = check_name(name)
+        except RuleError as exc:
+            raise Rejected(ErrorCode.BAD_NAME, str(exc)) from None
+        try:
+            check_password(password, shown)
+        except RuleError as exc:
+            raise Rejected(ErrorCode.BAD_PASSWORD, str(exc)) from None
+        await self.limit_signup(client)
+        hashed = await self._hash(password)
+        try:
+            account = await self.store.run(
+                self.store.create_account, shown, name_key(shown), hashed, self.now()
+            )
+        except NameTaken:
+            raise Rejected(ErrorCode.NAME_TAKEN, f"the name '{shown}' is taken") from None
+        log("account_created", account=account.id, how="password")
+        return await self._new_session(account, replaces)
+
+    async def sign_in(
+        self, name: str, password: str, client: str, replaces: str | None
+    ) -> SignedIn:
+        """The same answer, after about the same time, for an unknown name and a wrong
+        password: both verify one argon2id hash."""
+        key = name_key(name)
+        await self._limit("login", client, "sign-in attempts from your address")
+        await self._limit("login_account", key, "sign-in attempts for this name")
+        account = await self.store.run(self.store.account_by_key, key)
+        stored = account.password_hash if account is not None else None
+        good = await self._verify(stored or await self.dummy_hash(), password)
+        if account is None or stored is None or not good:
+            log("sign_in_refused", logging.INFO)
+            raise Rejected(ErrorCode.BAD_LOGIN, BAD_LOGIN_MESSAGE)
+        return await self._new_session(account, replaces)
+
+    async def _new_session(self, account: Account, replaces: str | None) -> SignedIn:
+        """A fresh session id at every sign-in (never the one the browser came with)."""
+        token = secrets.token_urlsafe(32)
+        old = session_id(replaces) if replaces else None
+        await self.store.run(
+            self.store.create_session, session_id(token), account.id, self.now(), old
+        )
+        return SignedIn(account, token)
+
+    async def session(self, token: str | None) -> Session | None:
+        """The live session behind a cookie value, or None (unknown, idle too long, too old)."""
+        if not token or len(token) > 128:
+            return None
+        found = await self.store.run(self.store.session, session_id(token))
+        if found is None:
+            return None
+        now = self.now()
+        if now - found.seen_at > self.idle_seconds or now - found.created_at > self.max_seconds:
+            await self.store.run(self.store.delete_session, found.id)
+            return None
+        if now - found.seen_at > TOUCH_SECONDS:
+            await self.store.run(self.store.touch_session, found.id, now)
+        return found
+
+    async def sign_out(self, session: Session) -> None:
+        await self.store.run(self.store.delete_session, session.id)
+
+    async def sign_out_everywhere(self, account: Account) -> int:
+        return await self.store.run(self.store.delete_sessions, account.id)
+
+    async def delete(self, account: Account) -> None:
+        await self.store.run(self.store.delete_account, account.id)
+        log("account_deleted", account=account.id)
+
+    async def sweep(self) -> int:
+        return await self.store.run(
+            self.store.sweep, self.now(), self.idle_seconds, self.max_seconds
+        )
+
+    # --------------------------------------------------------------------------- passkeys
+    async def passkey_options(
+        self, rp_id: str, *, name: str | None, account: Account | None
+    ) -> dict[str, Any]:
+        """Options for ``navigator.credentials.create``: a new account named ``name``, or a
+        further passkey for the signed-in ``account``."""
+        if account is None:
+            if name is None:
+                raise Rejected(ErrorCode.BAD_NAME, "a new account needs a name")
+            try:
+                shown = check_name(name)
+            except RuleError as exc:
+                raise Rejected(ErrorCode.BAD_NAME, str(exc)) from None
+            if await self.store.run(self.store.account_by_key, name_key(shown)) is not None:
+                raise Rejected(ErrorCode.NAME_TAKEN, f"the name '{shown}' is taken")
+            user_name, user_id, existing = shown, secrets.token_bytes(16), []
+        else:
+            user_name, user_id = account.name, account.id.encode()
+            existing = await self.store.run(self.store.passkey_ids, account.id)
+        options = webauthn.generate_registration_options(
+            rp_id=rp_id,
+            rp_name="ludoteca",
+            user_name=user_name,
+            user_id=user_id,
+            user_display_name=user_name,
+            authenticator_selection=AuthenticatorSelectionCriteria(
+                resident_key=ResidentKeyRequirement.REQUIRED,
+                user_verification=UserVerificationRequirement.PREFERRED,
+            ),
+            exclude_credentials=[PublicKeyCredentialDescriptor(id=_unb64url(c)) for c in existing],
+        )
+        challenge = Challenge(
+            _b64url(options.challenge),
+            "register",
+            None if account is None else account.id,
+            None if account is not None else user_name,
+        )
+        await self.store.run(self.store.add_challenge, challenge, self.now() + CHALLENGE_SECONDS)
+        found: dict[str, Any] = json.loads(webauthn.options_to_json(options))
+        return found
+
+    async def register_passkey(
+        self, credential: dict[str, Any], rp_id: str, origin: str, replaces: str | None
+    ) -> SignedIn:
+        challenge = await self._challenge(credential, "register")
+        try:
+            verified = webauthn.verify_registration_response(
+                credential=credential,
+                expected_challenge=_unb64url(challenge.challenge),
+                expected_rp_id=rp_id,
+                expected_origin=origin,
+            )
+        except Exception as exc:  # anything the client sent that does not verify
+            raise Rejected(ErrorCode.BAD_PASSKEY, f"the passkey was not accepted: {exc}") from None
+        passkey = Passkey(
+            _b64url(verified.credential_id),
+            challenge.account_id or "",
+            _b64url(verified.credential_public_key),
+            verified.sign_count,
+        )
+        new = None
+        if challenge.account_id is None:
+            assert challenge.name is not None
+            new = (challenge.name, name_key(challenge.name))
+        try:
+            account = await self.store.run(self.store.add_passkey, passkey, self.now(), new)
+        except NameTaken:
+            raise Rejected(ErrorCode.NAME_TAKEN, "the name was taken meanwhile") from None
+        except LookupError:
+            raise Rejected(ErrorCode.NOT_SIGNED_IN, "the account is gone") from None
+        log("passkey_added", account=account.id, new_account=new is not None)
+        return await self._new_session(account, replaces)
+
+    async def login_options(self, rp_id: str) -> dict[str, Any]:
+        """Options for ``navigator.credentials.get`` with a passkey the device knows (no name
+        asked: the passkey says whose it is)."""
+        options = webauthn.generate_authentication_options(
+            rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED
+        )
+        challenge = Challenge(_b64url(options.challenge), "login", None, None)
+        await self.store.run(self.store.add_challenge, challenge, self.now() + CHALLENGE_SECONDS)
+        found: dict[str, Any] = json.loads(webauthn.options_to_json(options))
+        return found
+
+    async def login_passkey(
+        self, credential: dict[str, Any], rp_id: str, origin: str, client: str, replaces: str | None
+    ) -> SignedIn:
+        await self._limit("login", client, "sign-in attempts from your address")
+        challenge = await self._challenge(credential, "login")
+        passkey = await self.store.run(self.store.passkey, str(credential.get("id", ""))[:255])
+        if passkey is None:
+            raise Rejected(ErrorCode.BAD_PASSKEY, "this passkey belongs to no account here")
+        try:
+            verified = webauthn.verify_authentication_response(
+                credential=credential,
+                expected_challenge=_unb64url(challenge.challenge),
+                expected_rp_id=rp_id,
+                expected_origin=origin,
+                credential_public_key=_unb64url(passkey.public_key),
+                credential_current_sign_count=passkey.sign_count,
+            )
+        except Exception as exc:  # anything the client sent that does not verify
+            raise Rejected(ErrorCode.BAD_PASSKEY, f"the passkey was not accepted: {exc}") from None
+        await self.store.run(
+            self.store.used_passkey, passkey.id, verified.new_sign_count, self.now()
+        )
+        account = await self.store.run(self.store.account_by_id, passkey.account_id)
+        if account is None:
+            raise Rejected(ErrorCode.BAD_PASSKEY, "this passkey belongs to no account here")
+        return await self._new_session(account, replaces)
+
+    async def _challenge(self, credential: dict[str, Any], purpose: str) -> Challenge:
+        """The one-use challenge the authenticator signed, as this server gave it."""
+        try:
+            client_data = json.loads(_unb64url(credential["response"]["clientDataJSON"]))
+            text = str(client_data["challenge"])[:128]
+        except (KeyError, TypeError, ValueError, binascii.Error):
+            raise Rejected(ErrorCode.BAD_PASSKEY, "no clientDataJSON with a challenge") from None
+        found = await self.store.run(self.store.take_challenge, text, purpose, self.now())
+        if found is None:
+            raise Rejected(ErrorCode.BAD_PASSKEY, "unknown, used or expired challenge")
+        return found
+
+    # ------------------------------------------------------------------------------ seats
+    async def hold_seat(self, account: Account, table_id: str, seat: int, token: str) -> None:
+        await self.store.run(self.store.hold_seat, account.id, table_id, seat, token, self.now())
+
+    async def mark_rated(self, table_id: str, game: str) -> None:
+        await self.store.run(self.store.mark_rated, table_id, game, self.now())
+
+    async def is_rated(self, table_id: str) -> bool:
+        return await self.store.run(self.store.is_rated, table_id)
+
+    async def my_tables(self, account: Account) -> list[dict[str, Any]]:
+        """The tables this account sits at, newest first, with the seat and its token."""
+        held = await self.store.run(self.store.held_seats, account.id, MY_TABLES)
+        rated = await self.store.run(self.store.rated_among, [h.table_id for h in held])
+        found = []
+        for h in held:
+            row = await self.storage.load_table(h.table_id)
+            if row is None:
+                continue
+            found.append(
+                {
+                    "table": h.table_id,
+                    "game": row.game,
+                    "status": row.status,
+                    "seat": h.seat,
+                    "token": h.token,
+                    "rated": h.table_id in rated,
+                    "at": h.at,
+                    "players": _players(row),
+                    "result": _result(row, h.seat),
+                }
+            )
+        return found
+
+    # ---------------------------------------------------------------------------- ratings
+    async def rate_finished(self) -> int:
+        """Rate every rated table that is over and not rated yet (by whichever process gets
+        there first); forget rated tables that never started. Returns how many were rated."""
+        waiting = await self.store.run(self.store.waiting_to_be_rated)
+        if not waiting:
+            return 0
+        states = await self.storage.versions(waiting)
+        gone = [t for t in waiting if states.get(t, (0, Status.EXPIRED))[1] == Status.EXPIRED]
+        if gone:
+            await self.store.run(self.store.forget_rated, gone)
+        rated = 0
+        for table_id in waiting:
+            if states.get(table_id, (0, ""))[1] != Status.OVER:
+                continue
+            row = await self.storage.load_table(table_id)
+            if row is None or row.outcome is None:
+                continue
+            done = await self.store.run(
+                self.store.rate, table_id, row.game, _compute(row), self.now()
+            )
+            if done:
+                rated += 1
+                log("table_rated", table=table_id, game=row.game)
+        return rated
+
+    # --------------------------------------------------------------- profiles, leaderboard
+    async def account_named(self, name: str) -> Account:
+        found = None
+        if len(name) <= 64:
+            found = await self.store.run(self.store.account_by_key, name_key(name))
+        if found is None:
+            raise Rejected(ErrorCode.NO_PLAYER, f"there is no player '{shown_name(name)[:64]}'")
+        return found
+
+    async def profile(self, name: str) -> dict[str, Any]:
+        account = await self.account_named(name)
+        rows = await self.store.run(self.store.ratings_of, account.id)
+        changes = await self.store.run(self.store.changes_of, account.id)
+        by_table = {c.table_id: c for c in changes}
+        games: dict[str, Any] = {}
+        for r in rows:
+            history = [
+                {"at": c.at, "table": c.table_id, "rating": round(c.mu - 3 * c.sigma, 1)}
+                for c in reversed(changes)
+                if c.game == r.game
+            ]
+            games[r.game] = Rating(r.mu, r.sigma).to_json() | {
+                "matches": r.matches,
+                "history": history[-100:],
+            }
+        held = await self.store.run(self.store.held_seats, account.id, RECENT_MATCHES)
+        matches = []
+        for h in held:
+            row = await self.storage.load_table(h.table_id)
+            if row is None or row.status != Status.OVER:
+                continue
+            change = by_table.get(h.table_id)
+            matches.append(
+                {
+                    "table": h.table_id,
+                    "game": row.game,
+                    "at": row.turn_started_at or h.at,
+                    "seat": h.seat,
+                    "players": _players(row),
+                    "result": _result(row, h.seat),
+                    "rated": change is not None,
+                    "change": None
+                    if change is None
+                    else round(
+                        (change.mu - 3 * change.sigma)
+                        - (change.mu_before - 3 * change.sigma_before),
+                        1,
+                    ),
+                }
+            )
+        return {
+            "name": account.name,
+            "since": account.created_at,
+            "ratings": games,
+            "matches": matches,
+        }
+
+    async def leaderboard(self, game: str, limit: int) -> list[dict[str, Any]]:
+        rows = await self.store.run(self.store.leaderboard, game, limit)
+        return [
+            {"name": r.name, "matches": r.matches} | Rating(r.mu, r.sigma).to_json() for r in rows
+        ]
+
+    async def export(self, account: Account) -> dict[str, Any]:
+        full = await self.store.run(self.store.account_by_id, account.id)
+        assert full is not None
+        kept = await self.store.run(self.store.export, account.id)
+        return {
+            "account": {
+                "name": full.name,
+                "created_at": full.created_at,
+                "password": full.password_hash is not None,
+            },
+            **kept,
+        }
+
+
+def _players(row: TableRow) -> list[dict[str, Any]]:
+    return [
+        {"seat": s.seat, "name": s.name, "bot": s.kind == SeatKind.BOT, "level": s.level}
+        for s in row.seats
+    ]
+
+
+def _result(row: TableRow, seat: int) -> str | None:
+    """won, shared, draw or lost once the match is over (None before)."""
+    if row.status != Status.OVER or row.outcome is None:
+        return None
+    winners = row.outcome.get("winners") or []
+    if row.outcome.get("draw"):
+        return "draw"
+    if seat in winners:
+        return "won" if len(winners) == 1 else "shared"
+    return "lost"
+
+
+def _compute(row: TableRow) -> Callable[[list[SeatRating]], list[tuple[SeatRating, Rating, int]]]:
+    """How a finished table moves the ratings of the accounts seated at it: every seat takes
+    part (bots at their anchor, people without an account at the starting rating), only the
+    accounts move."""
+
+    def compute(seated: list[SeatRating]) -> list[tuple[SeatRating, Rating, int]]:
+        assert row.outcome is not None
+        by_seat = {s.seat: s for s in seated}
+        before: list[Rating] = []
+        fixed: list[bool] = []
+        for seat in row.seats:
+            person = by_seat.get(seat.seat)
+            if person is not None:
+                before.append(person.before)
+                fixed.append(False)
+            elif seat.kind == SeatKind.BOT:
+                before.append(anchor(row.game, seat.level))
+                fixed.append(True)
+            else:
+                before.append(Rating())
+                fixed.append(True)
+        ranks = places(row.outcome, len(row.seats))
+        after = update(before, ranks, fixed)
+        return [(s, after[s.seat], ranks[s.seat]) for s in seated if s.seat < len(after)]
+
+    return compute

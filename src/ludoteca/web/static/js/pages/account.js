@@ -1,0 +1,162 @@
+// Your account (/account): sign up or in (password or passkey); once signed in, your tables
+// (open, playing, finished), a further passkey, signing out here or everywhere, the export of
+// everything the server holds about you, deleting the account, and what is kept (privacy).
+
+import { api } from "../api.js";
+import { h, replace } from "../dom.js";
+import { t } from "../i18n.js";
+import { errorText } from "../announce.js";
+import { gameName, loadGames } from "../games.js";
+import { deleteAccount, makePasskey, me, passkeySignIn, passkeysAvailable, signIn, signOut, signUp } from "../account.js";
+
+const GROUPS = [
+  ["open", ["open", "starting"]],
+  ["playing", ["playing"]],
+  ["over", ["over"]],
+];
+
+export function mount(root) {
+  const state = { who: undefined, tables: null, error: null, busy: false, games: [] };
+
+  async function load() {
+    state.who = await me(true);
+    state.tables = state.who ? await api.myTables().catch(() => []) : null;
+    render();
+  }
+
+  async function attempt(work) {
+    state.busy = true;
+    state.error = null;
+    render();
+    try {
+      await work();
+      await load();
+    } catch (error) {
+      state.error = error && error.name === "NotAllowedError" ? t("account.passkey_cancelled") : errorText(error);
+    }
+    state.busy = false;
+    render();
+  }
+
+  function field(name, label, type, autocomplete) {
+    return h("label", { class: "field" }, h("span", {}, label), h("input", { name, type, autocomplete, required: true, maxlength: type === "password" ? 256 : 24 }));
+  }
+
+  function form(kind) {
+    const submit = (event) => {
+      event.preventDefault();
+      const data = new FormData(event.currentTarget);
+      const name = String(data.get("name") || "");
+      const password = String(data.get("password") || "");
+      attempt(() => (kind === "signup" ? signUp(name, password) : signIn(name, password)));
+    };
+    const passkey = (event) => {
+      const formEl = event.currentTarget.closest("form");
+      const name = String(new FormData(formEl).get("name") || "");
+      if (kind === "signup" && !name) {
+        state.error = t("account.name_first");
+        render();
+        return;
+      }
+      attempt(() => (kind === "signup" ? makePasskey(name) : passkeySignIn()));
+    };
+    return h(
+      "form",
+      { class: `account-form ${kind}`, onSubmit: submit },
+      h("h2", {}, t(`account.form.${kind}.title`)),
+      field("name", t("account.name"), "text", kind === "signup" ? "username" : "username webauthn"),
+      field("password", t("account.password"), "password", kind === "signup" ? "new-password" : "current-password"),
+      kind === "signup" && h("p", { class: "hint" }, t("account.password_rules")),
+      h(
+        "div",
+        { class: "card-actions" },
+        h("button", { type: "submit", class: "primary", disabled: state.busy }, t(`account.form.${kind}.password`)),
+        passkeysAvailable() && h("button", { type: "button", class: `passkey ${kind}`, disabled: state.busy, onClick: passkey }, t(`account.form.${kind}.passkey`)),
+      ),
+    );
+  }
+
+  function tableItem(table) {
+    const opponents = table.players.filter((p) => p.seat !== table.seat).map((p) => (p.bot ? t("seat.bot", { n: p.seat + 1, level: t(`levels.${p.level || "medium"}`) }) : p.name));
+    return h(
+      "li",
+      { dataset: { table: table.table } },
+      h("a", { href: table.status === "over" ? `/replay/${table.table}` : `/table/${table.table}`, "data-link": "" }, gameName(state.games.find((g) => g.id === table.game) || { id: table.game })),
+      " ",
+      t("account.against", { names: opponents.join(", ") }),
+      table.rated && h("span", { class: "badge" }, t("account.rated")),
+      table.result && h("span", { class: `result ${table.result}` }, t(`player.result.${table.result}`)),
+    );
+  }
+
+  function myTables() {
+    const tables = state.tables || [];
+    return h(
+      "section",
+      { class: "my-tables" },
+      h("h2", {}, t("account.my_tables")),
+      tables.length === 0 && h("p", {}, t("account.no_tables")),
+      GROUPS.map(([key, statuses]) => {
+        const found = tables.filter((table) => statuses.includes(table.status));
+        return found.length ? [h("h3", {}, t(`account.tables.${key}`)), h("ul", { class: "table-list" }, found.map(tableItem))] : null;
+      }),
+    );
+  }
+
+  function signedIn() {
+    const who = state.who;
+    return [
+      h("p", { class: "lead signed-in" }, t("account.signed_in_as", { name: who.name }), " ", h("a", { href: `/players/${encodeURIComponent(who.name)}`, "data-link": "" }, t("account.profile"))),
+      myTables(),
+      h(
+        "section",
+        { class: "account-actions" },
+        h("h2", {}, t("account.manage")),
+        h(
+          "div",
+          { class: "card-actions" },
+          passkeysAvailable() && h("button", { type: "button", class: "add-passkey", disabled: state.busy, onClick: () => attempt(() => makePasskey(null)) }, t("account.add_passkey")),
+          h("button", { type: "button", class: "sign-out", disabled: state.busy, onClick: () => attempt(() => signOut(false)) }, t("account.sign_out")),
+          h("button", { type: "button", class: "sign-out-everywhere", disabled: state.busy, onClick: () => attempt(() => signOut(true)) }, t("account.sign_out_everywhere")),
+          h("a", { class: "button", href: "/api/me/export", download: "ludoteca-account.json" }, t("account.export")),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "danger delete-account",
+              disabled: state.busy,
+              onClick: () => {
+                if (window.confirm(t("account.delete_confirm"))) attempt(deleteAccount);
+              },
+            },
+            t("account.delete"),
+          ),
+        ),
+      ),
+    ];
+  }
+
+  function render() {
+    document.title = `${t("account.title")} · ludoteca`;
+    replace(
+      root,
+      h(
+        "section",
+        { class: "page narrow account-page" },
+        h("h1", {}, t("account.title")),
+        state.error && h("p", { class: "error", role: "alert" }, state.error),
+        state.who === undefined ? h("p", { class: "loading" }, t("app.loading")) : state.who ? signedIn() : [h("p", { class: "lead" }, t("account.lead")), h("div", { class: "account-forms" }, form("signin"), form("signup"))],
+        h("section", { class: "privacy", id: "privacy" }, h("h2", {}, t("account.privacy_title")), ["stored", "passwords", "sessions", "records", "delete"].map((key) => h("p", {}, t(`account.privacy.${key}`)))),
+      ),
+    );
+  }
+
+  render();
+  loadGames()
+    .then((games) => {
+      state.games = games;
+    })
+    .catch(() => {})
+    .finally(load);
+  return { refresh: render };
+}

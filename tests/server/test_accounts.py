@@ -1,0 +1,397 @@
+"""Accounts against a real server: the JSON routes, the attacks they must stand (enumeration by
+timing, brute force, cross-site requests, session fixation), seats that follow the person, and a
+rated match played to the end against bots that moves the rating and enters the history."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from kit.client import Client
+from kit.servers import ThreadServer, server_settings
+from ludoteca.server.accounts.ratings import ANCHORS
+
+PASSWORD = "correct horse battery"
+
+
+def loose(url: str, **changes: Any) -> Any:
+    return server_settings(
+        url,
+        limit_login="10000/minute",
+        limit_login_account="10000/minute",
+        limit_signup="10000/minute",
+        rating_poll_seconds=0.1,
+        **changes,
+    )
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[ThreadServer]:
+    srv = ThreadServer(loose(sqlite_url)).start()
+    yield srv
+    srv.stop()
+
+
+_opened: list[httpx.Client] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    yield
+    while _opened:
+        _opened.pop().close()
+
+
+def browser(srv: ThreadServer) -> httpx.Client:
+    """A client that behaves as the site's own pages: it keeps cookies and sends its Origin."""
+    client = httpx.Client(base_url=srv.base, timeout=30, headers={"Origin": srv.base})
+    _opened.append(client)
+    return client
+
+
+def sign_up(srv: ThreadServer, name: str, password: str = PASSWORD) -> httpx.Client:
+    client = browser(srv)
+    made = client.post("/api/accounts", json={"name": name, "password": password})
+    assert made.status_code == 201, made.text
+    return client
+
+
+# ------------------------------------------------------------------------------- routes
+def test_sign_up_in_me_and_delete(server: ThreadServer) -> None:
+    ana = browser(server)
+    made = ana.post("/api/accounts", json={"name": "Ana Maria", "password": PASSWORD})
+    assert made.status_code == 201 and made.json() == {"name": "Ana Maria"}
+    cookie = made.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=lax" in cookie and "path=/" in cookie
+    assert "secure" not in cookie, "Secure only when served over https"
+    assert ana.get("/api/me").json()["name"] == "Ana Maria"
+    assert browser(server).get("/api/me").status_code == 401
+
+    stranger = browser(server)
+    wrong = stranger.post("/api/session", json={"name": "ana maria", "password": "not it at all"})
+    unknown = stranger.post("/api/session", json={"name": "nobody here", "password": PASSWORD})
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.content == unknown.content
+    assert wrong.json()["error"] == "bad_login"
+    assert "set-cookie" not in wrong.headers
+    # the name is matched after NFKC and case folding: full-width capitals are the same name
+    again = browser(server)
+    signed = again.post("/api/session", json={"name": "ＡＮＡ MARIA", "password": PASSWORD})
+    assert signed.status_code == 200 and signed.json() == {"name": "Ana Maria"}
+    assert again.get("/api/me").json()["name"] == "Ana Maria"
+
+    profile = ana.get("/api/players/ana%20maria")
+    assert profile.status_code == 200
+    assert profile.json() == {
+        "name": "Ana Maria",
+        "since": profile.json()["since"],
+        "ratings": {},
+        "matches": [],
+    }
+    exported = ana.get("/api/me/export")
+    assert exported.status_code == 200 and exported.json()["account"]["name"] == "Ana Maria"
+    assert len(exported.json()["sessions"]) == 2
+    assert "attachment" in exported.headers["content-disposition"]
+
+    assert ana.delete("/api/me").status_code == 204
+    assert ana.get("/api/me").status_code == 401
+    assert again.get("/api/me").status_code == 401, "deleting ends every session"
+    gone = browser(server).post("/api/session", json={"name": "Ana Maria", "password": PASSWORD})
+    assert gone.status_code == 401 and gone.content == unknown.content
+    assert browser(server).get("/api/players/Ana Maria").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("name", "password", "error"),
+    [
+        ("A", PASSWORD, "bad_name"),
+        ("x" * 25, PASSWORD, "bad_name"),
+        ("two  spaces", PASSWORD, "bad_name"),
+        ("<script>", PASSWORD, "bad_name"),
+        ("trailing-", PASSWORD, "bad_name"),
+        ("zero\u200bwidth", PASSWORD, "bad_name"),
+        ("Bruno", "short", "bad_password"),
+        ("Bruno", "password123", "bad_password"),
+        ("Bruno", "Passwort1", "bad_password"),
+        ("Bruno", "bruno-is-me", "bad_password"),
+        ("Bruno", "aaaaaaaaaaaa", "bad_password"),
+    ],
+)
+def test_names_and_passwords_are_refused_with_a_reason(
+    server: ThreadServer, name: str, password: str, error: str
+) -> None:
+    answer = browser(server).post("/api/accounts", json={"name": name, "password": password})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"] == error and answer.json()["message"]
+    assert "set-cookie" not in answer.headers
+
+
+def test_names_are_unique_after_normalisation(server: ThreadServer) -> None:
+    sign_up(server, "Zoë")
+    for same in ("ZOË", "zoë", "Zoe\u0308", "ＺＯË"):
+        taken = browser(server).post("/api/accounts", json={"name": same, "password": PASSWORD})
+        assert taken.status_code == 409 and taken.json()["error"] == "name_taken", same
+    assert (
+        browser(server)
+        .post("/api/accounts", json={"name": "Zoe", "password": PASSWORD})
+        .status_code
+        == 201
+    )
+
+
+def test_sign_out_and_sign_out_everywhere(server: ThreadServer) -> None:
+    first = sign_up(server, "Carla")
+    second, third = browser(server), browser(server)
+    for client in (second, third):
+        assert client.post("/api/session", json={"name": "Carla", "password": PASSWORD}).is_success
+    assert first.delete("/api/session").status_code == 204
+    assert first.get("/api/me").status_code == 401
+    assert second.get("/api/me").status_code == 200, "signing out ends this session only"
+    assert second.delete("/api/sessions").status_code == 204
+    assert second.get("/api/me").status_code == 401
+    assert third.get("/api/me").status_code == 401, "everywhere: every session"
+
+
+# ------------------------------------------------------------------------------ attacks
+def test_unknown_name_and_wrong_password_take_the_same_time(server: ThreadServer) -> None:
+    """Median of 50 each, interleaved: both verify one argon2id hash. The server runs in this
+    process, so its CPU time per request is measured as well as the time the caller waits;
+    the CPU time is what the check holds to (the wall clock also carries the load of a shared
+    machine), and both are printed."""
+    sign_up(server, "Dora")
+    client = browser(server)
+    wall: dict[str, list[float]] = {"unknown": [], "wrong": []}
+    cpu: dict[str, list[float]] = {"unknown": [], "wrong": []}
+    bodies = set()
+    order = ["unknown", "wrong"] * 50
+    random.Random(7).shuffle(order)
+    for i, kind in enumerate(order):
+        name = f"nobody{i}" if kind == "unknown" else "Dora"
+        started, used = time.perf_counter(), time.process_time()
+        answer = client.post("/api/session", json={"name": name, "password": f"guess {i}!"})
+        cpu[kind].append(time.process_time() - used)
+        wall[kind].append(time.perf_counter() - started)
+        assert answer.status_code == 401
+        bodies.add(answer.content)
+    assert len(bodies) == 1
+    medians = {k: (statistics.median(wall[k]), statistics.median(cpu[k])) for k in wall}
+    print(
+        "\nsign-in, median of 50: "
+        + ", ".join(
+            f"{k} {w * 1000:.1f} ms waited, {c * 1000:.1f} ms CPU" for k, (w, c) in medians.items()
+        )
+    )
+    ratio = medians["unknown"][1] / medians["wrong"][1]
+    assert 0.8 < ratio < 1.25, medians
+    assert 0.5 < medians["unknown"][0] / medians["wrong"][0] < 2, medians
+
+
+def test_brute_force_is_limited_per_account_and_per_address(sqlite_url: str) -> None:
+    srv = ThreadServer(
+        server_settings(sqlite_url, limit_login_account="5/minute", limit_login="8/minute")
+    ).start()
+    try:
+        sign_up(srv, "Emil")
+        client = browser(srv)
+        answers = [
+            client.post("/api/session", json={"name": "Emil", "password": f"guess {i}"})
+            for i in range(6)
+        ]
+        assert [a.status_code for a in answers] == [401] * 5 + [429]
+        assert int(answers[-1].headers["Retry-After"]) >= 1
+        assert answers[-1].json()["error"] == "rate_limited"
+        # even the right password waits now: the account's window is full
+        right = client.post("/api/session", json={"name": "Emil", "password": PASSWORD})
+        assert right.status_code == 429
+        # other names from the same address: the address's own limit (8) ends it
+        others = [
+            client.post("/api/session", json={"name": f"someone{i}", "password": "x" * 8})
+            for i in range(3)
+        ]
+        assert [a.status_code for a in others] == [401, 429, 429]
+        assert "Retry-After" in others[-1].headers
+    finally:
+        srv.stop()
+
+
+def test_cross_site_requests_with_the_cookie_are_refused(server: ThreadServer) -> None:
+    ana = sign_up(server, "Fabio")
+    cookie = {"Cookie": f"ludoteca_session={ana.cookies['ludoteca_session']}"}
+    body = {"game": "heroes"}
+    before = httpx.get(f"{server.base}/api/tables?status=playing").headers["X-Total-Count"]
+    for headers in (
+        {"Origin": "https://evil.example"},
+        {"Origin": "null"},
+        {"Referer": "https://evil.example/page"},
+        {},  # neither: a cookie alone does not do
+    ):
+        refused = httpx.post(f"{server.base}/api/play-now", json=body, headers=cookie | headers)
+        assert refused.status_code == 403, headers
+        assert refused.json()["error"] == "bad_origin"
+        gone = httpx.delete(f"{server.base}/api/me", headers=cookie | headers)
+        assert gone.status_code == 403
+    after = httpx.get(f"{server.base}/api/tables?status=playing").headers["X-Total-Count"]
+    assert after == before, "nothing was made"
+    assert ana.get("/api/me").status_code == 200, "nothing was deleted"
+    own = httpx.post(
+        f"{server.base}/api/play-now",
+        json=body,
+        headers=cookie | {"Referer": f"{server.base}/games/heroes"},
+    )
+    assert own.status_code == 201
+    # another site cannot sign a visitor in either (login CSRF); without a cookie and without
+    # an Origin (a script), the lobby works as before
+    login = httpx.post(
+        f"{server.base}/api/session",
+        json={"name": "Fabio", "password": PASSWORD},
+        headers={"Origin": "https://evil.example"},
+    )
+    assert login.status_code == 403
+    assert httpx.post(f"{server.base}/api/play-now", json=body).status_code == 201
+
+
+def test_signing_in_gives_a_new_session_id(server: ThreadServer) -> None:
+    """Session fixation: a cookie planted before sign-in is never the session after it."""
+    sign_up(server, "Gil")
+    victim = browser(server)
+    planted = "attacker-chosen-value-0123456789"
+    victim.cookies.set("ludoteca_session", planted, domain="127.0.0.1")
+    signed = victim.post("/api/session", json={"name": "Gil", "password": PASSWORD})
+    assert signed.status_code == 200
+    fresh = victim.cookies["ludoteca_session"]
+    assert fresh != planted and len(fresh) >= 40
+    attacker = browser(server)
+    attacker.cookies.set("ludoteca_session", planted, domain="127.0.0.1")
+    assert attacker.get("/api/me").status_code == 401
+    # and a session one had is replaced, not kept, when signing in again
+    victim.post("/api/session", json={"name": "Gil", "password": PASSWORD})
+    assert victim.cookies["ludoteca_session"] != fresh
+    old = browser(server)
+    old.cookies.set("ludoteca_session", fresh, domain="127.0.0.1")
+    assert old.get("/api/me").status_code == 401
+
+
+# ------------------------------------------------------------------- seats that follow
+def test_a_guest_who_signs_up_keeps_the_seat_and_finds_it_on_another_device(
+    server: ThreadServer,
+) -> None:
+    guest = browser(server)
+    played = guest.post("/api/play-now", json={"game": "heroes", "name": "Hana"}).json()
+    table, token = played["table"]["id"], played["token"]
+    assert guest.post("/api/accounts", json={"name": "Hana", "password": PASSWORD}).is_success
+    kept = guest.post(
+        "/api/me/seats",
+        json={"seats": [{"table": table, "token": token}, {"table": table, "token": "forged"}]},
+    )
+    assert kept.json() == {"kept": [{"table": table, "seat": 0}]}
+    phone = browser(server)
+    assert phone.post("/api/session", json={"name": "hana", "password": PASSWORD}).is_success
+    mine = phone.get("/api/me/tables").json()
+    assert [(t["table"], t["seat"], t["token"]) for t in mine] == [(table, 0, token)]
+    assert mine[0]["status"] in {"starting", "playing"} and mine[0]["result"] is None
+    # a signed-in person sits under the account's name, whatever name they type
+    again = phone.post("/api/play-now", json={"game": "heroes", "name": "someone else"}).json()
+    assert again["table"]["seats"][0]["name"] == "Hana"
+    assert [t["table"] for t in phone.get("/api/me/tables").json()] == [
+        again["table"]["id"],
+        table,
+    ]
+
+
+def test_rated_tables_need_a_signed_in_person(server: ThreadServer) -> None:
+    guest = browser(server)
+    refused = guest.post("/api/play-now", json={"game": "heroes", "rated": True})
+    assert refused.status_code == 401 and refused.json()["error"] == "not_signed_in"
+    ivo = sign_up(server, "Ivo")
+    made = ivo.post(
+        "/api/tables", json={"game": "heroes", "seats": [{"bot": False}] * 2, "rated": True}
+    )
+    assert made.status_code == 201 and made.json()["table"]["rated"] is True
+    assert made.json()["seat"] == 0, "the signed-in creator of a rated table sits"
+    table = made.json()["table"]["id"]
+    joined = guest.post(f"/api/tables/{table}/join", json={"name": "guest"})
+    assert joined.status_code == 401
+    assert sign_up(server, "Joana").post(f"/api/tables/{table}/join", json={}).status_code == 200
+
+
+# --------------------------------------------------------------------- a rated match
+async def play_to_the_end(ws_base: str, table: str, token: str) -> dict[str, Any]:
+    client = await Client.connect(ws_base, table, token)
+    pick = random.Random(3)
+    try:
+        while True:
+            state = client.state
+            if state and state["table"]["status"] == "over":
+                return state
+            if state and state["legal"]:
+                await client.act(pick.choice(state["legal"]), state["version"])
+            else:
+                await client.recv(timeout=30)
+    finally:
+        await client.close()
+
+
+def test_a_rated_match_against_bots_moves_the_rating_and_enters_the_history(
+    server: ThreadServer,
+) -> None:
+    kim = sign_up(server, "Kim")
+    made = kim.post(
+        "/api/play-now",
+        json={"game": "heroes", "level": "random", "rated": True, "turn_seconds": 60},
+    ).json()
+    table, token = made["table"]["id"], made["token"]
+    final = asyncio.run(play_to_the_end(server.ws_base, table, token))
+    outcome = final["table"]["outcome"]
+    won = outcome["winners"] == [0]
+    result = "draw" if outcome["draw"] else "won" if won else "lost"
+    deadline = time.monotonic() + 20
+    while not (profile := kim.get("/api/players/kim").json())["ratings"]:
+        assert time.monotonic() < deadline, "the match was never rated"
+        time.sleep(0.1)
+    rating = profile["ratings"]["heroes"]
+    assert rating["matches"] == 1 and rating["provisional"] is True
+    assert rating["rating"] == pytest.approx(rating["mu"] - 3 * rating["sigma"], abs=0.1)
+    assert (rating["mu"] > 25) == won, "a win against the random anchor raises mu"
+    assert rating["sigma"] < 25 / 3
+    assert [h["table"] for h in rating["history"]] == [table]
+    [match] = profile["matches"]
+    assert match["table"] == table and match["rated"] is True
+    assert match["result"] == result
+    assert match["change"] == pytest.approx(rating["rating"] - (25 - 25), abs=0.2)
+    assert [p["bot"] for p in match["players"]] == [False, True]
+    board = kim.get("/api/leaderboard/heroes").json()
+    assert [p["name"] for p in board["players"]] == ["Kim"]
+    exported = kim.get("/api/me/export").json()
+    assert [c["table_id"] for c in exported["rating_changes"]] == [table]
+    assert ANCHORS["heroes"]["random"] < ANCHORS["heroes"]["hard"]
+    # rated once, however often the rater looks again
+    time.sleep(0.3)
+    assert kim.get("/api/players/kim").json()["ratings"]["heroes"]["matches"] == 1
+
+
+def test_a_rated_match_the_table_played_for_the_person_still_counts(server: ThreadServer) -> None:
+    """Timeouts count like moves: a person who leaves (the table plays every turn for them,
+    as when their clock runs out) is rated on the result all the same."""
+    leo = sign_up(server, "Leo")
+    made = leo.post(
+        "/api/play-now",
+        json={"game": "heroes", "level": "random", "rated": True, "turn_seconds": 5},
+    ).json()
+    table, token = made["table"]["id"], made["token"]
+    left = leo.post(f"/api/tables/{table}/leave", headers={"Authorization": f"Bearer {token}"})
+    assert left.status_code == 200
+    deadline = time.monotonic() + 120
+    while not (profile := leo.get("/api/players/leo").json())["ratings"]:
+        assert time.monotonic() < deadline, "the match was never rated"
+        time.sleep(0.2)
+    record = leo.get(f"/api/tables/{table}/record").json()
+    assert {a["by"] for a in record["actions"] if a["seat"] == 0} == {"table"}
+    assert profile["ratings"]["heroes"]["matches"] == 1
+    assert [m["table"] for m in profile["matches"]] == [table]
