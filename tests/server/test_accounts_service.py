@@ -10,8 +10,9 @@ from dataclasses import dataclass
 import pytest
 
 from ludoteca.server.accounts.ratings import ANCHORS, Rating, anchor, places, update
+from ludoteca.server.accounts.rows import memory_engine
 from ludoteca.server.accounts.service import Accounts
-from ludoteca.server.accounts.store import AccountStore, memory_engine
+from ludoteca.server.accounts.store import AccountStore
 from ludoteca.server.config import Settings
 from ludoteca.server.limiting import RateLimits
 from ludoteca.server.protocol import Rejected

@@ -30,7 +30,8 @@ from ludoteca.core import Match, Player, commitment, verify
 from ludoteca.core.fairness import new_secret
 from ludoteca.games import get
 from ludoteca.server.accounts.ratings import Rating
-from ludoteca.server.accounts.store import AccountStore, NameTaken
+from ludoteca.server.accounts.rows import NameTaken
+from ludoteca.server.accounts.store import AccountStore
 from ludoteca.server.ledger import token_hash
 from ludoteca.server.main import check_database
 from ludoteca.server.storage import SchemaBehind, open_storage

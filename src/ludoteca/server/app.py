@@ -21,8 +21,9 @@ from ludoteca import __version__
 
 from . import replay
 from .accounts.origin import OriginCheck
+from .accounts.rows import memory_engine
 from .accounts.service import Accounts
-from .accounts.store import AccountStore, memory_engine
+from .accounts.store import AccountStore
 from .api import accounts, games, invite, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner

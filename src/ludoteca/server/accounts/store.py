@@ -1,4 +1,4 @@
-"""What the server keeps about accounts, in the tables of revision 0005 (SQLAlchemy Core).
+"""What the server keeps about accounts, in the tables of revision 0006 (SQLAlchemy Core).
 
 The same database as the tables (SQLite or PostgreSQL), so every server process sees the same
 accounts, sessions and ratings. With the in-memory table store (``memory://``) accounts live in an
@@ -12,19 +12,16 @@ import asyncio
 import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import and_, create_engine, delete, func, insert, select, update
+from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.pool import StaticPool
 
 from ludoteca.server.storage.schema import (
     account_seats,
     accounts,
     challenges,
-    metadata,
     passkeys,
     rated_tables,
     rating_changes,
@@ -33,83 +30,18 @@ from ludoteca.server.storage.schema import (
 )
 
 from .ratings import Rating
+from .rows import (
+    Account,
+    Challenge,
+    HeldSeat,
+    NameTaken,
+    Passkey,
+    SeatRating,
+    Session,
+)
 
 P = ParamSpec("P")
 T = TypeVar("T")
-
-ACCOUNT_TABLES = [
-    accounts,
-    sessions,
-    passkeys,
-    challenges,
-    account_seats,
-    rated_tables,
-    ratings,
-    rating_changes,
-]
-
-
-class NameTaken(Exception):
-    """Another account has this name (after normalisation)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Account:
-    id: str
-    name: str
-    password_hash: str | None
-    created_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class Session:
-    id: str
-    account: Account
-    created_at: float
-    seen_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class Passkey:
-    id: str
-    account_id: str
-    public_key: str
-    sign_count: int
-
-
-@dataclass(frozen=True, slots=True)
-class Challenge:
-    challenge: str
-    purpose: str
-    account_id: str | None
-    name: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class HeldSeat:
-    table_id: str
-    seat: int
-    token: str
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRating:
-    """One person's place in a finished rated match and their rating before it."""
-
-    account_id: str
-    seat: int
-    before: Rating
-    matches: int
-
-
-def memory_engine() -> Engine:
-    """An SQLite database in this process's memory with the account tables."""
-    engine = create_engine(
-        "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
-    )
-    metadata.create_all(engine, tables=ACCOUNT_TABLES)
-    return engine
 
 
 def _account(row: Any) -> Account:

@@ -11,9 +11,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from ludoteca.games import all_games
+from ludoteca.server.accounts.rows import Session
 from ludoteca.server.accounts.rules import MAX_PASSWORD
 from ludoteca.server.accounts.service import COOKIE, Accounts, SignedIn
-from ludoteca.server.accounts.store import Session
 from ludoteca.server.protocol import MAX_TOKEN, ErrorCode, Rejected
 
 from .deps import Client, LobbyDep, State

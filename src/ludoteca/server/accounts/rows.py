@@ -1,0 +1,98 @@
+"""The rows of the account store (``store``): accounts, sessions, passkeys, challenges, the seats
+an account holds and a person's place in a rated match; and the account tables themselves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import create_engine
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import StaticPool
+
+from ludoteca.server.storage.schema import (
+    account_seats,
+    accounts,
+    challenges,
+    metadata,
+    passkeys,
+    rated_tables,
+    rating_changes,
+    ratings,
+    sessions,
+)
+
+from .ratings import Rating
+
+ACCOUNT_TABLES = [
+    accounts,
+    sessions,
+    passkeys,
+    challenges,
+    account_seats,
+    rated_tables,
+    ratings,
+    rating_changes,
+]
+
+
+class NameTaken(Exception):
+    """Another account has this name (after normalisation)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: str
+    name: str
+    password_hash: str | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    id: str
+    account: Account
+    created_at: float
+    seen_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Passkey:
+    id: str
+    account_id: str
+    public_key: str
+    sign_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    challenge: str
+    purpose: str
+    account_id: str | None
+    name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HeldSeat:
+    table_id: str
+    seat: int
+    token: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRating:
+    """One person's place in a finished rated match and their rating before it."""
+
+    account_id: str
+    seat: int
+    before: Rating
+    matches: int
+
+
+def memory_engine() -> Engine:
+    """An SQLite database in this process's memory with the account tables."""
+    engine = create_engine(
+        "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
+    )
+    metadata.create_all(engine, tables=ACCOUNT_TABLES)
+    return engine
