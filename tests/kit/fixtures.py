@@ -136,9 +136,12 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
 
 
 # ------------------------------------------------------------------------------ the browser
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium (``make browser``) driven by Playwright."""
+    """Debian's Chromium (``make browser``) driven by Playwright, for one test module: Playwright's
+    synchronous API holds an event loop while it runs, so one left open for the session would
+    break every ``asyncio.run`` of the modules after it (the deployment tests run before the
+    server's)."""
     if not CHROMIUM.exists():
         missing(f"Chromium is not installed at {CHROMIUM}: run `make browser`")
     try:
