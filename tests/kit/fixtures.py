@@ -170,6 +170,7 @@ __all__ = [
     "pages",
     "postgres_base",
     "postgres_url",
+    "private_redis",
     "process_servers",
     "redis_server_binary",
     "redis_url",

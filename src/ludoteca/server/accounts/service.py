@@ -34,6 +34,9 @@ from .rules import RuleError, check_name, check_password, name_key, shown_name
 from .store import AccountStore
 
 COOKIE = "ludoteca_session"
+MARK = "ludoteca_signed_in"
+"""A cookie the page may read (no secret in it): whether to ask who is signed in at all, so a
+guest's pages make no request for it."""
 HASH_TIME_COST, HASH_MEMORY_KIB, HASH_LANES = 2, 19 * 1024, 1
 """argon2id with OWASP's first recommended setting (19 MiB, 2 passes, one lane): on a busy
 two-core machine RFC 9106's 64 MiB and four lanes took half a second a sign-in."""

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from ludoteca.games import all_games
 from ludoteca.server.accounts.rows import Session
 from ludoteca.server.accounts.rules import MAX_PASSWORD
-from ludoteca.server.accounts.service import COOKIE, Accounts, SignedIn
+from ludoteca.server.accounts.service import COOKIE, MARK, Accounts, SignedIn
 from ludoteca.server.protocol import MAX_TOKEN, ErrorCode, Rejected
 
 from .deps import Client, LobbyDep, State
@@ -81,23 +81,26 @@ def origin_of(request: Request) -> tuple[str, str]:
 def with_session(request: Request, signed: SignedIn, status: int = 200) -> JSONResponse:
     response = JSONResponse({"name": signed.account.name}, status_code=status)
     settings = request.app.state.ludoteca.settings
+    secure = request.url.scheme == "https"
+    lifetime = int(settings.session_max_seconds)
     response.set_cookie(
         COOKIE,
         signed.token,
-        max_age=int(settings.session_max_seconds),
+        max_age=lifetime,
         path="/",
         httponly=True,
         samesite="lax",
-        secure=request.url.scheme == "https",
+        secure=secure,
     )
+    response.set_cookie(MARK, "1", max_age=lifetime, path="/", samesite="lax", secure=secure)
     return response
 
 
 def signed_out(request: Request) -> Response:
     response = Response(status_code=204)
-    response.delete_cookie(
-        COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
-    )
+    secure = request.url.scheme == "https"
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=secure)
+    response.delete_cookie(MARK, path="/", samesite="lax", secure=secure)
     return response
 
 

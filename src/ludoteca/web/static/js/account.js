@@ -12,7 +12,14 @@ const listeners = new Set();
  * answers 200 either way, so a signed-out page logs no failed request). */
 let asking = null;
 
+/** The server sets this readable cookie (no secret in it) beside the session's: without it nobody
+ * is signed in here, and a guest's page asks nothing. */
+function maybeSignedIn() {
+  return document.cookie.split("; ").some((c) => c.startsWith("ludoteca_signed_in="));
+}
+
 export async function me(fresh = false) {
+  if (known === undefined && !fresh && !maybeSignedIn()) known = null;
   if (known === undefined || fresh) {
     if (!asking || fresh) {
       asking = api.session().then(
