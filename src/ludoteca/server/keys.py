@@ -129,7 +129,13 @@ def rotate(folder: Path) -> tuple[float, SigningKey]:
     key = SigningKey.generate()
     created = time.time()
     path = folder / f"{created:.6f}-{key.key_id}.pem"
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    # Written beside its name, then renamed: a process reading the folder without the lock (every
+    # one but the first to start) sees a whole key or none, never a file still being written.
+    partial = path.with_suffix(".partial")
+    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(descriptor, "wb") as file:
         file.write(key.to_pem())
+        file.flush()
+        os.fsync(file.fileno())
+    os.rename(partial, path)
     return created, key
