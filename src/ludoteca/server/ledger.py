@@ -29,6 +29,7 @@ from .keys import KeyRing
 from .protocol import SeatKind, Status
 from .seeding import deal_of, waiting_for
 from .storage import ActionRow, SeatRow, Storage, TableRow
+from .turns import NoTurnHook, TurnHook
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -87,8 +88,9 @@ class LogEntry:
 @dataclass(slots=True)
 class Services:
     """What a table needs from the process: storage, bots, settings, signing keys, the other
-    processes (``cluster``: who drives which table, and telling them what changed), and the time
-    (``now`` and ``sleep``, injected so tests drive clocks without waiting)."""
+    processes (``cluster``: who drives which table, and telling them what changed), whoever is
+    told that a person's turn began (``turns``), and the time (``now`` and ``sleep``, injected so
+    tests drive clocks without waiting)."""
 
     storage: Storage
     bots: BotRunner
@@ -97,6 +99,7 @@ class Services:
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     keys: KeyRing = field(default_factory=KeyRing.ephemeral)
     cluster: Cluster = field(default_factory=Solo)
+    turns: TurnHook = field(default_factory=NoTurnHook)
 
 
 @dataclass(slots=True, eq=False)
