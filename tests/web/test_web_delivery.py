@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from kit.browser import Pages, bots_only_match
+from kit.env import WEB
 from kit.servers import ServerProcess
 
 HEADERS = {
@@ -157,6 +158,11 @@ def test_static_files_are_versioned_and_immutable_and_the_page_revalidated(
         assert got == 200, ref
         assert found["cache-control"] == "public, max-age=31536000, immutable", ref
         plain = ref.replace(f"/static/{version}/", "/static/")
+        if plain == "/static/css/page.css":  # index.html's style sheets as one file, in order
+            sheets = re.findall(r'href="/static/(css/[^"]+)"', (WEB / "index.html").read_text())
+            files = [(WEB / "static" / sheet).read_text() for sheet in sheets]
+            assert len(files) > 1 and content.decode() == "\n".join(files)
+            continue
         assert raw(web_server, plain)[2] == content  # the same file, unversioned
     # unchanged: 304, with the same tag
     again, again_headers, empty = raw(web_server, "/", {"If-None-Match": headers["etag"]})
@@ -179,16 +185,28 @@ def test_each_page_preloads_its_modules_and_carries_the_catalogue(
         return set(found)
 
     table = preloads("/table/anything")
-    assert {"js/main.js", "js/pages/table.js", "js/table/proof.js", "js/receipts.js"} <= table
-    assert "js/pages/lobby.js" not in table
+    assert {"js/main.js", "js/pages/table.js", "js/receipts.js"} <= table
+    # the end of a match is fetched once the board is up, not before it
+    assert not {"js/pages/lobby.js", "js/table/proof.js", "js/table/end.js"} & table
+    assert 'name="ludoteca-table"' not in raw(web_server, "/table/anything")[2].decode()
     home = preloads("/")
     assert {"js/main.js", "js/pages/home.js", "js/pages/lobby.js"} <= home
     assert "js/pages/table.js" not in home
-    # the message catalogue the page will fetch first: the browser's language
-    words = r'<link rel="preload" as="fetch" crossorigin href="/static/[0-9a-f]+/i18n/(\w+).json">'
-    assert re.findall(words, raw(web_server, "/")[2].decode()) == ["en"]
+    # a real table's page names its game and fetches that game's board with the rest
+    made = web_server.post("/api/tables", {"game": "dwarves", "players": 3, "name": "Ana"})
+    table_id = made["table"]["id"]
+    dwarves = preloads(f"/table/{table_id}")
+    assert table <= dwarves
+    assert {"js/boards/dwarves.js"} <= dwarves and "js/boards/heroes.js" not in dwarves
+    hint = f'<meta name="ludoteca-table" content="{table_id}" data-game="dwarves">'
+    assert hint in raw(web_server, f"/table/{table_id}")[2].decode()
+    # the message catalogue of the browser's language, inline
+    words = r'<script type="application/json" id="words" data-lang="(\w+)">(.*?)</script>'
+    found = re.findall(words, raw(web_server, "/")[2].decode())
+    assert [lang for lang, _ in found] == ["en"]
+    assert json.loads(found[0][1]) == web_server.get("/static/i18n/en.json")
     german = raw(web_server, "/", {"Accept-Language": "fr-FR, de;q=0.8, en;q=0.5"})
-    assert re.findall(words, german[2].decode()) == ["de"]
+    assert [lang for lang, _ in re.findall(words, german[2].decode())] == ["de"]
     assert "Accept-Language" in german[1]["vary"]
     page = raw(web_server, "/")[2].decode()
     inline = re.search(r'<script type="application/json" id="games-data">(.*?)</script>', page)

@@ -168,4 +168,6 @@ def test_the_browser_language_is_the_first_choice(pages: Pages) -> None:
     assert_translated(page, "pt", "catalogue in the browser's language")
     loaded = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
     catalogues = sorted(url.rsplit("/", 1)[1] for url in loaded if "/i18n/" in url)
-    assert catalogues == ["pt.json"]  # one catalogue: English is not needed beside it
+    # the page carries the catalogue of the browser's language: none is fetched, not even English
+    assert catalogues == []
+    assert page.evaluate("() => document.getElementById('words').dataset.lang") == "pt"

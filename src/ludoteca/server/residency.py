@@ -266,6 +266,16 @@ class Residency:
             raise Rejected(ErrorCode.NO_TABLE, f"there is no table '{table_id}'")
         return await self._read(row)
 
+    async def game_of(self, table_id: str) -> str | None:
+        """The game of a table, held here or as stored (one row read, no replay); None if none."""
+        held = self.held.get(table_id)
+        if held is not None:
+            return held.table.row.game
+        if len(table_id) > MAX_TABLE_ID:
+            return None
+        row = await self.storage.load_table(table_id)
+        return row.game if row is not None and row.game in all_games() else None
+
     async def get(self, table_id: str) -> Table:
         """The table in memory, loading a finished one from storage for whoever watches it (it
         leaves memory again once nobody does); 404 if none."""

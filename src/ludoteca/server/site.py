@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -131,6 +132,12 @@ ROUTE_MODULES = {
 }
 
 
+# index.html's style sheets, served as one file (``/static/<version>/css/page.css``) in their order:
+# on a slow link each file is a round trip, and every page needs them all
+STYLESHEET = re.compile(r'^ *<link rel="stylesheet" href="/static/(css/[^"]+)">\n', re.M)
+BUNDLE = "css/page.css"
+
+
 def accepted_language(header: str) -> str:
     """The first of the page's languages the browser accepts (``Accept-Language``, by weight),
     else English: the message catalogue the page will ask for, unless the reader chose another."""
@@ -151,15 +158,29 @@ def accepted_language(header: str) -> str:
 
 
 class Page:
-    """``index.html`` as served: static addresses under the version, the catalogue inline, the
-    route's modules and the likely message catalogue preloaded; a strong ETag per body, and 304
-    when the browser has it."""
+    """``index.html`` as served: static addresses under the version, its style sheets as one file,
+    the catalogue inline, the route's modules and the likely message catalogue preloaded (and for
+    a table, its game's board); a strong ETag per body, and 304 when the browser has it."""
 
-    def __init__(self, index: Path, static: Path, catalogue: Callable[[], object]) -> None:
+    def __init__(
+        self, index: Path, static: Path, catalogue: Callable[[], list[dict[str, Any]]]
+    ) -> None:
         self.version = static_version(static)
-        html = index.read_text(encoding="utf-8").replace('"/static/', f'"/static/{self.version}/')
-        data = json.dumps(catalogue(), ensure_ascii=False, separators=(",", ":"))
-        inline = data.replace("<", "\\u003c")  # nothing in the JSON can end the element early
+        source = index.read_text(encoding="utf-8")
+        sheets = STYLESHEET.findall(source)
+        self.stylesheet = "\n".join(
+            (static / sheet).read_text(encoding="utf-8") for sheet in sheets
+        )
+        source = STYLESHEET.sub("", source).replace(
+            "</title>\n", f'</title>\n  <link rel="stylesheet" href="/static/{BUNDLE}">\n', 1
+        )
+        html = source.replace('"/static/', f'"/static/{self.version}/')
+        self.words = {
+            lang: _inline(json.loads((static / "i18n" / f"{lang}.json").read_bytes()))
+            for lang in LANGUAGES
+        }
+        games = catalogue()
+        inline = _inline(games)
         # a board kept in a game's own package imports the table's helpers by their plain
         # addresses (/static/js/…): the import map names this version, so it shares the page's
         # modules instead of loading second copies of them
@@ -178,17 +199,54 @@ class Page:
                 f'  <link rel="modulepreload" href="/static/{self.version}/{module}">\n'
                 for module in module_graph(static, entries)
             )
-            for lang in LANGUAGES:
-                # the catalogue i18n.js fetches first (same mode: a fetch() preload is CORS)
-                href = f"/static/{self.version}/i18n/{lang}.json"
-                words = f'  <link rel="preload" as="fetch" crossorigin href="{href}">\n'
-                body = html.replace("</head>", links + words + "</head>").encode()
-                tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-                self.bodies[route, lang] = (body, tag)
+            self._add(route, html.replace("</head>", links + "</head>"))
+            if route == "table":
+                table = html.replace("</head>", links + "</head>")
+        self.boards: set[str] = set()
+        for game in games:
+            # a table's page names its game and fetches the board with the table's modules (a
+            # game without a board of its own plays on the generic one: the page as for any table)
+            board = game.get("board")
+            if not board:
+                continue
+            hint = f'  <meta name="ludoteca-table" content="" data-game="{game["id"]}">\n'
+            hint += "".join(
+                f'  <link rel="modulepreload" href="{self._here(url)}">\n'
+                for url in [board["module"], *board["parts"]]
+            )
+            hint += "".join(
+                f'  <link rel="stylesheet" href="{self._here(url)}">\n' for url in board["styles"]
+            )
+            self._add(f"table:{game['id']}", table.replace("</head>", hint + "</head>"))
+            self.boards.add(game["id"])
 
-    def answer(self, route: str, request: Request) -> Response:
+    def _here(self, url: str) -> str:
+        """A board's address under this version of the static tree (``loadBoard``'s ``here``)."""
+        return (
+            url.replace("/static/", f"/static/{self.version}/", 1)
+            if url.startswith("/static/")
+            else url
+        )
+
+    def _add(self, route: str, html: str) -> None:
+        for lang in LANGUAGES:
+            # the message catalogue of the browser's language, inline: on a slow link the largest
+            # file of the page would be a round trip of its own (i18n.js reads it from here)
+            words = f'  <script type="application/json" id="words" data-lang="{lang}">'
+            words += self.words[lang] + "</script>\n"
+            body = html.replace("</head>", words + "</head>").encode()
+            tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+            self.bodies[route, lang] = (body, tag)
+
+    def answer(self, route: str, request: Request, game: str | None = None) -> Response:
+        """The page of ``route``; for a table of a known ``game``, the page naming it."""
         lang = accepted_language(request.headers.get("accept-language", ""))
+        table_id = request.path_params.get("table_id", "")
+        if route == "table" and game in self.boards:
+            route = f"table:{game}"
         body, tag = self.bodies[route, lang]
+        if route.startswith("table:"):  # the table this page is for (the tag stays the game's)
+            body = body.replace(b'content=""', b'content="' + _attribute(table_id) + b'"', 1)
         headers = {
             "Cache-Control": "no-cache",
             "ETag": tag,
@@ -287,6 +345,17 @@ def install_delivery(app: FastAPI) -> None:
     app.add_middleware(GZipMiddleware, minimum_size=COMPRESS_FROM, compresslevel=6)
 
 
+def _inline(data: object) -> str:
+    """JSON for a ``<script type="application/json">`` element (nothing in it can end the
+    element early)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def _attribute(text: str) -> bytes:
+    """Text safe inside a double-quoted HTML attribute."""
+    return re.sub(r"[^A-Za-z0-9_-]", "", text)[:40].encode()
+
+
 def route_of(path: str) -> str:
     parts = path.strip("/").split("/")
     return {"": "home", "games": "rules", "table": "table", "verify": "verify"}.get(
@@ -294,7 +363,7 @@ def route_of(path: str) -> str:
     )
 
 
-def mount_web(app: FastAPI, catalogue: Callable[[], object]) -> None:
+def mount_web(app: FastAPI, catalogue: Callable[[], list[dict[str, Any]]]) -> None:
     """The web table: static files, the page for every client-side route, the offline API docs.
     ``catalogue`` gives what ``/api/games`` answers, inlined in the page."""
     root = web_root()
@@ -329,13 +398,29 @@ def mount_web(app: FastAPI, catalogue: Callable[[], object]) -> None:
             response.headers["Cache-Control"] = IMMUTABLE if current else "no-cache"
             return response
 
+    async def stylesheet(request: Request) -> Response:
+        """The page's style sheets as one file, cached for good under this version."""
+        assert page is not None
+        current = request.path_params["version"] == page.version
+        cache = IMMUTABLE if current else "no-cache"
+        return Response(page.stylesheet, media_type="text/css", headers={"Cache-Control": cache})
+
+    if page is not None:
+        app.add_api_route(
+            "/static/{version}/" + BUNDLE, stylesheet, methods=["GET"], include_in_schema=False
+        )
     if static.is_dir():
         app.mount("/static", Versioned(directory=static), name="static")
     headers = {"Cache-Control": "no-cache"}
 
     async def serve_page(request: Request) -> Response:
         if page is not None:
-            return page.answer(route_of(request.url.path), request)
+            route = route_of(request.url.path)
+            state = getattr(request.app.state, "ludoteca", None)
+            game = None
+            if route == "table" and state is not None:
+                game = await state.lobby.game_of(request.path_params["table_id"])
+            return page.answer(route, request, game)
         return JSONResponse(
             {"message": "the web files are missing from this installation; the API is at /docs"},
             status_code=503,

@@ -25,7 +25,20 @@ function stored() {
   }
 }
 
+/** The catalogue the server put in the page (the language the browser asked for), if it is
+ * `lang`'s. */
+function inline(lang) {
+  const found = document.getElementById("words");
+  if (!found || found.dataset.lang !== lang) return null;
+  try {
+    return JSON.parse(found.textContent);
+  } catch {
+    return null;
+  }
+}
+
 async function load(lang) {
+  if (!catalogues[lang]) catalogues[lang] = inline(lang);
   if (!catalogues[lang]) {
     // beside this module, under the same version of the static files
     const response = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));

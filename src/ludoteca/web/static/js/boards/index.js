@@ -34,7 +34,8 @@ function style(styles) {
   return Promise.all(
     styles.map((href) => {
       const found = document.querySelector(`link[rel="stylesheet"][href="${href}"]`);
-      if (found) return found.dataset.loaded ? null : new Promise((done) => found.addEventListener("load", done, { once: true }));
+      // in the page already: named by the server (loaded before any module ran) or added here
+      if (found) return found.dataset.loaded || found.sheet ? null : new Promise((done) => found.addEventListener("load", done, { once: true }));
       const link = document.createElement("link");
       link.rel = "stylesheet";
       link.href = href;

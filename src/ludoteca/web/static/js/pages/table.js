@@ -14,14 +14,11 @@ import { gameName, loadGames } from "../games.js";
 import { play } from "../sound.js";
 import { TableSocket } from "../socket.js";
 import { dropSeat, keepSeat, playerName, seatAt } from "../store.js";
-import { seatFromAccount } from "../account.js";
 import { loadBoard } from "../boards/index.js";
-import { endPanel } from "../table/end.js";
 import { entryLines, logPanel } from "../table/log.js";
 import { clockText, seatName, seatsPanel } from "../table/seats.js";
 import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
-import { createProof } from "../table/proof.js";
 import { keepReceipt } from "../receipts.js";
 import { navigate } from "../nav.js";
 
@@ -213,7 +210,34 @@ export function mount(root, [tableId]) {
         : null,
       msg && deal.panel(msg, shell.seat),
     ]);
-    rerender(endEl, () => (msg && msg.view && msg.view.over ? endPanel(msg, shell.seat, shell.board, proof, { again }) : null));
+    const over = Boolean(msg && msg.view && msg.view.over);
+    if (over) loadEnding();
+    rerender(endEl, () => (over && ending ? ending.endPanel(msg, shell.seat, shell.board, ending.proof, { again }) : null));
+    // the match just ended here: the result takes the focus (and comes into view), wherever it was
+    const result = shell.focusEnd && endEl.querySelector("#end-title");
+    if (result) {
+      shell.focusEnd = false;
+      result.focus({ preventScroll: true });
+      result.scrollIntoView({ block: "start" });
+    }
+  }
+
+  // The end of a match (its panel and the proof) is loaded once the board is up, not before it:
+  // a slow link does not wait for it before the first move.
+  let ending = null;
+  let endingAsked = false;
+  function loadEnding() {
+    if (endingAsked) return;
+    endingAsked = true;
+    Promise.all([import("../table/end.js"), import("../table/proof.js")]).then(
+      ([end, proof]) => {
+        ending = { endPanel: end.endPanel, proof: proof.createProof(tableId, () => drawWaiting()) };
+        drawWaiting();
+      },
+      () => {
+        endingAsked = false; // asked again with the next state
+      },
+    );
   }
 
   function draw() {
@@ -297,21 +321,16 @@ export function mount(root, [tableId]) {
     debug.log = shell.log;
     if (msg.chain) keepReceipt(msg.table.id, msg.version, msg.chain, shell.seat === null);
     deal.onState(msg, shell.seat);
+    // the match just ended: the result takes the focus once the end panel is drawn
+    if (msg.view && msg.view.over && !(before && before.view && before.view.over) && !first) shell.focusEnd = true;
     ensureBoard(msg.table.game);
     draw();
     tick();
+    setTimeout(loadEnding, 0);
     if (first) {
       if (msg.legal.length) announce(t("table.your_turn"));
     } else {
       tell(added, before, msg);
-    }
-    // the match just ended: the result takes the focus (and comes into view), wherever it was
-    if (msg.view && msg.view.over && !(before && before.view && before.view.over) && !first) {
-      const result = endEl.querySelector("#end-title");
-      if (result) {
-        result.focus({ preventScroll: true });
-        result.scrollIntoView({ block: "start" });
-      }
     }
   }
 
@@ -339,7 +358,6 @@ export function mount(root, [tableId]) {
   });
 
   const deal = createDeal(tableId, (message) => socket.send(message), () => drawWaiting());
-  const proof = createProof(tableId, () => drawWaiting());
 
   // drop the connection as a network failure would (the tests check the reconnection)
   debug.drop = () => socket.ws && socket.ws.close();
@@ -413,7 +431,13 @@ export function mount(root, [tableId]) {
   // lookup only tells "no such table" apart from a connection that does not come up. Without a
   // seat here, a signed-in person's account may hold one (taken on another device): ask first.
   if (seatAt(tableId)) socket.connect();
-  else seatFromAccount(tableId).finally(() => socket.connect());
+  else
+    import("../account.js")
+      .then((account) => account.seatFromAccount(tableId))
+      .finally(() => socket.connect());
+  // the server names the table's game in the page it serves, so the board loads beside the rest
+  const hint = document.querySelector('meta[name="ludoteca-table"]');
+  if (hint && hint.content === tableId && hint.dataset.game) ensureBoard(hint.dataset.game);
   api.table(tableId).then(
     (answer) => {
       shell.invite = answer.invite;
