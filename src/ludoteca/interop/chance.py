@@ -91,12 +91,24 @@ class Position:
     a position share it; ``stopped`` is the copy a ``Resumable`` game's action stopped in, at a
     chance node."""
 
-    __slots__ = ("game", "outcomes", "params", "pending", "resumable", "script", "state", "stopped")
+    __slots__ = (
+        "game",
+        "outcomes",
+        "params",
+        "pending",
+        "resumable",
+        "script",
+        "scripted",
+        "state",
+        "stopped",
+    )
 
     def __init__(self, game: AnyGame, params: JSON, state: Any) -> None:
         self.game = game
         self.params = params
         self.state = state  # None until an explicit set-up has all its outcomes
+        self.scripted = state is None or isinstance(state.rng, ScriptedStream)
+        """Explicit chance (``explicit_chance``): fixed for the position's life."""
         self.pending: Hashable | None = None
         self.script: tuple[int, ...] = ()
         self.outcomes = 0
@@ -116,13 +128,13 @@ class Position:
 
     @property
     def explicit_chance(self) -> bool:
-        return self.state is None or isinstance(self.state.rng, ScriptedStream)
+        return self.scripted
 
     def clone(self) -> Self:
         copy = object.__new__(type(self))
         copy.game = self.game
         copy.params = self.params
-        explicit = self.explicit_chance
+        explicit = copy.scripted = self.scripted
         copy.state = self.state if explicit or self.state is None else self.state.clone()
         copy.pending = self.pending
         copy.script = self.script
@@ -149,7 +161,7 @@ class Position:
     # --------------------------------------------------------------------------- changes
     def apply(self, action: Hashable) -> None:
         """Apply a legal player action (may leave a chance node in explicit mode)."""
-        if self.explicit_chance:
+        if self.scripted:
             self._run(action, ())
         else:
             self.game.step(self.state, action)
