@@ -40,9 +40,11 @@ class Resumable(Protocol):
 class NeedChance(Exception):
     """A draw past the end of the script: ``outcomes`` equally likely values are needed."""
 
-    def __init__(self, outcomes: int) -> None:
-        super().__init__(outcomes)  # raised once per die: the sentence is made only if shown
-        self.outcomes = outcomes
+    # Raised once per die: made without a Python ``__init__``, the sentence only if shown.
+    @property
+    def outcomes(self) -> int:
+        value: int = self.args[0]
+        return value
 
     def __str__(self) -> str:
         return f"a chance outcome out of {self.outcomes} is needed"
@@ -167,7 +169,7 @@ class Position:
             self.game.step(self.state, action)
 
     def apply_chance(self, outcome: int) -> None:
-        if not self.chance:
+        if self.pending is None:
             raise ValueError("not a chance node")
         if not 0 <= outcome < self.outcomes:
             raise ValueError(f"chance outcome {outcome} is not below {self.outcomes}")
@@ -180,7 +182,7 @@ class Position:
         try:
             cast(Resumable, self.game).resume(stopped)
         except NeedChance as need:
-            self.script, self.outcomes = script, need.outcomes
+            self.script, self.outcomes = script, need.args[0]
             return
         self._settled(stopped)
 

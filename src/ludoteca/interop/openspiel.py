@@ -288,7 +288,7 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         return sorted(self.legal().ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(_uniform(self.position.outcomes))
+        return list(_uniform((self.dealt or self.position).outcomes))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):

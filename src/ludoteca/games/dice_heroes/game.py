@@ -56,9 +56,8 @@ class DiceHeroesGame(Game[DiceState, Action]):
     def apply_unchecked(self, state: DiceState, action: Action) -> list[Event]:
         return rules.apply(state, action)
 
-    def resume(self, state: DiceState) -> None:
-        """Go on with an action a draw stopped mid-roll (``rules.resume``; explicit chance)."""
-        rules.resume(state)
+    resume = staticmethod(rules.resume)
+    """Go on with an action a draw stopped mid-roll (explicit chance)."""
 
     def outcome(self, state: DiceState) -> Outcome | None:
         return rules.outcome(state)
