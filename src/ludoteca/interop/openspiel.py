@@ -210,6 +210,14 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self.shared, iig_obs_type)
 
 
+def _player_of(position: Position) -> int:
+    """OpenSpiel's current player of a position: chance, the seat to move, or terminal."""
+    if position.pending is not None:  # a chance node
+        return CHANCE
+    seat = position.game.to_move(position.state)
+    return TERMINAL if seat is None else seat
+
+
 class LudotecaState(pyspiel.State):  # type: ignore[misc]
     """A position: a chance node (explicit chance), a seat to move, or the end."""
 
@@ -239,13 +247,7 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         player = self.player
         if player is None:
-            position = self.dealt or self.position
-            if position.pending is not None:  # a chance node
-                player = CHANCE
-            else:
-                seat = position.game.to_move(position.state)
-                player = TERMINAL if seat is None else seat
-            self.player = player
+            player = self.player = _player_of(self.dealt or self.position)
         return player
 
     def is_terminal(self) -> bool:
@@ -261,7 +263,9 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
     def legal_actions(self, player: int | None = None) -> list[int]:
         """As OpenSpiel's ``State::LegalActions``: [] at the end, the outcomes at a chance
         node, else the actions of ``player`` (default: the player to move)."""
-        current = self.current_player()
+        current = self.player
+        if current is None:
+            current = self.current_player()
         if current == TERMINAL:
             return []
         if current == CHANCE:
@@ -270,7 +274,7 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
             return []
         if player is not None and player != current:
             return []
-        return sorted(self.legal().ids)
+        return sorted((self.legal_cache or self.legal()).ids)
 
     def legal(self) -> LegalCache:
         """The legal actions of the seat to move (not at a chance node or the end)."""
@@ -314,9 +318,9 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         if position.pending is not None:  # a chance node
             position.apply_chance(action)
         else:
-            position.apply(self.legal().action(action))
+            position.apply((self.legal_cache or self.legal()).action(action))
         self.legal_cache = None
-        self.player = None
+        self.player = _player_of(position)  # asked next, always
 
     def resample_from_infostate(
         self, player: int, probability_sampler: Callable[[], float]

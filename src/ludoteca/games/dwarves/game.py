@@ -53,8 +53,7 @@ class DwarvesGame(Game[DwarvesState, Action]):
     def players(self, state: DwarvesState) -> int:
         return state.lineup.players
 
-    def to_move(self, state: DwarvesState) -> int | None:
-        return rules.to_move(state)
+    to_move = staticmethod(rules.to_move)
 
     # the rules' own functions, called without a frame in between (search and playouts)
     legal_actions = staticmethod(legal)
