@@ -99,9 +99,8 @@ class Encoding(ABC):
     def legal_ids(self, game: Game[Any, Any], state: Any) -> tuple[list[int], list[Hashable]]:
         """The legal actions (the game's order) and their ids, item by item."""
         actions = game.legal_actions(state)
-        by_object = self.by_object
         try:
-            ids = [by_object[id(a)] for a in actions]
+            ids = list(map(self.by_object.__getitem__, map(id, actions)))
         except KeyError:
             ids = [self.action_id(game, state, a) for a in actions]
         return ids, actions
