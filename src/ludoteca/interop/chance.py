@@ -154,12 +154,6 @@ class Position:
         """Whether this is a chance node (explicit mode only)."""
         return self.pending is not None
 
-    def to_move(self) -> int | None:
-        return None if self.chance else self.game.to_move(self.state)
-
-    def over(self) -> bool:
-        return not self.chance and self.game.is_over(self.state)
-
     # --------------------------------------------------------------------------- changes
     def apply(self, action: Hashable) -> None:
         """Apply a legal player action (may leave a chance node in explicit mode)."""
