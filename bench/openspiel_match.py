@@ -12,10 +12,12 @@ For each game (two players), two pairings, seats alternating match by match:
   by our resampler, as if that world were the truth.
 
 Both OpenSpiel bots use random rollouts and UCT (c = 1.4). They count simulations, not seconds,
-so every decision is measured on its own position: a probe of ``PROBE`` simulations there gives
-the rate, and the search proper gets that rate times ``--seconds`` (at least 2 simulations). Only
-the search proper is timed. ``hard`` is ``make_bot("hard")`` with its clock set to ``--seconds``
-instead of the table's 0.8 s (it keeps its clock to a few actions). The table prints, per side,
+so each of their decisions runs on a clock instead, as ours does: the search looks at the wall
+clock before every simulation and stops once ``--seconds`` have passed since the decision began
+(after at least ``MIN_SIMULATIONS``), and answers from the tree it has. Each decision thus gets
+its own time, whatever its position costs per simulation, not a count estimated from a rate.
+``hard`` is ``make_bot("hard")`` with its clock set to ``--seconds`` instead of the table's
+0.8 s (it reads the clock after every playout). The table prints, per side,
 the median and the 10th and 90th percentiles of the seconds each decision took, and OpenSpiel's
 mean simulations per decision. The score is ours: 1 a win, 1/k a shared win or draw, 0 a loss or
 when nobody wins (the Dwarves' dragon or an extra dwarf: column N); 95% intervals are normal
@@ -26,9 +28,11 @@ and not timed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -45,8 +49,68 @@ GAMES = ("ludoteca_heroes", "ludoteca_dice_heroes", "ludoteca_dwarves")
 UCT_C = 1.4
 
 
-PROBE = 4
-"""Simulations that measure OpenSpiel's rate on a decision's own position before its search."""
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+"""What ``--clock`` reads for both sides: wall time, or this process's CPU time (fairer when
+other work shares the machine)."""
+MIN_SIMULATIONS = 2
+"""Simulations an OpenSpiel decision runs whatever the clock says."""
+UNBOUNDED = 1 << 40
+"""The simulation count handed to OpenSpiel's bots: the clock stops them long before."""
+
+
+class OutOfTime(Exception):
+    """The decision's time is used: the search stops before its next simulation."""
+
+
+class Deadline:
+    """The clock of one OpenSpiel decision: ``tick`` before every simulation, raising
+    ``OutOfTime`` once ``seconds`` have passed since ``start`` (after ``MIN_SIMULATIONS``)."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.start = clock()
+        self.end = self.start + seconds
+        self.simulations = 0
+
+    def tick(self) -> None:
+        if self.simulations >= MIN_SIMULATIONS and self.clock() >= self.end:
+            raise OutOfTime
+        self.simulations += 1
+
+
+class TimedIsmcts(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's ISMCTS on a clock: every simulation starts by sampling a root world."""
+
+    deadline: Deadline
+
+    def sample_root_state(self, state: Any) -> Any:
+        self.deadline.tick()
+        return super().sample_root_state(state)
+
+    def timed_step(self, state: Any) -> int:
+        """``step`` until the deadline: the final policy of the tree searched so far."""
+        with contextlib.suppress(OutOfTime):
+            self.run_search(state)
+        actions, probabilities = zip(*self.get_final_policy(state, self._root_node), strict=True)
+        return int(self._random_state.choice(actions, p=probabilities))
+
+
+class TimedMcts(mcts.MCTSBot):  # type: ignore[misc]
+    """OpenSpiel's MCTS on a clock: every simulation starts with the tree policy from the root."""
+
+    deadline: Deadline
+    root: Any = None
+
+    def _apply_tree_policy(self, root: Any, state: Any) -> Any:
+        self.root = root
+        self.deadline.tick()
+        return super()._apply_tree_policy(root, state)
+
+    def timed_step(self, state: Any) -> int:
+        """``step`` until the deadline: the most visited child of the tree searched so far."""
+        with contextlib.suppress(OutOfTime):
+            self.mcts_search(state)
+        return int(self.root.best_child().action)
 
 
 @dataclass
@@ -94,51 +158,57 @@ def load(name: str, players: int, rng_seed: int) -> Any:
     return interop.load_typed_imperfect(name, params)
 
 
-def opponent_search(kind: str, game: Any, state: Any, rng: random.Random, sims: int) -> int:
-    """The OpenSpiel bot's action after ``sims`` simulations."""
+def opponent_search(
+    kind: str, game: Any, state: Any, rng: random.Random, deadline: Deadline
+) -> int:
+    """The OpenSpiel bot's action, its search stopped by ``deadline``."""
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(rng.getrandbits(32)))
+    random_state = np.random.RandomState(rng.getrandbits(32))
     if kind == "ismcts":
-        bot = ismcts.ISMCTSBot(
-            game, evaluator, UCT_C, sims, random_state=np.random.RandomState(rng.getrandbits(32))
-        )
+        bot = TimedIsmcts(game, evaluator, UCT_C, UNBOUNDED, random_state=random_state)
         bot.set_resampler(lambda s, p: s.resample_from_infostate(p, rng.random))
-        return int(bot.step(state))
+        bot.deadline = deadline
+        return bot.timed_step(state)
     world = state.resample_from_infostate(state.current_player(), rng.random)
-    bot = mcts.MCTSBot(
-        game,
-        UCT_C,
-        sims,
-        evaluator,
-        solve=False,
-        random_state=np.random.RandomState(rng.getrandbits(32)),
-    )
-    return int(bot.step(world))
+    timed = TimedMcts(game, UCT_C, UNBOUNDED, evaluator, solve=False, random_state=random_state)
+    timed.deadline = deadline
+    return timed.timed_step(world)
 
 
 def opponent_move(
-    kind: str, game: Any, state: Any, rng: random.Random, clock: Clock, *, seconds: float
+    kind: str,
+    game: Any,
+    state: Any,
+    rng: random.Random,
+    clock: Clock,
+    *,
+    seconds: float,
+    reading: Callable[[], float],
 ) -> int:
-    """The OpenSpiel bot's action, searched for ``seconds`` worth of simulations at the rate a
-    probe measures on this very position."""
+    """The OpenSpiel bot's action, searched until ``seconds`` have passed on this decision."""
     if len(state.legal_actions()) == 1:
         return int(state.legal_actions()[0])
-    start = time.perf_counter()
-    opponent_search(kind, game, state, random.Random(rng.getrandbits(32)), PROBE)
-    rate = PROBE / max(time.perf_counter() - start, 1e-6)
-    sims = max(2, round(rate * seconds))
-    start = time.perf_counter()
-    action = opponent_search(kind, game, state, rng, sims)
-    clock.add(time.perf_counter() - start)
-    clock.simulations += sims
+    deadline = Deadline(seconds, reading)
+    action = opponent_search(kind, game, state, rng, deadline)
+    clock.add(reading() - deadline.start)
+    clock.simulations += deadline.simulations
     return action
 
 
-def play(pairing: Pairing, index: int, players: int, seconds: float, seed: int) -> None:
+def play(
+    pairing: Pairing,
+    index: int,
+    players: int,
+    seconds: float,
+    seed: int,
+    *,
+    reading: Callable[[], float] = time.perf_counter,
+) -> None:
     game = load(pairing.game, players, rng_seed=seed * 1000 + index)
     shared = game.shared
     hard = make_bot("hard", shared.game)
     assert isinstance(hard, IsmctsBot)
-    hard.options = replace(hard.options, seconds=seconds)
+    hard.options = replace(hard.options, seconds=seconds, clock=reading)
     ours = index % players
     rng = random.Random(f"{seed}/{pairing.game}/{pairing.opponent}/{index}")
     state = game.new_initial_state()
@@ -148,15 +218,23 @@ def play(pairing: Pairing, index: int, players: int, seconds: float, seed: int) 
             continue
         seat = state.current_player()
         if seat == ours:
-            start = time.perf_counter()
+            start = reading()
             position = state.position.state
             action = decide(hard, shared.game, position, seat, rng)
             if len(state.legal_actions()) > 1:
-                pairing.ours.add(time.perf_counter() - start)
+                pairing.ours.add(reading() - start)
             state.apply_action(shared.encoding.action_id(shared.game, position, action))
         else:
             state.apply_action(
-                opponent_move(pairing.opponent, game, state, rng, pairing.theirs, seconds=seconds)
+                opponent_move(
+                    pairing.opponent,
+                    game,
+                    state,
+                    rng,
+                    pairing.theirs,
+                    seconds=seconds,
+                    reading=reading,
+                )
             )
     returns = state.returns()
     pairing.scores.append(returns[ours])
@@ -170,12 +248,16 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=GAMES)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall", help="the time both sides are given"
+    )
     args = parser.parse_args()
     if args.seconds <= 0 or args.matches < 2:
         parser.error("--seconds must be positive and --matches at least 2")
     begun = time.perf_counter()
     print(
-        f"hard vs OpenSpiel {pyspiel.__name__} bots: {args.seconds:.2f} s per decision, "
+        f"hard vs OpenSpiel {pyspiel.__name__} bots: {args.seconds:.2f} s ({args.clock}) "
+        "per decision, "
         f"{args.matches} matches per pairing, {args.players} players, seed {args.seed}"
     )
     print(
@@ -186,8 +268,9 @@ def main() -> None:
     for name in args.games:
         for opponent in ("ismcts", "mcts"):
             pairing = Pairing(name, opponent)
+            reading = CLOCKS[args.clock]
             for index in range(args.matches):
-                play(pairing, index, args.players, args.seconds, args.seed)
+                play(pairing, index, args.players, args.seconds, args.seed, reading=reading)
             mean, low, high = pairing.interval()
             wins = sum(s == 1.0 for s in pairing.scores)
             losses = sum(s == 0.0 for s in pairing.scores) - pairing.nobody

@@ -42,6 +42,11 @@ class Segment:
     size: int
 
 
+SEEN_OBJECTS = 1 << 16
+"""The most action objects an encoding remembers by identity (a game that makes new action
+objects every time is then looked up by value)."""
+
+
 class Encoding(ABC):
     """A game's action vocabulary and tensor layout for a given number of players."""
 
@@ -55,6 +60,11 @@ class Encoding(ABC):
         # id found for an action's text is kept by action (a game's text is never state-dependent
         # in these three games; the ids are still checked against the text on first sight).
         self.known: dict[Hashable, int] = {}
+        # The same ids by the action objects themselves (``id``), for the games that hand out
+        # the same objects again (tables of actions): no hashing of the action. Each object so
+        # found is kept alive in ``seen``, so its ``id`` is never another object's.
+        self.by_object: dict[int, int] = {}
+        self.seen: list[Hashable] = []
         segments: list[Segment] = []
         offset = 0
         for name, shape, meaning in self.blocks():
@@ -74,24 +84,30 @@ class Encoding(ABC):
 
     # ------------------------------------------------------------------------------ actions
     def action_id(self, game: Game[Any, Any], state: Any, action: Hashable) -> int:
-        known = self.known.get(action)
-        if known is not None:
-            return known
-        text = game.action_to_text(state, action)
-        try:
-            found = self.known[action] = self.ids[text]
-        except KeyError:
-            raise EncodingError(f"{self.game_id}: action '{text}' has no id") from None
+        found = self.known.get(action)
+        if found is None:
+            text = game.action_to_text(state, action)
+            try:
+                found = self.known[action] = self.ids[text]
+            except KeyError:
+                raise EncodingError(f"{self.game_id}: action '{text}' has no id") from None
+        if len(self.seen) < SEEN_OBJECTS and id(action) not in self.by_object:
+            self.seen.append(action)
+            self.by_object[id(action)] = found
         return found
+
+    def legal_ids(self, game: Game[Any, Any], state: Any) -> tuple[list[int], list[Hashable]]:
+        """The legal actions (the game's order) and their ids, item by item."""
+        actions = game.legal_actions(state)
+        try:
+            ids = list(map(self.by_object.__getitem__, map(id, actions)))
+        except KeyError:
+            ids = [self.action_id(game, state, a) for a in actions]
+        return ids, actions
 
     def legal(self, game: Game[Any, Any], state: Any) -> dict[int, Hashable]:
         """The legal actions by id (ids ascending)."""
-        actions = game.legal_actions(state)
-        known = self.known
-        try:
-            ids = [known[a] for a in actions]
-        except KeyError:
-            ids = [self.action_id(game, state, a) for a in actions]
+        ids, actions = self.legal_ids(game, state)
         return dict(sorted(zip(ids, actions, strict=True)))
 
     # ------------------------------------------------------------------------------ tensors

@@ -99,19 +99,25 @@ class Stream:
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle in place (Fisher-Yates from the end, see the module docstring).
 
-        The draws are ``below(i + 1)``'s, written out here: a set-up shuffles dozens of items."""
+        The draws are ``below(i + 1)``'s, written out here: a set-up shuffles dozens of items,
+        and a word under ``_SAFE`` is never rejected by an ``n`` up to ``_SMALL``."""
         index, words, used = self._block_index, self._words, self.used
+        load = self._load
         for i in range(len(items) - 1, 0, -1):
+            if used >> 3 != index:
+                index = used >> 3
+                words = load(index)
+            w = words[used & 7]
+            used += 1
             n = i + 1
-            limit = _LIMITS.get(n) or _WORD_SPACE - (_WORD_SPACE % n)
-            while True:
-                if used >> 3 != index:
-                    index = used >> 3
-                    words = self._load(index)
-                w = words[used & 7]
-                used += 1
-                if w < limit:
-                    break
+            if w >= _SAFE or n > _SMALL:  # rare: the full rejection test
+                limit = _LIMITS.get(n) or _WORD_SPACE - (_WORD_SPACE % n)
+                while w >= limit:
+                    if used >> 3 != index:
+                        index = used >> 3
+                        words = load(index)
+                    w = words[used & 7]
+                    used += 1
             j = w % n
             items[i], items[j] = items[j], items[i]
         self.used = used

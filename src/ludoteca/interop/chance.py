@@ -40,9 +40,11 @@ class Resumable(Protocol):
 class NeedChance(Exception):
     """A draw past the end of the script: ``outcomes`` equally likely values are needed."""
 
-    def __init__(self, outcomes: int) -> None:
-        super().__init__(outcomes)  # raised once per die: the sentence is made only if shown
-        self.outcomes = outcomes
+    # Raised once per die: made without a Python ``__init__``, the sentence only if shown.
+    @property
+    def outcomes(self) -> int:
+        value: int = self.args[0]
+        return value
 
     def __str__(self) -> str:
         return f"a chance outcome out of {self.outcomes} is needed"
@@ -91,12 +93,24 @@ class Position:
     a position share it; ``stopped`` is the copy a ``Resumable`` game's action stopped in, at a
     chance node."""
 
-    __slots__ = ("game", "outcomes", "params", "pending", "resumable", "script", "state", "stopped")
+    __slots__ = (
+        "game",
+        "outcomes",
+        "params",
+        "pending",
+        "resumable",
+        "script",
+        "scripted",
+        "state",
+        "stopped",
+    )
 
     def __init__(self, game: AnyGame, params: JSON, state: Any) -> None:
         self.game = game
         self.params = params
         self.state = state  # None until an explicit set-up has all its outcomes
+        self.scripted = state is None or isinstance(state.rng, ScriptedStream)
+        """Explicit chance (``explicit_chance``): fixed for the position's life."""
         self.pending: Hashable | None = None
         self.script: tuple[int, ...] = ()
         self.outcomes = 0
@@ -116,13 +130,13 @@ class Position:
 
     @property
     def explicit_chance(self) -> bool:
-        return self.state is None or isinstance(self.state.rng, ScriptedStream)
+        return self.scripted
 
     def clone(self) -> Self:
         copy = object.__new__(type(self))
         copy.game = self.game
         copy.params = self.params
-        explicit = self.explicit_chance
+        explicit = copy.scripted = self.scripted
         copy.state = self.state if explicit or self.state is None else self.state.clone()
         copy.pending = self.pending
         copy.script = self.script
@@ -140,22 +154,16 @@ class Position:
         """Whether this is a chance node (explicit mode only)."""
         return self.pending is not None
 
-    def to_move(self) -> int | None:
-        return None if self.chance else self.game.to_move(self.state)
-
-    def over(self) -> bool:
-        return not self.chance and self.game.is_over(self.state)
-
     # --------------------------------------------------------------------------- changes
     def apply(self, action: Hashable) -> None:
         """Apply a legal player action (may leave a chance node in explicit mode)."""
-        if self.explicit_chance:
+        if self.scripted:
             self._run(action, ())
         else:
             self.game.step(self.state, action)
 
     def apply_chance(self, outcome: int) -> None:
-        if not self.chance:
+        if self.pending is None:
             raise ValueError("not a chance node")
         if not 0 <= outcome < self.outcomes:
             raise ValueError(f"chance outcome {outcome} is not below {self.outcomes}")
@@ -168,7 +176,7 @@ class Position:
         try:
             cast(Resumable, self.game).resume(stopped)
         except NeedChance as need:
-            self.script, self.outcomes = script, need.outcomes
+            self.script, self.outcomes = script, need.args[0]
             return
         self._settled(stopped)
 

@@ -154,17 +154,28 @@ def _shared(short_name: str, players: int, rng_seed: int) -> Shared:
 
 
 class LegalCache:
-    """The legal actions by id of one position, computed once; copies share it (it never
-    changes for a position, and a copy that moves on replaces it)."""
+    """The legal actions of one position and their ids, item by item (``Encoding.legal_ids``),
+    computed once; copies share it (it never changes for a position, and a copy that moves on
+    drops it)."""
 
-    def __init__(self) -> None:
-        self.actions: dict[int, Hashable] | None = None
+    __slots__ = ("actions", "ids")
+
+    def __init__(self, ids: list[int], actions: list[Hashable]) -> None:
+        self.ids = ids
+        self.actions = actions
+
+    def action(self, action_id: int) -> Hashable:
+        """The legal action of an id; ValueError when no legal action has it."""
+        try:
+            return self.actions[self.ids.index(action_id)]
+        except ValueError:
+            raise ValueError(f"action {action_id} is not legal here") from None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> LegalCache:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (LegalCache, ())
+        return (LegalCache, (self.ids, self.actions))
 
 
 class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
@@ -199,6 +210,14 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self.shared, iig_obs_type)
 
 
+def _player_of(position: Position) -> int:
+    """OpenSpiel's current player of a position: chance, the seat to move, or terminal."""
+    if position.pending is not None:  # a chance node
+        return CHANCE
+    seat = position.game.to_move(position.state)
+    return TERMINAL if seat is None else seat
+
+
 class LudotecaState(pyspiel.State):  # type: ignore[misc]
     """A position: a chance node (explicit chance), a seat to move, or the end."""
 
@@ -209,7 +228,7 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         # deal is only numbered here and dealt on first use, so a copy never pays for a set-up.
         self.deal = shared.next_deal()
         self.dealt: Position | None = None
-        self.legal_cache = LegalCache()
+        self.legal_cache: LegalCache | None = None  # once listed for this position
         self.player: int | None = None  # current_player(), once known for this position
 
     @property
@@ -221,53 +240,59 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
     @position.setter
     def position(self, value: Position) -> None:
         self.dealt = value
-        self.legal_cache = LegalCache()
+        self.legal_cache = None
         self.player = None
 
     # --------------------------------------------------------------------------- queries
     def current_player(self) -> int:
         player = self.player
         if player is None:
-            position = self.position
-            if position.chance:
-                player = CHANCE
-            else:
-                seat = position.to_move()
-                player = TERMINAL if seat is None else seat
-            self.player = player
+            player = self.player = _player_of(self.dealt or self.position)
         return player
 
     def is_terminal(self) -> bool:
-        return self.current_player() == TERMINAL
+        player = self.player
+        return (self.current_player() if player is None else player) == TERMINAL
 
     # Python callers (OpenSpiel's Python algorithms, our benches) reach these without a round
     # trip through pybind11; C++ callers still go through ``_legal_actions`` and friends.
     def is_chance_node(self) -> bool:
-        return self.current_player() == CHANCE
+        player = self.player
+        return (self.current_player() if player is None else player) == CHANCE
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """As OpenSpiel's ``State::LegalActions``: [] at the end, the outcomes at a chance
         node, else the actions of ``player`` (default: the player to move)."""
-        current = self.current_player()
+        current = self.player
+        if current is None:
+            current = self.current_player()
         if current == TERMINAL:
             return []
-        if current == CHANCE and (player is None or player == CHANCE):
-            return list(range(self.position.outcomes))
-        return self._legal_actions(current if player is None else player)
+        if current == CHANCE:
+            if player is None or player == CHANCE:
+                return list(range(self.position.outcomes))
+            return []
+        if player is not None and player != current:
+            return []
+        return sorted((self.legal_cache or self.legal()).ids)
 
-    def legal_by_id(self) -> dict[int, Hashable]:
+    def legal(self) -> LegalCache:
+        """The legal actions of the seat to move (not at a chance node or the end)."""
         cache = self.legal_cache
-        if cache.actions is None:
-            cache.actions = self.shared.encoding.legal(self.shared.game, self.position.state)
-        return cache.actions
+        if cache is None:
+            shared = self.shared
+            position = self.dealt or self.position
+            cache = LegalCache(*shared.encoding.legal_ids(shared.game, position.state))
+            self.legal_cache = cache
+        return cache
 
     def _legal_actions(self, player: int) -> list[int]:
         if player < 0 or player != self.current_player():
             return []
-        return list(self.legal_by_id())
+        return sorted(self.legal().ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(_uniform(self.position.outcomes))
+        return list(_uniform((self.dealt or self.position).outcomes))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
@@ -289,16 +314,13 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
 
     # --------------------------------------------------------------------------- changes
     def _apply_action(self, action: int) -> None:
-        position = self.position
+        position = self.dealt or self.position
         if position.pending is not None:  # a chance node
             position.apply_chance(action)
         else:
-            legal = self.legal_by_id()
-            if action not in legal:
-                raise ValueError(f"action {action} is not legal here")
-            position.apply(legal[action])
-        self.legal_cache = LegalCache()
-        self.player = None
+            position.apply((self.legal_cache or self.legal()).action(action))
+        self.legal_cache = None
+        self.player = _player_of(position)  # asked next, always
 
     def resample_from_infostate(
         self, player: int, probability_sampler: Callable[[], float]

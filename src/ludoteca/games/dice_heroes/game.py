@@ -49,18 +49,15 @@ class DiceHeroesGame(Game[DiceState, Action]):
     def to_move(self, state: DiceState) -> int | None:
         return state.seat if state.seat >= 0 else None
 
-    def legal_actions(self, state: DiceState) -> list[Action]:
-        return legal_actions(state)
+    # the rules' own functions, called without a frame in between (search and playouts)
+    legal_actions = staticmethod(legal_actions)
+    step = staticmethod(play)
 
     def apply_unchecked(self, state: DiceState, action: Action) -> list[Event]:
         return rules.apply(state, action)
 
-    def step(self, state: DiceState, action: Action) -> None:
-        play(state, action, None)
-
-    def resume(self, state: DiceState) -> None:
-        """Go on with an action a draw stopped mid-roll (``rules.resume``; explicit chance)."""
-        rules.resume(state)
+    resume = staticmethod(rules.resume)
+    """Go on with an action a draw stopped mid-roll (explicit chance)."""
 
     def outcome(self, state: DiceState) -> Outcome | None:
         return rules.outcome(state)

@@ -154,7 +154,7 @@ def _roll_dice(state: DiceState, numbers: Sequence[int], events: Log) -> None:
     """Roll the given dice in ascending order; an X sends its die back to the tableau at once."""
     seat, base = state.seat, state.seat * HUES
     below, colours, faces = state.rng.below, state.colours, state.faces
-    sent = rolled = 0
+    sent = n = 0
     try:
         for n in numbers:
             colour = colours[n - 1]
@@ -164,9 +164,8 @@ def _roll_dice(state: DiceState, numbers: Sequence[int], events: Log) -> None:
                 state.troop[base + colour] -= 1
                 state.tableau[base + colour] += 1
                 sent += 1
-            rolled += 1
     except BaseException:  # the stream stopped the action (explicit chance): see ``resume``
-        state.rolling = tuple(numbers[rolled:])
+        state.rolling = tuple(numbers[numbers.index(n) :])  # die ``n`` was being rolled
         raise
     if events is None:
         return
@@ -244,7 +243,7 @@ def _resolve(state: DiceState, events: Log) -> None:
     swords = coins = 0
     growth = [0] * HUES
     sword_dice = []
-    for colour, face in zip(state.colours, state.faces, strict=True):
+    for colour, face in zip(state.colours, state.faces, strict=False):  # same length
         sword = SWORDS[face]
         if sword:
             swords += sword
@@ -284,13 +283,16 @@ def _resolve(state: DiceState, events: Log) -> None:
         state.coins[seat] += gain
         if events is not None:
             events.append(Event("coins", {"seat": seat, "coins": gain, "big_treasure": not swords}))
+    tableau, troop = state.tableau, state.troop
     grown = {}
-    for colour, count in enumerate(growth):
-        moved = min(count, state.tableau[base + colour]) if count else 0
-        if moved:
-            state.tableau[base + colour] -= moved
-            state.troop[base + colour] += moved
-            grown[COLOURS[colour]] = moved
+    for colour in range(HUES):
+        count = growth[colour]
+        if count:
+            moved = min(count, tableau[base + colour])
+            if moved:
+                tableau[base + colour] -= moved
+                troop[base + colour] += moved
+                grown[COLOURS[colour]] = moved
     if grown and events is not None:
         events.append(Event("growth", {"seat": seat, "dice": grown}))
 
@@ -358,6 +360,9 @@ def setup(players: int, rng: Stream, events: Log) -> DiceState:
 def legal_actions(state: DiceState) -> list[Action]:
     if state.seat < 0:
         return []
+    faces = state.faces
+    if X not in faces:  # every die may be re-rolled (``rerollable``, the usual case)
+        return list(_choices((1 << len(faces)) - 1))
     return list(_choices(rerollable(state)))
 
 
@@ -368,11 +373,13 @@ def apply(state: DiceState, action: Action) -> list[Event]:
     return events
 
 
-def play(state: DiceState, action: Action, events: Log) -> None:
+def play(state: DiceState, action: Action, events: Log = None) -> None:
     """``apply``, with the events going to ``events`` (None: not built)."""
     if action:
         state.roll += 1
         _roll_dice(state, action, events)
+        if state.roll < ROLLS and X not in state.faces:
+            return  # the seat still has a choice (``_settle`` would do nothing)
     else:
         _resolve(state, events)
         _start_turn(state, (state.seat + 1) % state.players, events)

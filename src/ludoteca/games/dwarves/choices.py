@@ -113,8 +113,23 @@ def meeting_options(state: DwarvesState) -> list[Action]:
 
 def legal(state: DwarvesState) -> list[Action]:
     """Every legal action of the player to move ([] once the match is over)."""
-    if state.phase == MOVE:
-        return destinations(state, MOVES, CLOCKWISE_MOVES)
-    if state.phase == MEET:
+    phase = state.phase
+    if phase == MOVE:  # ``destinations`` of the moves, written out
+        board = state.board
+        here = state.pos[state.turn]
+        grey, white = state.grey, state.white
+        if grey == white:
+            return list(CLOCKWISE_MOVES[board.size][here])
+        nxt = board.nxt[here]
+        first, second, step = nxt[grey], nxt[white], (here + 1) % board.size
+        found: list[Action] = [MOVES[first]]
+        if second != first:
+            found.append(MOVES[second])
+        if step not in (first, second):
+            found.append(MOVES[step])
+        if here not in (first, second, step):
+            found.append(MOVES[here])
+        return found
+    if phase == MEET:
         return meeting_options(state)
     return []

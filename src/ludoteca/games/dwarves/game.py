@@ -53,17 +53,14 @@ class DwarvesGame(Game[DwarvesState, Action]):
     def players(self, state: DwarvesState) -> int:
         return state.lineup.players
 
-    def to_move(self, state: DwarvesState) -> int | None:
-        return rules.to_move(state)
+    to_move = staticmethod(rules.to_move)
 
-    def legal_actions(self, state: DwarvesState) -> list[Action]:
-        return legal(state)
+    # the rules' own functions, called without a frame in between (search and playouts)
+    legal_actions = staticmethod(legal)
+    step = staticmethod(act)
 
     def apply_unchecked(self, state: DwarvesState, action: Action) -> list[Event]:
         return rules.apply(state, action)
-
-    def step(self, state: DwarvesState, action: Action) -> None:
-        act(state, action, None)
 
     def outcome(self, state: DwarvesState) -> Outcome | None:
         return rules.outcome(state)

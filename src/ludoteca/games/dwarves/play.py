@@ -127,7 +127,7 @@ def trade_event(
     )
 
 
-def act(state: DwarvesState, action: Action, events: Log) -> None:
+def act(state: DwarvesState, action: Action, events: Log = None) -> None:
     """Apply a legal action of the player to move, then play on to the next choice."""
     mover = state.turn
     if isinstance(action, Move):

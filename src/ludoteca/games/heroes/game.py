@@ -36,7 +36,11 @@ class HeroesGame(Game[HeroesState, Action]):
     )
 
     def setup(self, params: JSON, rng: Stream) -> tuple[HeroesState, list[Event]]:
-        return rules.setup(rng)
+        events: list[Event] = []
+        return rules.setup(rng, events), events
+
+    def start(self, params: JSON, rng: Stream) -> HeroesState:
+        return rules.setup(rng, None)
 
     def players(self, state: HeroesState) -> int:
         return 2
@@ -44,14 +48,12 @@ class HeroesGame(Game[HeroesState, Action]):
     def to_move(self, state: HeroesState) -> int | None:
         return None if state.result is not None else state.mover
 
-    def legal_actions(self, state: HeroesState) -> list[Action]:
-        return legal_actions(state)
+    # the rules' own functions, called without a frame in between (search and playouts)
+    legal_actions = staticmethod(legal_actions)
+    step = staticmethod(play)
 
     def apply_unchecked(self, state: HeroesState, action: Action) -> list[Event]:
         return rules.apply(state, action)
-
-    def step(self, state: HeroesState, action: Action) -> None:
-        play(state, action, None)
 
     def outcome(self, state: HeroesState) -> Outcome | None:
         return state.result

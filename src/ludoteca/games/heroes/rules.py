@@ -217,20 +217,26 @@ def set_top(state: HeroesState, room: int, hero: int) -> None:
 # ---------------------------------------------------------------------------------- set-up
 
 
-def setup(rng: Stream) -> tuple[HeroesState, list[Event]]:
-    """Shuffle Gold's 24, then Blue's 24; pick the first seat; set aside 4; each draws 4."""
+GROUP = tuple(role for role in range(8) for _ in range(COPIES))
+"""A seat's 24 heroes in canonical order, before its shuffle."""
+
+
+def setup(rng: Stream, events: Log) -> HeroesState:
+    """Shuffle Gold's 24, then Blue's 24; pick the first seat; set aside 4; each draws 4 (the
+    events to ``events``, None: not built)."""
     state = empty_state(rng)
     for seat in (0, 1):
-        group = [role for role in range(8) for _ in range(COPIES)]
+        group = list(GROUP)
         rng.shuffle(group)
         state.aside[seat] = tuple(group[:SET_ASIDE])
         state.reserves[seat] = tuple(group[SET_ASIDE:])
     first = rng.below(2)
     state.mover = first
-    events = [Event("start", {"first": first})]
+    if events is not None:
+        events.append(Event("start", {"first": first}))
     for seat in (0, 1):
         _draw(state, seat, OPENING_HAND, "deal", events)
-    return state, events
+    return state
 
 
 # ---------------------------------------------------------------------------------- queries
@@ -285,30 +291,38 @@ def _blocked(state: HeroesState, seat: int) -> list[int]:
 
 def placements(state: HeroesState, seat: int, out: list[Action] | None = None) -> list[Action]:
     """Every placement of ``seat``: by role (halfling..paladin), then target (a1..c5, camp);
-    appended to ``out`` when given. (``_blocked``'s rooms, written out for the roles in hand.)"""
+    appended to ``out`` when given. (``connection`` and ``_blocked``'s rooms, written out for
+    the roles in hand.)"""
     if out is None:
         out = []
     hand = state.hands[seat]
-    chain = connection(state, seat)
-    near = SPREAD[chain] | CAMP_ROW[seat]  # connected_rooms
+    own_rooms = state.masks[seat]
+    home = CAMP_ROW[seat]
+    chain = own_rooms & home
+    while True:  # connection
+        grown = SPREAD[chain] & own_rooms
+        if grown == chain:
+            break
+        chain = grown
+    near = SPREAD[chain] | home  # connected_rooms
     camp = chain & CAMP_ROW[1 - seat]  # reaches_camp
     rooms = state.hero_rooms
     own, rival = seat * 8, 8 - seat * 8
-    fits: list[tuple[int, int]] = []  # (role, rooms it fits), strongest first
+    fits = [-1] * 8  # per role in hand, the rooms it fits
     above = 0
     for role in range(PALADIN, HALFLING, -1):
         above |= rooms[rival + role]
         if hand[role]:
-            fits.append(
-                (role, (ALL_ROOMS if role == ROGUE else near) & ~(above | rooms[own + role]))
-            )
+            fits[role] = (ALL_ROOMS if role == ROGUE else near) & ~(above | rooms[own + role])
     if hand[HALFLING]:
-        fits.append((HALFLING, near & ~rooms[own]))
-    for role, fit in reversed(fits):
-        out += PLACE_LOW[role][fit & 255]
-        out += PLACE_HIGH[role][fit >> 8]
-        if camp:
-            out.append(PLACE[role][CAMP])
+        fits[HALFLING] = near & ~rooms[own]
+    for role in range(8):
+        fit = fits[role]
+        if fit >= 0:
+            out += PLACE_LOW[role][fit & 255]
+            out += PLACE_HIGH[role][fit >> 8]
+            if camp:
+                out.append(PLACE[role][CAMP])
     return out
 
 
@@ -528,12 +542,12 @@ def apply(state: HeroesState, action: Action) -> list[Event]:
     return events
 
 
-def play(state: HeroesState, action: Action, events: Log) -> None:
+def play(state: HeroesState, action: Action, events: Log = None) -> None:
     """``apply``, with the events going to ``events`` (None: not built)."""
     kind = action[0]
     seat = state.mover
     if kind == "place":
-        _place(state, int(action[1]), int(action[2]), events)
+        _place(state, action[1], action[2], events)  # type: ignore[arg-type]
     elif kind == "draw":
         _draw(state, seat, draw_amount(state, seat), "draw", events)
         _end_turn(state, events)
