@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -125,5 +126,49 @@ def test_a_server_that_analyses_nothing_says_so(sqlite_url: str) -> None:
         answer = api(server.base).get(f"/api/tables/{table_id}/analysis")
         assert answer.status_code == 404
         assert answer.json()["message"] == "this server does not analyse matches"
+    finally:
+        server.stop()
+
+
+def test_a_server_stops_without_waiting_and_the_next_one_finishes_the_job(
+    sqlite_url: str,
+) -> None:
+    """A server stopping mid-search abandons it at once; its job, still ``running`` in the
+    database, is claimed again by another process once stale, and finished there."""
+    slow = server_settings(
+        sqlite_url, analysis_iterations=10**7, analysis_poll_seconds=0.2, bot_delay=0.0
+    )
+    server = ThreadServer(slow).start()
+    try:
+        table_id = asyncio.run(person_against_bot(server.base, server.ws_base))
+        eventually(
+            lambda: (
+                api(server.base).get(f"/api/tables/{table_id}/analysis").json()["status"]
+                == "running"
+            ),
+            30,
+            interval=0.1,
+            what="the analysis under way",
+        )
+    finally:
+        started = time.monotonic()
+        server.stop()
+    assert time.monotonic() - started < 10, "the server waited for the analysis"
+    quick = server_settings(
+        sqlite_url,
+        analysis_iterations=10,
+        analysis_poll_seconds=0.2,
+        analysis_stale_seconds=1.0,
+    )
+    server = ThreadServer(quick).start()
+    try:
+        eventually(
+            lambda: api(server.base).get(f"/api/tables/{table_id}/analysis").status_code == 200,
+            60,
+            interval=0.2,
+            what="the abandoned analysis, finished by the next server",
+        )
+        body = api(server.base).get(f"/api/tables/{table_id}/analysis").json()
+        assert body["status"] == "done" and body["iterations"] == 10
     finally:
         server.stop()

@@ -184,10 +184,15 @@ class Analyst:
         return self._pool
 
     def close(self) -> None:
+        """Stop at once: a search under way is abandoned (its job is claimed again once stale),
+        so a server that stops never waits for an analysis."""
         for task in list(self._tasks):
             task.cancel()
         if self._pool is not None:
+            workers = list(getattr(self._pool, "_processes", {}).values())
             self._pool.shutdown(wait=False, cancel_futures=True)
+            for process in workers:
+                process.terminate()
 
 
 def status_of(job: AnalysisRow) -> tuple[int, dict[str, Any]]:
