@@ -36,7 +36,7 @@ export function mount(root, [tableId], query) {
   const dockEl = h("div", { class: "board-controls" });
   const logEl = h("div", { class: "replay-log" });
   const analysisEl = h("div", { class: "replay-analysis" });
-  replace(root, h("section", { class: "page replay-page" }, headEl, barEl, analysisEl, h("div", { class: "replay-layout" }, h("div", { class: "replay-main" }, boardEl, dockEl), logEl)));
+  replace(root, h("section", { class: "page replay-page" }, headEl, barEl, h("div", { class: "replay-layout" }, h("div", { class: "replay-main" }, boardEl, dockEl), logEl), analysisEl));
 
   function msgAt(k) {
     const data = state.data;
