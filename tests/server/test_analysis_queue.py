@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from kit.wait import eventually
 from ludoteca.bots.analysis import analyse
 from ludoteca.core import MatchRecord
 from ludoteca.games import get
+from ludoteca.server.config import Settings
 from ludoteca.server.storage import Storage, open_storage
 
 
@@ -172,3 +174,18 @@ def test_a_server_stops_without_waiting_and_the_next_one_finishes_the_job(
         assert body["status"] == "done" and body["iterations"] == 10
     finally:
         server.stop()
+
+
+def test_the_analysis_settings_come_from_the_environment_and_are_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LUDOTECA_ANALYSIS_WORKERS", "0")
+    monkeypatch.setenv("LUDOTECA_ANALYSIS_ITERATIONS", "250")
+    settings = Settings.from_env()
+    assert (settings.analysis_workers, settings.analysis_iterations) == (0, 250)
+    assert settings.problems() == []
+    wrong = replace(settings, analysis_workers=-1, analysis_iterations=0)
+    assert wrong.problems() == [
+        "LUDOTECA_ANALYSIS_WORKERS must be at least 0, not -1",
+        "LUDOTECA_ANALYSIS_ITERATIONS must be at least 1, not 0",
+    ]
