@@ -187,3 +187,27 @@ def test_a_record_file_points_to_the_command(
     status = page.locator(".analysis .analysis-status")
     status.wait_for()
     assert "ludoteca analyse RECORD.json" in status.inner_text()
+
+
+def test_the_page_says_the_analysis_is_being_made_and_asks_again(
+    browser: Any, tmp_path: Path
+) -> None:
+    slow = ServerProcess(tmp_path, env={**ENV, "LUDOTECA_ANALYSIS_ITERATIONS": "10000000"})
+    slow.start()
+    found = Pages(browser, slow.base)
+    try:
+        table_id = finished_match(slow)
+        page = found.open(f"/replay/{table_id}?seat=0")
+        status = page.locator('.analysis .analysis-status[role="status"]')
+        status.wait_for()
+        assert status.inner_text().startswith("The analysis is being made")
+        assert page.locator(".analysis").get_attribute("aria-busy") == "true"
+        with page.expect_request(lambda r: r.url.endswith(f"/api/tables/{table_id}/analysis")):
+            pass  # the page asks again while the server answers 202
+        assert slow.get(f"/api/tables/{table_id}/analysis")["status"] in ("queued", "running")
+        assert page.locator(".analysis-chart").count() == 0
+    finally:
+        for context in found.contexts:
+            context.close()
+        slow.stop()
+    assert found.errors == [], "JavaScript errors in the browser:\n" + "\n".join(found.errors)
