@@ -34,7 +34,8 @@ GRADES = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
 """How much win chance an action gave away against the best (at least), and what it is called."""
 
 TOP = 5
-"""Candidate actions listed per decision (the best first; the action taken is always listed)."""
+"""Candidate actions listed per decision, by win chance (then the best and the taken action, if
+they are not among them)."""
 
 
 def grade(loss: float) -> str | None:
@@ -108,7 +109,7 @@ def analyse_decision(
         best, best_chance = taken, taken_chance
     loss = round(max(0.0, best_chance - taken_chance), 4)
     ranked = sorted(edges, key=lambda a: (-chance(a), -edges[a].visits, str(a)))
-    listed = ranked[:TOP] + ([taken] if taken not in ranked[:TOP] else [])
+    listed = ranked[:TOP] + [a for a in dict.fromkeys((best, taken)) if a not in ranked[:TOP]]
     return base | {
         "forced": False,
         "taken": {"action": position.action, "chance": taken_chance},
