@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from bots_positions import find
 
 from ludoteca.bots.analysis import (
     GRADES,
@@ -19,6 +20,8 @@ from ludoteca.bots.analysis import (
     grade,
     positions,
 )
+from ludoteca.bots.ismcts import ARMS, search
+from ludoteca.bots.levels import hard_options
 from ludoteca.core import Game, Match, MatchRecord, Player, RecordError
 from ludoteca.games import all_games, get
 
@@ -152,3 +155,23 @@ def test_bad_requests_are_refused_saying_why() -> None:
     tampered.actions[3] = replace(tampered.actions[3], action="pass")
     with pytest.raises(RecordError, match="does not replay"):
         analyse(game, tampered, iterations=5, seats=[0, 1])
+
+
+def test_the_action_taken_is_compared_even_among_more_actions_than_the_root_compares() -> None:
+    """Dice Heroes offers up to 512 actions and a search compares 16: ``keep`` puts the person's
+    action among them, where a random draw of the others would often leave it out."""
+    game = get("dice-heroes")
+    state = find(game, 2, lambda s: len(game.legal_actions(s)) > 4 * ARMS)
+    seat = game.to_move(state)
+    assert seat is not None
+    hint = game.heuristic_bot().choose(game, state.clone(), seat, random.Random(0))
+    rare = [a for a in game.legal_actions(state) if a != hint][-1]
+    left_out = 0
+    for n in range(6):
+        options = hard_options(game, 40)
+        plain = search(game, state, seat, random.Random(n), options)
+        kept = search(game, state, seat, random.Random(n), options, keep=(rare,))
+        left_out += rare not in plain.root.edges
+        assert rare in kept.root.edges and kept.root.edges[rare].visits > 0
+        assert len(kept.root.edges) <= ARMS
+    assert left_out > 0, "without keep, the draw leaves it out: the test shows keep matters"
