@@ -131,6 +131,7 @@ class Analyst:
         if self.workers <= 0:
             return
         while True:
+            self._wake.clear()  # before claiming: a job queued meanwhile wakes the wait below
             claimed = False
             while self._busy < self.workers:
                 try:
@@ -146,7 +147,6 @@ class Analyst:
                 self._busy += 1
                 self._spawn(self._work(job))
             if not claimed:
-                self._wake.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
 
