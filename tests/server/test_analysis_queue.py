@@ -6,6 +6,7 @@ that ``ludoteca analyse`` gives for the same record."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from dataclasses import replace
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from kit.client import person_against_bot
-from kit.servers import ThreadServer, api, server_settings
+from kit.servers import ServerProcess, ThreadServer, api, server_settings
 from kit.wait import eventually
 from ludoteca.bots.analysis import analyse
 from ludoteca.core import MatchRecord
@@ -189,3 +190,49 @@ def test_the_analysis_settings_come_from_the_environment_and_are_checked(
         "LUDOTECA_ANALYSIS_WORKERS must be at least 0, not -1",
         "LUDOTECA_ANALYSIS_ITERATIONS must be at least 1, not 0",
     ]
+
+
+def workers(pid: int) -> set[int]:
+    """The worker processes ``pid`` started (Linux: read from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid and b"spawn_main" in (stat.parent / "cmdline").read_bytes():
+                found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    with contextlib.suppress(OSError):
+        return "\nState:\tZ" not in status.read_text()
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_a_server_killed_outright_leaves_no_search_behind(tmp_path: Path) -> None:
+    server = ServerProcess(
+        tmp_path, env={"LUDOTECA_ANALYSIS_ITERATIONS": "10000000", "LUDOTECA_ANALYSIS_POLL": "0.2"}
+    ).start()
+    try:
+        table_id = asyncio.run(person_against_bot(server.base, server.ws_base))
+        eventually(
+            lambda: server.get(f"/api/tables/{table_id}/analysis")["status"] == "running",
+            30,
+            interval=0.1,
+            what="the analysis under way",
+        )
+        assert server.process is not None
+        pid = server.process.pid
+        eventually(lambda: workers(pid), 30, interval=0.1, what="the searching process")
+        started = workers(pid)
+        server.kill()
+        eventually(
+            lambda: not any(alive(pid) for pid in started),
+            10,
+            interval=0.1,
+            what="the server's searching processes ending with it",
+        )
+    finally:
+        server.stop()

@@ -6,16 +6,18 @@ table's path), so a live table never waits for it. Every process runs ``run``: i
 from the database (one UPDATE decides who gets a job; a job whose worker died is claimed again
 once it is ``stale_seconds`` old) while fewer than ``analysis_workers`` of its own are searching,
 and hands each to its process pool. The searching processes run at a lower CPU priority than the
-server's, so they take the time live tables leave.
+server's, so they take the time live tables leave, and end with it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import json
 import multiprocessing
 import os
+import signal
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -49,10 +51,20 @@ class NoAnalysis:
         return None
 
 
-def _lower_priority() -> None:
-    """Runs in each fresh worker process: yield the CPU to the server's own processes."""
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process gets when the one that started it dies."""
+
+
+def _prepare_worker(server: int) -> None:
+    """Runs in each fresh worker process: yield the CPU to the server's own processes, and (on
+    Linux) end with the server process ``server``, even one killed outright, rather than search
+    on for nobody (and at once if it died while this one started)."""
     with contextlib.suppress(OSError):
         os.nice(NICE)
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != server:
+        os._exit(0)
 
 
 def _analyse(record: dict[str, Any], iterations: int) -> str:
@@ -179,7 +191,8 @@ class Analyst:
             self._pool = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
+                initializer=_prepare_worker,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
