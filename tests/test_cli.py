@@ -536,6 +536,11 @@ def test_a_person_plays_a_whole_match_in_the_terminal(game_id: str, tmp_path: Pa
     assert f"Table: {data['table']}" in seen and data["table"].startswith("terminal-")
     assert f"The seed of the deal: {data['seed']}" in seen
     assert ludoteca("verify", str(record)).returncode == 0
+    assert f"'ludoteca analyse {record.resolve()}'" in seen
+    analysed = ludoteca("analyse", str(record), "--iterations", "5", "--json")
+    assert analysed.returncode == 0, analysed.stderr
+    mine = [n for n, s in enumerate(data["actions"], 1) if s["by"] == "player"]
+    assert mine and [d["version"] for d in json.loads(analysed.stdout)["decisions"]] == mine
     said = [line[4:] for line in seen.splitlines() if line.startswith("  · ")]
     kinds = {e["kind"] for e, _ in told(game_id, 2, "kinds")} | {"end", "result"}
     assert said and not [line for line in said if is_fallback(line, kinds)]

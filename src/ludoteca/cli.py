@@ -1,4 +1,5 @@
-"""The ``ludoteca`` command: serve the table, play in a terminal, simulate, verify, list moves."""
+"""The ``ludoteca`` command: serve the table, play in a terminal, simulate, verify, analyse,
+list moves."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from ludoteca import analysis_text
 from ludoteca.bots import LEVELS, make_bot
 from ludoteca.bots.arena import MatchResult, Tournament, run
 from ludoteca.core import (
@@ -163,6 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--server", metavar="URL", help="fetch the server's public keys from URL/api/keys"
     )
     ver.set_defaults(run=cmd_verify)
+
+    analysis_text.add_parser(commands, lambda name: read_json(Path(name)))
 
     keys = commands.add_parser("keys", help="list or rotate the server's record-signing keys")
     keys.add_argument("action", choices=("list", "rotate"))

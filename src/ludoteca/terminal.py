@@ -296,7 +296,8 @@ class TerminalTable:
         self.tell(self.match.act(self.human, text, by="table"))
 
     def finish(self) -> None:
-        """The final board, the result, and the proof: table id, seed, secret, the record."""
+        """The final board, the result, and the proof: table id, seed, secret, the record (and
+        how to analyse it)."""
         match = self.match
         board = self.board()
         if self.live:
@@ -322,6 +323,7 @@ class TerminalTable:
             f"The record of this match: {shown}\n"
             f"Check it with 'ludoteca verify {shown}', or deal it again with "
             f"'python3 docs/verify_deal.py {shown}'.\n"
+            f"See how each of your decisions compares with the best: 'ludoteca analyse {shown}'.\n"
         )
 
 

@@ -1,10 +1,12 @@
 """A websocket client of one table, as the web table and the terminal are, and the table
-helpers built on it: a started table of two people, the views a stored match gives each seat."""
+helpers built on it: a started table of two people, a person's whole match against a bot, the
+views a stored match gives each seat."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 import secrets
 import time
 from typing import Any
@@ -143,6 +145,41 @@ def two_people_table(
         assert revealed.status_code == 200, revealed.text
     assert revealed.json()["table"]["status"] == "playing", revealed.text
     return table_id, tokens
+
+
+async def person_against_bot(base: str, ws_base: str, game: str = "dwarves") -> str:
+    """A whole match of a person (Ana, seat 0, over the websocket, choosing at random among the
+    legal actions) against a random bot; the table's id once it is over."""
+    created = (
+        api(base)
+        .post(
+            "/api/tables",
+            json={
+                "game": game,
+                "seats": [{"bot": False}, {"bot": True, "level": "random"}],
+                "name": "Ana",
+                "start": True,
+            },
+        )
+        .json()
+    )
+    table_id: str = created["table"]["id"]
+    client = await Client.connect(ws_base, table_id, created["token"])
+    rng = random.Random(table_id)
+
+    def mine_or_over(message: dict[str, Any]) -> bool:
+        view = message.get("view") if message["type"] == "state" else None
+        return view is not None and (view["over"] or bool(message["legal"]))
+
+    try:
+        state = await client.until(mine_or_over, timeout=60)
+        while not state["view"]["over"]:
+            answer = await client.act(rng.choice(state["legal"]), state["version"])
+            assert answer["type"] == "state", answer
+            state = answer if mine_or_over(answer) else await client.until(mine_or_over, 60)
+    finally:
+        await client.close()
+    return table_id
 
 
 def replay(record: dict[str, Any], upto: int | None = None) -> Match:

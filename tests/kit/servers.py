@@ -33,6 +33,9 @@ def free_port() -> int:
         return port
 
 
+# Search iterations per decision of the analyses the test servers make (docs/analysis.md): enough
+# to run every part of them, little enough not to slow the other tests.
+TEST_ANALYSIS = 20
 # Waits for a live server: short, so a test waits little and still sees every step.
 LIVE_CLOCK = {"bot_delay": 0.0, "away_grace": 0.3, "contribution_seconds": 2.0}
 # Waits for a lobby on a fake clock: round figures the tests advance the clock by.
@@ -40,10 +43,12 @@ FAKE_CLOCK = {"bot_delay": 0.5, "away_grace": 5.0, "contribution_seconds": 10.0}
 
 
 def server_settings(db_url: str, *, fake_clock: bool = False, **changes: Any) -> Settings:
-    """The server's settings for a test: turns of a second at least, and the waits of a live
-    server (or, with ``fake_clock``, of a lobby whose clock the test moves); ``changes`` on top."""
+    """The server's settings for a test: turns of a second at least, analyses on a small budget,
+    and the waits of a live server (or, with ``fake_clock``, of a lobby whose clock the test
+    moves); ``changes`` on top."""
     waits = FAKE_CLOCK if fake_clock else LIVE_CLOCK
-    return replace(Settings(db_url=db_url, min_turn_seconds=1, **waits), **changes)  # type: ignore[arg-type]
+    base = Settings(db_url=db_url, min_turn_seconds=1, analysis_iterations=TEST_ANALYSIS, **waits)  # type: ignore[arg-type]
+    return replace(base, **changes)
 
 
 def healthy(base: str) -> bool:
@@ -125,8 +130,13 @@ class ThreadServer:
         return self.server.config.app.state.ludoteca  # type: ignore[attr-defined]
 
 
-# bots answer at once and turns may be a second long, unless a test says otherwise
-PROCESS_ENV = {"LUDOTECA_BOT_DELAY": "0.01", "LUDOTECA_MIN_TURN_SECONDS": "1"}
+# bots answer at once, turns may be a second long and finished matches are analysed on a small
+# search budget, unless a test says otherwise
+PROCESS_ENV = {
+    "LUDOTECA_BOT_DELAY": "0.01",
+    "LUDOTECA_MIN_TURN_SECONDS": "1",
+    "LUDOTECA_ANALYSIS_ITERATIONS": str(TEST_ANALYSIS),
+}
 
 
 @dataclass

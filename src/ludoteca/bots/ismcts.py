@@ -182,8 +182,9 @@ class Arm:
 
 @dataclass(frozen=True, slots=True)
 class Search:
-    """A finished search from ``seat``'s view: the tree, the chosen action, the prior's action,
-    the iterations run and the seconds taken."""
+    """A finished search from ``seat``'s view: the tree (``root.edges`` holds the payoffs of
+    every root action compared), the chosen action, the prior's action, the iterations run and
+    the seconds taken."""
 
     root: Node
     seat: int
@@ -211,10 +212,17 @@ class Options:
 
 
 def search(
-    game: Game[Any, Any], world: Any, seat: int, rng: random.Random, options: Options
+    game: Game[Any, Any],
+    world: Any,
+    seat: int,
+    rng: random.Random,
+    options: Options,
+    *,
+    keep: tuple[Hashable, ...] = (),
 ) -> Search:
     """Search from ``seat``'s information set, given as any world the seat cannot tell from the
-    real one, within the budget of ``options``.
+    real one, within the budget of ``options``; the legal actions in ``keep`` are always among
+    the root actions compared (the analysis of a match keeps the action a person took).
 
     The root runs Sequential Halving (Karnin, Koren & Somekh, 2013) over the legal actions (at
     most ``ARMS`` of them: the prior's and a random draw of the others): each
@@ -242,8 +250,9 @@ def search(
     root = Node()
     actions = game.legal_actions(world)
     if len(actions) > ARMS:
-        others = [a for a in actions if a != hint]
-        actions = [a for a in actions if a == hint] + rng.sample(others, ARMS - (hint in actions))
+        first = [a for a in actions if a == hint or a in keep]
+        others = [a for a in actions if a not in first]
+        actions = first + rng.sample(others, max(0, ARMS - len(first)))
     live = [Arm(a) for a in actions]
     base = next((arm for arm in live if arm.action == hint), None)
     rounds = max(1, ceil(log2(len(live))))

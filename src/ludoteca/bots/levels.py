@@ -43,19 +43,23 @@ class NoisyBot:
         return self.inner.choose(game, world, seat, rng)
 
 
-def hard_bot(game: Game[Any, Any], iterations: int | None = None) -> IsmctsBot:
-    """The ``hard`` bot: on the clock (``HARD_SECONDS``), or with a fixed ``iterations`` budget
-    and no clock, which makes its choices reproducible (tests, benchmarks)."""
+def hard_options(game: Game[Any, Any], iterations: int | None = None) -> Options:
+    """How ``hard`` searches: on the clock (``HARD_SECONDS``), or with a fixed ``iterations``
+    budget and no clock, which makes its searches reproducible (tests, benchmarks, the analysis
+    of a match)."""
     policy = game.heuristic_bot()
-    return IsmctsBot(
-        Options(
-            iterations=HARD_ITERATIONS if iterations is None else iterations,
-            seconds=HARD_SECONDS if iterations is None else None,
-            rollout=PolicyRollout(policy),
-            prior=policy,
-            widening=1.0,
-        )
+    return Options(
+        iterations=HARD_ITERATIONS if iterations is None else iterations,
+        seconds=HARD_SECONDS if iterations is None else None,
+        rollout=PolicyRollout(policy),
+        prior=policy,
+        widening=1.0,
     )
+
+
+def hard_bot(game: Game[Any, Any], iterations: int | None = None) -> IsmctsBot:
+    """The ``hard`` bot (``hard_options``)."""
+    return IsmctsBot(hard_options(game, iterations))
 
 
 def make_bot(level: str, game: Game[Any, Any], *, iterations: int | None = None) -> Bot:

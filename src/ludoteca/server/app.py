@@ -24,7 +24,8 @@ from .accounts.origin import OriginCheck
 from .accounts.rows import memory_engine
 from .accounts.service import Accounts
 from .accounts.store import AccountStore
-from .api import accounts, games, invite, ops, records, sockets, tables
+from .analysis import Analyst
+from .api import accounts, analysis, games, invite, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
 from .config import Settings
@@ -56,6 +57,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await watch.check(storage)
         services = Services(storage, bots, settings, keys=keys, cluster=cluster, now=watch.now)
         lobby = Lobby(services)
+        analyst = Analyst(
+            storage,
+            lobby.record,
+            workers=settings.analysis_workers,
+            iterations=settings.analysis_iterations,
+            poll_seconds=settings.analysis_poll_seconds,
+            stale_seconds=settings.analysis_stale_seconds,
+            now=watch.now,
+        )
+        services.analyses = analyst
         await lobby.load()
         limits = RateLimits(settings)
         people = open_accounts(storage, limits, settings)
@@ -69,12 +80,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             caps=ConnectionCaps(settings.max_connections_per_client, settings.max_connections),
             watch=watch,
             accounts=people,
+            analyst=analyst,
         )
         app.state.ludoteca = state
         sweeper = asyncio.create_task(lobby.run_sweeper())
         keeper = asyncio.create_task(cluster.run(lobby))
         watcher = asyncio.create_task(state.watch.run(storage))
         rater = asyncio.create_task(people.run(settings.rating_poll_seconds))
+        analysing = asyncio.create_task(analyst.run())
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
@@ -84,6 +97,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             keeper.cancel()
             watcher.cancel()
             rater.cancel()
+            analysing.cancel()
+            analyst.close()
             lobby.shutdown()
             for websocket in list(state.connections):
                 await _close_quietly(websocket)
@@ -116,7 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(Rejected, _rejected)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
-    for module in (games, tables, invite, records, ops, sockets, accounts):
+    for module in (games, tables, invite, records, ops, sockets, accounts, analysis):
         app.include_router(module.router)
     app.include_router(replay.router)
     mount_web(app, games.catalogue)

@@ -102,6 +102,13 @@ class Settings:
     forwarded_allow_ips: str = ""
     contribution_seconds: float = 10.0  # how long a start waits for commitments, then reveals
     keys_dir: str | None = None  # the record-signing keys (None: one key for this process only)
+    # the analysis of finished matches (docs/analysis.md): searching worker processes per server
+    # process (0: none), search iterations per decision, how often the queue is looked at for
+    # jobs of other processes, and after how long a job whose worker died is taken again
+    analysis_workers: int = 1
+    analysis_iterations: int = 400
+    analysis_poll_seconds: float = 5.0
+    analysis_stale_seconds: float = 900.0
 
     def problems(self) -> list[str]:
         """What is wrong with these settings, in words (empty when nothing is): checked before
@@ -125,6 +132,10 @@ class Settings:
             "LUDOTECA_CONTRIBUTION_SECONDS": (self.contribution_seconds, 0),
             "LUDOTECA_OPEN_TABLE_TTL": (self.open_table_ttl, 1),
             "LUDOTECA_BOT_PROCESSES": (self.bot_processes, 1),
+            "LUDOTECA_ANALYSIS_WORKERS": (self.analysis_workers, 0),
+            "LUDOTECA_ANALYSIS_ITERATIONS": (self.analysis_iterations, 1),
+            "LUDOTECA_ANALYSIS_POLL": (self.analysis_poll_seconds, 0.1),
+            "LUDOTECA_ANALYSIS_STALE": (self.analysis_stale_seconds, 1),
             "LUDOTECA_MIN_TURN_SECONDS": (self.min_turn_seconds, 1),
             "LUDOTECA_SESSION_IDLE": (self.session_idle_seconds, 60),
             "LUDOTECA_SESSION_MAX": (self.session_max_seconds, 60),
@@ -204,4 +215,8 @@ class Settings:
             contribution_seconds=_float("LUDOTECA_CONTRIBUTION_SECONDS", base.contribution_seconds),
             keys_dir=os.environ.get("LUDOTECA_KEYS", DEFAULT_KEYS),
             share_url=env("LUDOTECA_SHARE_URL") or None,
+            analysis_workers=_int("LUDOTECA_ANALYSIS_WORKERS", base.analysis_workers),
+            analysis_iterations=_int("LUDOTECA_ANALYSIS_ITERATIONS", base.analysis_iterations),
+            analysis_poll_seconds=_float("LUDOTECA_ANALYSIS_POLL", base.analysis_poll_seconds),
+            analysis_stale_seconds=_float("LUDOTECA_ANALYSIS_STALE", base.analysis_stale_seconds),
         )

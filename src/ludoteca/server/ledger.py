@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ludoteca.core import Deal, Event, Game, Match, Player, ReplayError, Step, fingerprint
 from ludoteca.core.record import Actor
 
+from .analysis import MatchOverHook, NoAnalysis
 from .bots import BotRunner
 from .clock import TurnClock
 from .cluster import Cluster, NoticeKind, Solo
@@ -89,7 +90,8 @@ class LogEntry:
 class Services:
     """What a table needs from the process: storage, bots, settings, signing keys, the other
     processes (``cluster``: who drives which table, and telling them what changed), whoever is
-    told that a person's turn began (``turns``), and the time (``now`` and ``sleep``, injected so
+    told that a person's turn began (``turns``), whoever analyses a match once it is over
+    (``analyses``), and the time (``now`` and ``sleep``, injected so
     tests drive clocks without waiting)."""
 
     storage: Storage
@@ -100,6 +102,7 @@ class Services:
     keys: KeyRing = field(default_factory=KeyRing.ephemeral)
     cluster: Cluster = field(default_factory=Solo)
     turns: TurnHook = field(default_factory=NoTurnHook)
+    analyses: MatchOverHook = field(default_factory=NoAnalysis)
 
 
 @dataclass(slots=True, eq=False)

@@ -200,6 +200,7 @@ class Table(Driven):
         )
         if result is not None:
             log("match_over", table=self.id, outcome=result)
+            self.services.analyses.match_over(self.id)  # queued in the background
         await self.after_change("step", step)
 
     async def back(self, seat: int) -> None:

@@ -14,6 +14,7 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
+from ludoteca.server.analysis import Analyst
 from ludoteca.server.bots import BotRunner
 from ludoteca.server.config import Settings
 from ludoteca.server.limiting import ConnectionCaps, RateLimits
@@ -38,6 +39,7 @@ class AppState:
     caps: ConnectionCaps
     watch: Watch
     accounts: Accounts
+    analyst: Analyst
     connections: set[WebSocket] = field(default_factory=set)
 
 

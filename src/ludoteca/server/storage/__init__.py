@@ -12,8 +12,11 @@ from .memory import MemoryStorage
 from .migrate import DatabaseError, SchemaBehind, prepare
 from .protocol import Storage
 from .rows import (
+    DONE,
+    FAILED,
     MAX_PAGE,
     ActionRow,
+    AnalysisRow,
     Append,
     Census,
     ConflictError,
@@ -24,8 +27,11 @@ from .rows import (
 from .sql import SqlStorage
 
 __all__ = [
+    "DONE",
+    "FAILED",
     "MAX_PAGE",
     "ActionRow",
+    "AnalysisRow",
     "Append",
     "Census",
     "ConflictError",

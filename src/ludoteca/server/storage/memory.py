@@ -15,8 +15,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from .rows import (
+    DONE,
     EXPIRED,
+    FAILED,
+    QUEUED,
+    RUNNING,
     ActionRow,
+    AnalysisRow,
     Append,
     Census,
     ConflictError,
@@ -49,6 +54,7 @@ class MemoryStorage:
 
     def __init__(self) -> None:
         self._tables: dict[str, _Stored] = {}
+        self._analyses: dict[str, AnalysisRow] = {}
         self._closed = False
 
     @property
@@ -248,6 +254,47 @@ class MemoryStorage:
         self._open()
         found = self._newest_first(status_filter(statuses), game)
         return sum(owner in (None, s.row.owner) for s in found)
+
+    # ---------------------------------------------------------------------------- analyses
+    async def queue_analysis(self, table_id: str, at: float) -> bool:
+        self._open()
+        if table_id in self._analyses:
+            return False
+        self._analyses[table_id] = AnalysisRow(table_id, QUEUED, at)
+        return True
+
+    async def claim_analysis(
+        self, at: float, stale_before: float, max_attempts: int
+    ) -> AnalysisRow | None:
+        self._open()
+        waiting = sorted(
+            (
+                job
+                for job in self._analyses.values()
+                if job.status == QUEUED
+                or (job.status == RUNNING and (job.claimed_at or 0.0) < stale_before)
+            ),
+            key=lambda job: (job.queued_at, job.table_id),
+        )
+        for job in waiting:
+            if job.attempts >= max_attempts:
+                job.status, job.done_at = FAILED, at
+                job.result = f"its worker stopped {job.attempts} times"
+                continue
+            job.status, job.claimed_at, job.attempts = RUNNING, at, job.attempts + 1
+            return replace(job)
+        return None
+
+    async def finish_analysis(self, table_id: str, result: str, failed: bool, at: float) -> None:
+        self._open()
+        job = self._analyses.get(table_id)
+        if job is not None:
+            job.status, job.result, job.done_at = FAILED if failed else DONE, result, at
+
+    async def load_analysis(self, table_id: str) -> AnalysisRow | None:
+        self._open()
+        job = self._analyses.get(table_id)
+        return None if job is None else replace(job)
 
     async def ping(self) -> None:
         self._open()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from .rows import ActionRow, Append, Census, SeatRow, TablePage, TableRow
+from .rows import ActionRow, AnalysisRow, Append, Census, SeatRow, TablePage, TableRow
 
 
 class Storage(Protocol):
@@ -128,6 +128,26 @@ class Storage(Protocol):
         """Mark every table still open that was created before ``older_than`` ``expired``; return
         their ids, oldest first."""
         ...
+
+    async def queue_analysis(self, table_id: str, at: float) -> bool:
+        """Queue a finished match for analysis (``docs/analysis.md``); False (nothing changes)
+        when it is queued, analysed or given up on already."""
+        ...
+
+    async def claim_analysis(
+        self, at: float, stale_before: float, max_attempts: int
+    ) -> AnalysisRow | None:
+        """Take the oldest job waiting, or one whose worker claimed it before ``stale_before`` and
+        never finished (it died): ``running`` from ``at``, one attempt more. One UPDATE re-checks
+        the job's state, so of several processes claiming it exactly one gets it. A job whose
+        worker died ``max_attempts`` times is ``failed`` instead. None when nothing waits."""
+        ...
+
+    async def finish_analysis(self, table_id: str, result: str, failed: bool, at: float) -> None:
+        """Store a job's result: the analysis (``done``), or why there is none (``failed``)."""
+        ...
+
+    async def load_analysis(self, table_id: str) -> AnalysisRow | None: ...
 
     async def ping(self) -> None:
         """Raise if the store cannot answer (the health check)."""

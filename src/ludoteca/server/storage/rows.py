@@ -153,3 +153,21 @@ class Census:
 
     now: float
     labels: tuple[str, ...] = ()
+
+
+QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+"""The states of a match's analysis (``Storage.queue_analysis`` and after)."""
+
+
+@dataclass(slots=True)
+class AnalysisRow:
+    """A finished match's analysis job: its state, when it was queued, how many workers took it,
+    and the result (the analysis as JSON once ``done``; why not, once ``failed``)."""
+
+    table_id: str
+    status: str
+    queued_at: float
+    claimed_at: float | None = None
+    attempts: int = 0
+    result: str | None = field(default=None, repr=False)
+    done_at: float | None = None

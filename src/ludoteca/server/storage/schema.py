@@ -163,3 +163,20 @@ rating_changes = Table(
     Column("sigma", Float, nullable=False),
     Index("ix_rating_changes_account_id_at", "account_id", "at"),
 )
+
+# --------------------------------------------------------- match analyses (revision 0009)
+# The queue of finished matches to analyse and, once done, the analysis (docs/analysis.md). A job
+# is claimed by one worker with an UPDATE that re-checks its status; one whose worker died
+# (``running`` and claimed long ago) may be claimed again.
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("status", String(8), nullable=False),  # queued | running | done | failed
+    Column("queued_at", Float, nullable=False),
+    Column("claimed_at", Float),
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("result", Text),  # the analysis (JSON) once done; why not, once failed
+    Column("done_at", Float),
+    Index("ix_analyses_status_queued_at", "status", "queued_at"),
+)

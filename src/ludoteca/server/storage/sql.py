@@ -33,6 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from .analyses import SqlAnalyses
 from .rows import (
     EXPIRED,
     ActionRow,
@@ -73,7 +74,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class SqlStorage:
+class SqlStorage(SqlAnalyses):
     """Tables, seats and actions in one SQLite or PostgreSQL database at the current schema."""
 
     def __init__(self, engine: Engine) -> None:

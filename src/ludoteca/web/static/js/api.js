@@ -53,6 +53,7 @@ export const api = {
   recordText: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/record`, undefined, null, true),
   verify: (record) => call("POST", "/api/verify", record),
   verifyText: (recordText, receipts) => call("POST", "/api/verify", receipts.length ? `{"record":${recordText},"receipts":${JSON.stringify(receipts)}}` : recordText),
+  analysis: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
   replay: (id, seat) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`),
   session: () => call("GET", "/api/session"),
   signUp: (body) => call("POST", "/api/accounts", body),

@@ -1,7 +1,8 @@
 // Replay a finished match (/replay/{id}, or /replay with a record file): step through it with
 // buttons, ← and →, or the slider, as one seat saw it or as a spectator, with the log in step.
 // The server makes every view by replaying the stored steps (GET /api/tables/{id}/replay, or
-// POST /api/replay for a file); the board only draws them: nothing is worked out here.
+// POST /api/replay for a file); the board only draws them: nothing is worked out here. A server
+// table's replay also shows its analysis (pages/analysis.js), asked for again while it is made.
 
 import { api } from "../api.js";
 import { errorText } from "../announce.js";
@@ -11,6 +12,7 @@ import { t } from "../i18n.js";
 import { gameName, loadGames } from "../games.js";
 import { loadBoard } from "../boards/index.js";
 import { logPanel } from "../table/log.js";
+import { analysisPanel } from "./analysis.js";
 import { seatName } from "../table/seats.js";
 
 function tableOf(data, id) {
@@ -25,7 +27,7 @@ function tableOf(data, id) {
 }
 
 export function mount(root, [tableId], query) {
-  const state = { data: null, k: 0, seat: query.has("seat") ? Number(query.get("seat")) : null, error: null, record: null, board: null, boardFor: null, games: [], busy: false };
+  const state = { analysis: null, timer: null, gone: false, data: null, k: 0, seat: query.has("seat") ? Number(query.get("seat")) : null, error: null, record: null, board: null, boardFor: null, games: [], busy: false };
   const debug = debugRecord({ replay: state });
 
   const headEl = h("div", { class: "replay-head" });
@@ -33,7 +35,8 @@ export function mount(root, [tableId], query) {
   const boardEl = h("div", { class: "board-root replay-board" });
   const dockEl = h("div", { class: "board-controls" });
   const logEl = h("div", { class: "replay-log" });
-  replace(root, h("section", { class: "page replay-page" }, headEl, barEl, h("div", { class: "replay-layout" }, h("div", { class: "replay-main" }, boardEl, dockEl), logEl)));
+  const analysisEl = h("div", { class: "replay-analysis" });
+  replace(root, h("section", { class: "page replay-page" }, headEl, barEl, h("div", { class: "replay-layout" }, h("div", { class: "replay-main" }, boardEl, dockEl), logEl), analysisEl));
 
   function msgAt(k) {
     const data = state.data;
@@ -131,9 +134,35 @@ export function mount(root, [tableId], query) {
     rerender(logEl, () => (data && state.board ? logPanel(data.steps.slice(0, state.k + 1).map((frame) => frame.entry), state.board, data.steps[state.k].view, (seat) => seatName(table, seat)) : null));
   }
 
+  function drawAnalysis() {
+    const table = state.data ? tableOf(state.data, tableId) : null;
+    rerender(analysisEl, () => (table ? analysisPanel(state.analysis, state.k, (seat) => seatName(table, seat), go) : null));
+  }
+
+  // 202 while a worker searches the match: ask again a little later, for as long as the page is open
+  async function loadAnalysis() {
+    clearTimeout(state.timer);
+    if (state.gone) return;
+    if (!tableId) {
+      state.analysis = { error: t("analysis.file") };
+      drawAnalysis();
+      return;
+    }
+    try {
+      const answer = await api.analysis(tableId);
+      const pending = answer.status === "queued" || answer.status === "running";
+      state.analysis = pending ? { pending: true } : answer;
+      if (pending && !state.gone) state.timer = setTimeout(loadAnalysis, 2000);
+    } catch (error) {
+      state.analysis = { error: errorText(error) };
+    }
+    drawAnalysis();
+  }
+
   function draw() {
     drawHead();
     drawBar();
+    drawAnalysis();
     drawBoard();
     drawLog();
   }
@@ -142,6 +171,7 @@ export function mount(root, [tableId], query) {
     if (!state.data) return;
     state.k = Math.max(0, Math.min(state.data.steps.length - 1, k));
     drawBar();
+    drawAnalysis();
     drawBoard();
     drawLog();
   }
@@ -182,7 +212,7 @@ export function mount(root, [tableId], query) {
         tableId = undefined;
       }
       state.data = null;
-      load(null);
+      load(null).then(loadAnalysis);
     };
     reader.readAsText(file);
   }
@@ -194,12 +224,16 @@ export function mount(root, [tableId], query) {
     },
     () => {},
   );
-  if (tableId) load(state.seat);
+  if (tableId) load(state.seat).then(() => state.data && loadAnalysis());
   else drawHead();
   debug.go = go;
 
   return {
     refresh: draw,
+    destroy() {
+      state.gone = true;
+      clearTimeout(state.timer);
+    },
     onKey(event) {
       if (!state.data) return false;
       if (event.target instanceof HTMLInputElement && event.target.type === "range") return false;
