@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
-from kit.tables import FakeClock, commit_then_reveal, lobby_on, settle
+from kit.tables import FakeClock, Hub, commit_then_reveal, lobby_on, process_on, settle
 from ludoteca.core import MatchRecord
+from ludoteca.server.deadlines import Deadlines
 from ludoteca.server.lobby import Lobby, SeatRequest
+from ludoteca.server.pacing import FIRED_TWICE
 from ludoteca.server.protocol import Rejected
 from ludoteca.server.storage.memory import MemoryStorage
 from ludoteca.server.table import Table
@@ -219,5 +221,126 @@ def test_a_move_after_the_turns_time_draws_on_the_reserve(db: MemoryStorage) -> 
             stored = await db.load_table(table.id)
             assert stored is not None
             assert stored.seats[seat].reserve_used == pytest.approx(8 * 3600)
+
+    run(scenario)
+
+
+# ------------------------------------------------------------------ sleeping and deadlines
+async def fired(lobby: Lobby, clock: FakeClock, table_id: str, version: int) -> None:
+    """Let the timers run until the stored table is past ``version`` and its turn passed on
+    (the table plays every step of a turn that timed out)."""
+    for _ in range(300):
+        await clock.advance(0)
+        stored = await lobby.storage.load_table(table_id)
+        if stored is not None and stored.version > version and stored.turn_started_at == clock.t:
+            return
+        await asyncio.sleep(0.01)  # a bot chooses on a worker thread
+    raise AssertionError(f"table {table_id} did not move past {version}")
+
+
+def timed_out_turns(db: MemoryStorage, table_id: str) -> list[int]:
+    """The seats whose turns the table played, one entry per turn (every step by the table)."""
+    steps = db._tables[table_id].actions
+    assert all(a.by == "table" for a in steps), steps
+    return [a.seat for n, a in enumerate(steps) if n == 0 or steps[n - 1].seat != a.seat]
+
+
+def test_a_table_waiting_for_a_person_sleeps_and_its_deadline_wakes_it(
+    db: MemoryStorage,
+) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(db, clock, table_level="random") as lobby:
+            table, _ = await two_people(lobby, turn_seconds=12 * 3600)
+            table_id, deadline = table.id, table.deadline(table.to_move() or 0)
+            assert table_id in lobby.held
+            await lobby.sweep()  # nobody is connected: it leaves memory
+            assert table_id not in lobby.held
+        # a restart reads the open and real-time tables, never the sleeping ones
+        async with lobby_on(db, clock, table_level="random") as lobby:
+            assert table_id not in lobby.held
+            loop = Deadlines(lobby)
+            clock.t = deadline - 0.01
+            assert await loop.tick() == 0  # not due yet
+            clock.t = deadline
+            assert await loop.tick() == 1
+            await fired(lobby, clock, table_id, 0)
+            await loop.tick()  # a person is to move again, nobody connected: it sleeps again
+            assert table_id not in lobby.held and not loop.woken
+            assert len(timed_out_turns(db, table_id)) == 1
+            stored = await db.load_table(table_id)
+            assert stored is not None and stored.due_at == pytest.approx(deadline + 12 * 3600)
+            # someone opens it: it is read (and stays while they are there)
+            opened = await lobby.get(table_id)
+            opened.listeners.add(object())  # type: ignore[arg-type]
+            await lobby.sweep()
+            assert table_id in lobby.held
+            opened.listeners.clear()
+            await lobby.sweep()
+            assert table_id not in lobby.held
+
+    run(scenario)
+
+
+def test_two_processes_fire_one_deadline_once(db: MemoryStorage) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with (
+            lobby_on(db, clock, table_level="random") as first,
+            lobby_on(db, clock, table_level="random") as second,
+        ):
+            table, _ = await two_people(first, turn_seconds=12 * 3600)
+            await first.sweep()
+            assert table.id not in first.held
+            clock.t = table.row.due_at or 0
+            before = sum(FIRED_TWICE.values())
+            # both think they hold the duty (alone, each process does) and read it at once
+            assert await first_and_second(Deadlines(first), Deadlines(second)) == (1, 1)
+            await fired(first, clock, table.id, 0)
+            await clock.advance(0)
+            await settle()
+            assert len(timed_out_turns(db, table.id)) == 1
+            assert sum(FIRED_TWICE.values()) >= before + 1
+
+    run(scenario)
+
+
+async def first_and_second(a: Deadlines, b: Deadlines) -> tuple[int, int]:
+    return await a.tick(), await b.tick()
+
+
+def test_the_deadline_duty_passes_to_a_survivor_and_fires_what_came_due(
+    db: MemoryStorage,
+) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        hub = Hub(clock)
+        async with (
+            process_on(hub, "a", db, table_level="random") as a,
+            process_on(hub, "b", db, table_level="random") as b,
+        ):
+            tables = [(await two_people(a, turn_seconds=3600 * (n + 4)))[0] for n in range(3)]
+            await a.sweep()
+            assert not any(t.id in a.held for t in tables)
+            duty_a, duty_b = Deadlines(a), Deadlines(b)
+            await duty_a.tick()
+            await duty_b.tick()
+            assert duty_a.on_duty and not duty_b.on_duty
+            clock.t = (tables[0].row.due_at or 0) + 0.1
+            assert await duty_a.tick() == 1
+            await fired(a, clock, tables[0].id, 0)
+            clock.t = (tables[1].row.due_at or 0) - 0.5
+            assert await duty_a.tick() == 0 and await duty_b.tick() == 0  # a renews its duty
+            hub.kill("a")  # with its duty; the duty lapses after duty_seconds
+            clock.t += 0.6
+            assert await duty_b.tick() == 0  # a's duty has not lapsed yet
+            clock.t += b.settings.duty_seconds
+            assert await duty_b.tick() == 1
+            await fired(b, clock, tables[1].id, 0)
+            clock.t = (tables[2].row.due_at or 0) + 0.1
+            assert await duty_b.tick() == 1
+            await fired(b, clock, tables[2].id, 0)
+            for t in tables:
+                assert len(timed_out_turns(db, t.id)) == 1
 
     run(scenario)

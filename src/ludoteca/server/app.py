@@ -28,6 +28,7 @@ from .api import accounts, games, invite, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
 from .config import Settings
+from .deadlines import Deadlines
 from .keys import KeyRing
 from .ledger import Services
 from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         keeper = asyncio.create_task(cluster.run(lobby))
         watcher = asyncio.create_task(state.watch.run(storage))
         rater = asyncio.create_task(people.run(settings.rating_poll_seconds))
+        deadlines = asyncio.create_task(Deadlines(lobby).run())
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
@@ -84,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             keeper.cancel()
             watcher.cancel()
             rater.cancel()
+            deadlines.cancel()
             lobby.shutdown()
             for websocket in list(state.connections):
                 await _close_quietly(websocket)
