@@ -70,13 +70,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             caps=ConnectionCaps(settings.max_connections_per_client, settings.max_connections),
             watch=watch,
             accounts=people,
+            deadlines=Deadlines(lobby),
         )
         app.state.ludoteca = state
         sweeper = asyncio.create_task(lobby.run_sweeper())
         keeper = asyncio.create_task(cluster.run(lobby))
         watcher = asyncio.create_task(state.watch.run(storage))
         rater = asyncio.create_task(people.run(settings.rating_poll_seconds))
-        deadlines = asyncio.create_task(Deadlines(lobby).run())
+        deadlines = asyncio.create_task(state.deadlines.run())
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield

@@ -44,7 +44,11 @@ async def health(state: State) -> JSONResponse:
             "tables": sum(t.row.status == Status.PLAYING for t in lobby.tables.values()),
             "in_memory": len(lobby.tables),
             "broken": len(lobby.broken),
-            "fired_twice": sum(FIRED_TWICE.values()),  # deadlines another process fired first
+            # turn-based tables: whether this process fires the deadlines, how many tables it
+            # read for one, and how many of those another process had fired first
+            "deadline_duty": state.deadlines.on_duty,
+            "deadlines_fired": state.deadlines.fired,
+            "fired_twice": sum(FIRED_TWICE.values()),
             "connections": len(state.connections),
             "limits": state.limits.backend,
             "process": cluster.name,  # "solo", or this process's name among several
