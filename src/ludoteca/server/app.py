@@ -29,6 +29,7 @@ from .api import accounts, analysis, games, invite, ops, records, sockets, table
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
 from .config import Settings
+from .deadlines import Deadlines
 from .keys import KeyRing
 from .ledger import Services
 from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
@@ -81,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             watch=watch,
             accounts=people,
             analyst=analyst,
+            deadlines=Deadlines(lobby),
         )
         app.state.ludoteca = state
         sweeper = asyncio.create_task(lobby.run_sweeper())
@@ -88,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         watcher = asyncio.create_task(state.watch.run(storage))
         rater = asyncio.create_task(people.run(settings.rating_poll_seconds))
         analysing = asyncio.create_task(analyst.run())
+        deadlines = asyncio.create_task(state.deadlines.run())
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
@@ -99,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             rater.cancel()
             analysing.cancel()
             analyst.close()
+            deadlines.cancel()
             lobby.shutdown()
             for websocket in list(state.connections):
                 await _close_quietly(websocket)

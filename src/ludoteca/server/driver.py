@@ -55,8 +55,7 @@ class Driven(Replicated):
         if row.kind == SeatKind.BOT:
             delay, by, level = settings.bot_delay, "bot", row.level or "medium"
         else:
-            started = self.row.turn_started_at or now
-            delay = self.clock.remaining(started, now, row.away)
+            delay = max(0.0, self.deadline(seat) - now)
             by, level = "table", settings.table_level
         self._driver = asyncio.create_task(self._drive(self.version, seat, delay, by, level))
 
@@ -84,6 +83,10 @@ class Driven(Replicated):
             await self.services.sleep(1.0)
             if self.match is not None and self.version == version:
                 self.schedule()
+
+    def timer(self) -> asyncio.Task[None] | None:
+        """The table's one timer, if armed."""
+        return self._driver
 
     def stop(self) -> None:
         if self._driver is not None and not self._driver.done():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,8 +18,9 @@ from ludoteca.games import all_games
 from .cluster import Notice
 from .config import Settings
 from .ledger import Services
-from .logs import log
+from .logs import log, monotonic_ms
 from .protocol import ErrorCode, Rejected, Status
+from .sleeping import doze_all
 from .storage import ActionRow, Storage, TableRow
 from .table import Table
 
@@ -69,14 +71,14 @@ class Residency:
 
     @property
     def tables(self) -> dict[str, Table]:
-        """The tables held in memory, by id (a copy: ``_hold`` and ``_drop`` change them)."""
+        """The tables held in memory, by id (a copy: ``_hold`` and ``drop`` change them)."""
         return {tid: held.table for tid, held in self.held.items()}
 
     def _hold(self, table: Table, waiting_since: float | None = None) -> Held:
         held = self.held[table.id] = Held(table, waiting_since)
         return held
 
-    def _drop(self, table_id: str) -> None:
+    def drop(self, table_id: str) -> None:
         """The table leaves memory (its timer stopped)."""
         held = self.held.pop(table_id, None)
         if held is not None:
@@ -132,14 +134,21 @@ class Residency:
 
     async def gained(self, table_id: str) -> None:
         """This process now drives the table: hold it, read it afresh, arm its timers."""
+        table = await self.wake(table_id)
+        if table is not None:
+            log("table_taken_over", table=table_id, status=table.row.status, version=table.version)
+
+    async def wake(self, table_id: str) -> Table | None:
+        """Hold the table this process now drives, read afresh, its timer armed (None: gone or
+        broken, and ``finished`` lets the lease go)."""
         try:
             was_held = table_id in self.held  # else ``get`` reads it now, and arms its timer
             table = await self.get(table_id)
             if was_held:
                 await table.refresh()
         except Rejected:
-            return  # gone or broken: ``finished`` lets the lease go
-        log("table_taken_over", table=table_id, status=table.row.status, version=table.version)
+            return None
+        return table
 
     def lost(self, table_id: str) -> None:
         """Another process drives the table now: stop its timers here, and let it leave memory
@@ -148,7 +157,7 @@ class Residency:
         if held is not None:
             held.table.stop()
             if not held.table.listeners:
-                self._drop(table_id)
+                self.drop(table_id)
 
     def finished(self, table_ids: Iterable[str]) -> list[str]:
         live = (Status.STARTING, Status.PLAYING)
@@ -168,8 +177,10 @@ class Residency:
         ]
 
     async def live(self) -> list[str]:
+        """Not the sleeping turn-based tables: the deadline loop wakes those (``deadlines``)."""
         statuses = (Status.STARTING, Status.PLAYING)
-        rows = await self.storage.tables_with_status(statuses, self.settings.max_live_tables)
+        limit = self.settings.max_live_tables
+        rows = await self.storage.tables_with_status(statuses, limit, sleeping=False)
         return [r.id for r in rows if r.id not in self.broken and r.game in all_games()]
 
     async def poll(self) -> None:
@@ -215,11 +226,14 @@ class Residency:
 
         A table whose stored match does not replay is marked broken and the others are served as
         usual; open tables that waited longer than the expiry leave at once."""
-        storage = self.storage
+        storage, started = self.storage, time.perf_counter()
         statuses: tuple[Status, ...] = (Status.OPEN, Status.STARTING, Status.PLAYING)
         if self.shared:  # the others hold the rest; open tables are read when asked for
             statuses = (Status.STARTING, Status.PLAYING)
-        rows = await storage.tables_with_status(statuses, self.settings.max_live_tables)
+        # not the turn-based tables in play: they sleep in the database until they are opened or
+        # due (``deadlines``), so neither memory nor start-up grows with them
+        limit = self.settings.max_live_tables
+        rows = await storage.tables_with_status(statuses, limit, sleeping=False)
         now = self.services.now()
         stale = [r.id for r in rows if r.status == Status.OPEN and self._expired(r.created_at, now)]
         if stale:
@@ -235,7 +249,8 @@ class Residency:
                 continue
             self._hold(table, row.created_at if row.status == Status.OPEN else None)
             table.schedule()
-        log("tables_loaded", count=len(self.held), broken=len(self.broken), expired=len(stale))
+        held, broken, ms = len(self.held), len(self.broken), monotonic_ms(started)
+        log("tables_loaded", count=held, broken=broken, expired=len(stale), ms=ms)
         return len(self.held)
 
     async def _read(self, row: TableRow) -> Table:
@@ -347,6 +362,7 @@ class Residency:
             log("table_expired", table=tid)
         if self.shared:
             self._let_go(now)
+        await doze_all(self)
         return len(stale), self._evict_finished(now)
 
     def _evict_finished(self, now: float) -> int:
@@ -362,7 +378,7 @@ class Residency:
                 continue
             grace_over = now - (held.over_since or now) >= self.settings.finished_grace
             if evicted < extra or grace_over:
-                self._drop(held.table.id)
+                self.drop(held.table.id)
                 evicted += 1
         return evicted
 
@@ -382,7 +398,7 @@ class Residency:
             if held.idle_since is None:
                 held.idle_since = now
             if now - held.idle_since >= self.settings.finished_grace:
-                self._drop(tid)
+                self.drop(tid)
 
     async def run_sweeper(self) -> None:
         while True:
