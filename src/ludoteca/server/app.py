@@ -24,7 +24,7 @@ from .accounts.origin import OriginCheck
 from .accounts.rows import memory_engine
 from .accounts.service import Accounts
 from .accounts.store import AccountStore
-from .api import accounts, games, invite, ops, records, sockets, tables
+from .api import accounts, games, invite, notify, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
 from .config import Settings
@@ -33,6 +33,9 @@ from .ledger import Services
 from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
 from .lobby import Lobby
 from .logs import log, quiet_protocol_errors
+from .notify.keys import NotifyKeys
+from .notify.notifier import Notifier
+from .notify.store import NotifyStore
 from .protocol import CloseCode, ErrorCode, Rejected, http_status
 from .redis_cluster import open_cluster
 from .site import mount_web
@@ -54,12 +57,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         watch = Watch(storage_label(settings), settings.clock_tolerance)
         with contextlib.suppress(Exception):  # no answer yet: the watch tries again shortly
             await watch.check(storage)
-        services = Services(storage, bots, settings, keys=keys, cluster=cluster, now=watch.now)
-        lobby = Lobby(services)
-        await lobby.load()
         limits = RateLimits(settings)
         people = open_accounts(storage, limits, settings)
         await people.dummy_hash()
+        notifier = open_notifier(people, settings)
+        services = Services(
+            storage, bots, settings, keys=keys, cluster=cluster, now=watch.now, turns=notifier
+        )
+        lobby = Lobby(services)
+        await lobby.load()
         state = AppState(
             settings=settings,
             storage=storage,
@@ -69,12 +75,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             caps=ConnectionCaps(settings.max_connections_per_client, settings.max_connections),
             watch=watch,
             accounts=people,
+            notifier=notifier,
         )
         app.state.ludoteca = state
         sweeper = asyncio.create_task(lobby.run_sweeper())
         keeper = asyncio.create_task(cluster.run(lobby))
         watcher = asyncio.create_task(state.watch.run(storage))
         rater = asyncio.create_task(people.run(settings.rating_poll_seconds))
+        teller = asyncio.create_task(notifier.run())
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
@@ -84,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             keeper.cancel()
             watcher.cancel()
             rater.cancel()
+            teller.cancel()
             lobby.shutdown()
             for websocket in list(state.connections):
                 await _close_quietly(websocket)
@@ -93,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     pass
             bots.close()
             await cluster.close()  # the others take this process's tables over at once
+            await notifier.close()
             await asyncio.to_thread(people.close)
             await storage.close()
             await state.limits.close()
@@ -116,7 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(Rejected, _rejected)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
-    for module in (games, tables, invite, records, ops, sockets, accounts):
+    for module in (games, tables, invite, records, ops, sockets, accounts, notify):
         app.include_router(module.router)
     app.include_router(replay.router)
     mount_web(app, games.catalogue)
@@ -137,6 +147,15 @@ def open_accounts(storage: Storage, limits: RateLimits, settings: Settings) -> A
         idle_seconds=settings.session_idle_seconds,
         max_seconds=settings.session_max_seconds,
     )
+
+
+def open_notifier(people: Accounts, settings: Settings) -> Notifier:
+    """The notifications, in the accounts' database; their keys in their folder when push or
+    mail is on (subscriptions and links outlive a restart), else for this process only."""
+    folder = settings.notify_keys_dir
+    on = settings.push or settings.smtp_host
+    keys = NotifyKeys.load(Path(folder)) if on and folder else NotifyKeys.ephemeral()
+    return Notifier(NotifyStore(people.store.engine), keys, settings)
 
 
 async def _rejected(_request: Request, exc: Rejected) -> JSONResponse:

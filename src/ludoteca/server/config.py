@@ -34,6 +34,11 @@ def _int(name: str, default: int) -> int:
 
 DEFAULT_DB = "sqlite:///var/ludoteca.sqlite3"
 DEFAULT_KEYS = "var/keys"
+DEFAULT_NOTIFY_KEYS = "var/notify-keys"
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +107,27 @@ class Settings:
     forwarded_allow_ips: str = ""
     contribution_seconds: float = 10.0  # how long a start waits for commitments, then reveals
     keys_dir: str | None = None  # the record-signing keys (None: one key for this process only)
+    # "your turn" notifications at turn-based tables (docs/turn-based.md): both off by default
+    push: bool = False  # web push (LUDOTECA_PUSH=1)
+    # the VAPID key and the secret of unsubscribe links (None: for this process only)
+    notify_keys_dir: str | None = None
+    push_contact: str = "mailto:admin@localhost"  # who push services may write to (VAPID "sub")
+    # the push services' hosts a subscription may name (a host or ".suffix"); nothing else is
+    # ever asked for, so a subscription cannot make the server call an address of its choosing
+    push_hosts: str = (
+        ".googleapis.com,.push.services.mozilla.com,.push.apple.com,.notify.windows.com"
+    )
+    push_allow_loopback: bool = False  # also http://127.0.0.1:PORT (tests only)
+    smtp_host: str | None = None  # e-mail on when set (LUDOTECA_SMTP_HOST)
+    smtp_port: int = 587
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_tls: str = "starttls"  # "starttls", "tls" (implicit, port 465) or "none"
+    mail_from: str = "ludoteca <noreply@localhost>"
+    public_url: str | None = None  # the address links in mail and notifications name
+    limit_notify: str = "60/hour"  # subscriptions and unsubscriptions per address
+    limit_notify_mail: str = "5/hour"  # confirmation mails per account and per address
+    notify_queue: int = 10_000  # notifications waiting to be sent (beyond: dropped, logged)
 
     def problems(self) -> list[str]:
         """What is wrong with these settings, in words (empty when nothing is): checked before
@@ -145,6 +171,8 @@ class Settings:
             ("LUDOTECA_LIMIT_LOGIN", self.limit_login),
             ("LUDOTECA_LIMIT_LOGIN_ACCOUNT", self.limit_login_account),
             ("LUDOTECA_LIMIT_SIGNUP", self.limit_signup),
+            ("LUDOTECA_LIMIT_NOTIFY", self.limit_notify),
+            ("LUDOTECA_LIMIT_NOTIFY_MAIL", self.limit_notify_mail),
         ):
             if not re.fullmatch(r"\s*\d+\s*/\s*(second|minute|hour|day)\s*", limit):
                 found.append(
@@ -159,6 +187,12 @@ class Settings:
             trusted_networks(self.forwarded_allow_ips)
         except ValueError as exc:
             found.append(f"LUDOTECA_FORWARDED_ALLOW_IPS: {exc}")
+        if self.smtp_tls not in ("starttls", "tls", "none"):
+            found.append(f"LUDOTECA_SMTP_TLS is starttls, tls or none, not {self.smtp_tls!r}")
+        if self.smtp_host and not self.public_url:
+            found.append("LUDOTECA_SMTP_HOST needs LUDOTECA_PUBLIC_URL: mail links name it")
+        if self.public_url and not self.public_url.startswith(("http://", "https://")):
+            found.append(f"LUDOTECA_PUBLIC_URL is http(s)://HOST[:PORT], not {self.public_url!r}")
         return found
 
     @classmethod
@@ -204,4 +238,18 @@ class Settings:
             contribution_seconds=_float("LUDOTECA_CONTRIBUTION_SECONDS", base.contribution_seconds),
             keys_dir=os.environ.get("LUDOTECA_KEYS", DEFAULT_KEYS),
             share_url=env("LUDOTECA_SHARE_URL") or None,
+            push=_flag("LUDOTECA_PUSH"),
+            notify_keys_dir=os.environ.get("LUDOTECA_NOTIFY_KEYS", DEFAULT_NOTIFY_KEYS),
+            push_contact=env("LUDOTECA_PUSH_CONTACT") or base.push_contact,
+            push_hosts=env("LUDOTECA_PUSH_HOSTS") or base.push_hosts,
+            push_allow_loopback=_flag("LUDOTECA_PUSH_ALLOW_LOOPBACK"),
+            smtp_host=env("LUDOTECA_SMTP_HOST") or None,
+            smtp_port=_int("LUDOTECA_SMTP_PORT", base.smtp_port),
+            smtp_user=env("LUDOTECA_SMTP_USER") or None,
+            smtp_password=env("LUDOTECA_SMTP_PASSWORD") or None,
+            smtp_tls=env("LUDOTECA_SMTP_TLS") or base.smtp_tls,
+            mail_from=env("LUDOTECA_MAIL_FROM") or base.mail_from,
+            public_url=env("LUDOTECA_PUBLIC_URL") or None,
+            limit_notify=env("LUDOTECA_LIMIT_NOTIFY") or base.limit_notify,
+            limit_notify_mail=env("LUDOTECA_LIMIT_NOTIFY_MAIL") or base.limit_notify_mail,
         )

@@ -24,6 +24,7 @@ from ludoteca.server.watch import Watch
 
 if TYPE_CHECKING:
     from ludoteca.server.accounts.service import Accounts
+    from ludoteca.server.notify.notifier import Notifier
 
 
 @dataclass
@@ -38,6 +39,7 @@ class AppState:
     caps: ConnectionCaps
     watch: Watch
     accounts: Accounts
+    notifier: Notifier
     connections: set[WebSocket] = field(default_factory=set)
 
 
