@@ -343,6 +343,10 @@ def mount_web(app: FastAPI, catalogue: Callable[[], object]) -> None:
 
     for path in ROUTES:
         app.add_api_route(path, serve_page, methods=["GET"], include_in_schema=False)
+    if page is not None and (root / "sw.js").is_file():
+        from .pwa import mount_app_shell  # noqa: PLC0415 (pwa imports this module)
+
+        mount_app_shell(app, root, page.version)
 
     async def docs() -> Response:
         return HTMLResponse(DOCS_PAGE, headers=headers)

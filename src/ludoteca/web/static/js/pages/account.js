@@ -7,6 +7,7 @@ import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { errorText } from "../announce.js";
 import { gameName, loadGames } from "../games.js";
+import { notifySection } from "../notify-ui.js";
 import { deleteAccount, makePasskey, me, passkeySignIn, passkeysAvailable, signIn, signOut, signUp } from "../account.js";
 
 const GROUPS = [
@@ -108,6 +109,7 @@ export function mount(root) {
     return [
       h("p", { class: "lead signed-in" }, t("account.signed_in_as", { name: who.name }), " ", h("a", { href: `/players/${encodeURIComponent(who.name)}`, "data-link": "" }, t("account.profile"))),
       myTables(),
+      notifySection(),
       h(
         "section",
         { class: "account-actions" },
