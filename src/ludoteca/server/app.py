@@ -34,7 +34,7 @@ from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
 from .lobby import Lobby
 from .logs import log, quiet_protocol_errors
 from .notify.keys import NotifyKeys
-from .notify.notifier import Notifier
+from .notify.notifier import Notifier, offer
 from .notify.store import NotifyStore
 from .protocol import CloseCode, ErrorCode, Rejected, http_status
 from .redis_cluster import open_cluster
@@ -46,6 +46,7 @@ from .watch import Watch, storage_label
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     quiet_protocol_errors()
+    notify_keys = open_notify_keys(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -60,7 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limits = RateLimits(settings)
         people = open_accounts(storage, limits, settings)
         await people.dummy_hash()
-        notifier = open_notifier(people, settings)
+        notifier = Notifier(NotifyStore(people.store.engine), notify_keys, settings)
         services = Services(
             storage, bots, settings, keys=keys, cluster=cluster, now=watch.now, turns=notifier
         )
@@ -129,7 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (games, tables, invite, records, ops, sockets, accounts, notify):
         app.include_router(module.router)
     app.include_router(replay.router)
-    mount_web(app, games.catalogue)
+    mount_web(app, games.catalogue, offer(settings, notify_keys))
     return app
 
 
@@ -149,13 +150,12 @@ def open_accounts(storage: Storage, limits: RateLimits, settings: Settings) -> A
     )
 
 
-def open_notifier(people: Accounts, settings: Settings) -> Notifier:
-    """The notifications, in the accounts' database; their keys in their folder when push or
-    mail is on (subscriptions and links outlive a restart), else for this process only."""
+def open_notify_keys(settings: Settings) -> NotifyKeys:
+    """The notifications' keys: in their folder when push or mail is on (subscriptions and links
+    outlive a restart), else for this process only."""
     folder = settings.notify_keys_dir
     on = settings.push or settings.smtp_host
-    keys = NotifyKeys.load(Path(folder)) if on and folder else NotifyKeys.ephemeral()
-    return Notifier(NotifyStore(people.store.engine), keys, settings)
+    return NotifyKeys.load(Path(folder)) if on and folder else NotifyKeys.ephemeral()
 
 
 async def _rejected(_request: Request, exc: Rejected) -> JSONResponse:

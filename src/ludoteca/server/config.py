@@ -154,6 +154,7 @@ class Settings:
             "LUDOTECA_MIN_TURN_SECONDS": (self.min_turn_seconds, 1),
             "LUDOTECA_SESSION_IDLE": (self.session_idle_seconds, 60),
             "LUDOTECA_SESSION_MAX": (self.session_max_seconds, 60),
+            "LUDOTECA_NOTIFY_QUEUE": (self.notify_queue, 1),
         }
         for name, (value, least) in at_least.items():
             if value < least:
@@ -252,4 +253,5 @@ class Settings:
             public_url=env("LUDOTECA_PUBLIC_URL") or None,
             limit_notify=env("LUDOTECA_LIMIT_NOTIFY") or base.limit_notify,
             limit_notify_mail=env("LUDOTECA_LIMIT_NOTIFY_MAIL") or base.limit_notify_mail,
+            notify_queue=_int("LUDOTECA_NOTIFY_QUEUE", base.notify_queue),
         )

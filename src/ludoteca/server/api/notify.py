@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from ludoteca.server.notify.messages import lang_of, words, zone_of
-from ludoteca.server.notify.notifier import Notifier
+from ludoteca.server.notify.notifier import Notifier, offer
 from ludoteca.server.notify.push import BadSubscription, allowed_endpoint, allowed_keys
 from ludoteca.server.protocol import MAX_TOKEN, ErrorCode, Rejected, Status
 from ludoteca.server.site import accepted_language
@@ -69,12 +69,8 @@ Limited = Depends(rate_limit("notify"))
 
 
 @router.get("/api/notify", summary="What notifications this server sends (push key, mail)")
-async def offered(notifier: NotifierDep) -> dict[str, Any]:
-    return {
-        "push": notifier.push_on,
-        "key": notifier.keys.public_key if notifier.push_on else None,
-        "mail": notifier.mail_on,
-    }
+async def offered(notifier: NotifierDep) -> dict[str, object]:
+    return offer(notifier.settings, notifier.keys)
 
 
 @router.post(

@@ -28,6 +28,16 @@ GUEST_DAYS = 60  # a guest's subscription is forgotten this many days after it w
 SWEEP_SECONDS = 3600.0
 
 
+def offer(settings: Settings, keys: NotifyKeys) -> dict[str, object]:
+    """What the server sends (``GET /api/notify``, and inline in the page): push with the key
+    browsers subscribe with, and whether mail."""
+    return {
+        "push": settings.push,
+        "key": keys.public_key if settings.push else None,
+        "mail": bool(settings.smtp_host and settings.public_url),
+    }
+
+
 class Notifier:
     def __init__(self, store: NotifyStore, keys: NotifyKeys, settings: Settings) -> None:
         self.store = store
@@ -45,7 +55,7 @@ class Notifier:
     @property
     def mail_on(self) -> bool:
         """Mail needs an SMTP server and the public address its links name."""
-        return bool(self.settings.smtp_host and self.settings.public_url)
+        return bool(offer(self.settings, self.keys)["mail"])
 
     def link(self, path: str) -> str:
         """An address on this server: absolute when the public address is known."""

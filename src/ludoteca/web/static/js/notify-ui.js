@@ -32,7 +32,8 @@ export function pushControl(seat) {
                 note = t("notify.stopped");
               } else {
                 const outcome = await enablePush(seat);
-                note = t(outcome === "on" ? "notify.enabled" : `notify.${outcome}`);
+                if (outcome === "on") note = t("notify.enabled");
+                else note = outcome === "denied" ? t("notify.denied") : t("notify.unsupported");
               }
             } catch (error) {
               note = `${t("notify.failed")} ${errorText(error)}`;

@@ -10,7 +10,16 @@ import { seatsHeld } from "./store.js";
 const STOPS = "ludoteca.push"; // this device's unsubscribe tokens, by table ("" for the account)
 let offer = null;
 
+/** What the server sends: inline in the page (no request), else asked. */
 export function offered() {
+  if (!offer) {
+    try {
+      const inline = JSON.parse(document.getElementById("notify-data").textContent);
+      if ("push" in inline) offer = Promise.resolve(inline);
+    } catch {
+      offer = null;
+    }
+  }
   if (!offer) offer = api.notifyOffer().catch(() => ({ push: false, mail: false, key: null }));
   return offer;
 }
@@ -78,9 +87,25 @@ export async function disablePush(tableId) {
   localStorage.setItem(STOPS, JSON.stringify(kept));
 }
 
+let asked = null;
+let askedAt = 0;
+const FRESH_MS = 5000;
+
 /** Every seat I hold (this browser's, and the account's when signed in): where it is my turn
- * first, soonest deadline first, then the rest. */
-export async function myTurns() {
+ * first, soonest deadline first, then the rest. One request serves the list and the title's
+ * count of a page load. */
+export function myTurns() {
+  if (!asked || Date.now() - askedAt > FRESH_MS) {
+    askedAt = Date.now();
+    asked = askTurns();
+    asked.catch(() => {
+      asked = null;
+    });
+  }
+  return asked;
+}
+
+async function askTurns() {
   const seats = new Map(seatsHeld().map((held) => [held.table, held]));
   if (await me()) {
     for (const table of await api.myTables().catch(() => [])) {
