@@ -142,6 +142,7 @@ class Hub:
     leases: dict[str, tuple[str, float]] = field(default_factory=dict)  # table -> holder, expiry
     members: dict[str, tuple[HubCluster, Lobby]] = field(default_factory=dict)
     presence_of: dict[str, dict[str, set[int]]] = field(default_factory=dict)
+    duties: dict[str, tuple[str, float]] = field(default_factory=dict)  # name -> holder, expiry
 
     def join(self, name: str) -> HubCluster:
         return HubCluster(self, name)
@@ -210,6 +211,15 @@ class HubCluster:
         self.held.discard(table_id)
         if self.hub.leases.get(table_id, ("", 0.0))[0] == self.name:
             del self.hub.leases[table_id]
+
+    async def duty(self, name: str, seconds: float) -> bool:
+        """The duty as Redis keeps it: free, ours (renewed), or another live member's."""
+        now = self.hub.clock.now()
+        holder, expiry = self.hub.duties.get(name, ("", float("-inf")))
+        if holder not in ("", self.name) and expiry >= now:
+            return False
+        self.hub.duties[name] = (self.name, now + seconds)
+        return True
 
     async def publish(self, notice: Notice) -> None:
         for name, (_, lobby) in list(self.hub.members.items()):

@@ -38,16 +38,21 @@ class RecordError(LudotecaError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A seat's occupant as the record shows it: bots are always marked."""
+    """A seat's occupant as the record shows it: bots are always marked. ``bot_from``: a person's
+    seat a bot took over at a turn-based table, after that many steps (its steps from then on
+    are the bot's); absent for a seat that was a bot's or a person's throughout."""
 
     name: str
     bot: bool = False
     level: str | None = None
+    bot_from: int | None = None
 
     def to_json(self) -> JSON:
         data: JSON = {"name": self.name, "bot": self.bot}
         if self.level is not None:
             data["level"] = self.level
+        if self.bot_from is not None:
+            data["bot_from"] = self.bot_from
         return data
 
 
@@ -263,13 +268,20 @@ def _players(players: Any) -> list[Player]:
     for n, p in enumerate(players):
         if not isinstance(p, dict) or not isinstance(p.get("name"), str):
             raise RecordError(f"player {n}: needs a text 'name'")
-        _no_other_fields(p, {"name", "bot", "level"}, f"player {n}")
+        _no_other_fields(p, {"name", "bot", "level", "bot_from"}, f"player {n}")
         if not isinstance(p.get("bot"), bool):
             raise RecordError(f"player {n}: 'bot' must be true or false")
         level = p.get("level")
         if level is not None and not isinstance(level, str):
             raise RecordError(f"player {n}: 'level' must be a text")
-        parsed.append(Player(p["name"], p["bot"], level))
+        since = p.get("bot_from")
+        if since is not None and (
+            not isinstance(since, int) or isinstance(since, bool) or since < 0 or not p["bot"]
+        ):
+            raise RecordError(
+                f"player {n}: 'bot_from' must be a step number (0 or more), and only for a bot"
+            )
+        parsed.append(Player(p["name"], p["bot"], level, since))
     return parsed
 
 

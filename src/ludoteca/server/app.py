@@ -28,6 +28,7 @@ from .api import accounts, games, invite, notify, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
 from .config import Settings
+from .deadlines import Deadlines
 from .keys import KeyRing
 from .ledger import Services
 from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
@@ -77,6 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             watch=watch,
             accounts=people,
             notifier=notifier,
+            deadlines=Deadlines(lobby),
         )
         app.state.ludoteca = state
         sweeper = asyncio.create_task(lobby.run_sweeper())
@@ -84,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         watcher = asyncio.create_task(state.watch.run(storage))
         rater = asyncio.create_task(people.run(settings.rating_poll_seconds))
         teller = asyncio.create_task(notifier.run())
+        deadlines = asyncio.create_task(state.deadlines.run())
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
@@ -94,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             watcher.cancel()
             rater.cancel()
             teller.cancel()
+            deadlines.cancel()
             lobby.shutdown()
             for websocket in list(state.connections):
                 await _close_quietly(websocket)

@@ -111,6 +111,11 @@ class Cluster(Protocol):
 
     async def release(self, table_id: str) -> None: ...
 
+    async def duty(self, name: str, seconds: float) -> bool:
+        """Take or renew the duty ``name`` (one process at a time does it, e.g. firing the
+        deadlines of turn-based tables) for ``seconds``; True if this process holds it now."""
+        ...
+
     def driven_elsewhere(self, table_id: str, origin: str) -> None:
         """Process ``origin`` stored a bot's or the clock's move at a table this one drives: the
         table is driven twice (logged, and shown by ``/healthz`` for a minute)."""
@@ -162,6 +167,9 @@ class Solo:
 
     async def release(self, table_id: str) -> None:
         return None
+
+    async def duty(self, name: str, seconds: float) -> bool:
+        return True
 
     def driven_elsewhere(self, table_id: str, origin: str) -> None:
         return None  # nobody else stores anything

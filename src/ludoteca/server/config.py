@@ -106,6 +106,16 @@ class Settings:
     # addresses or networks, "*" for any; none by default): behind nginx, nginx's address
     forwarded_allow_ips: str = ""
     contribution_seconds: float = 10.0  # how long a start waits for commitments, then reveals
+    # turn-based tables (docs/turn-based.md): the time per move and the reserve a table may
+    # choose, timeouts in a row before a bot takes the seat, how often due tables are looked for
+    # and the duty of firing them (a lease in Redis: whoever holds it fires every deadline)
+    min_turn_based_seconds: int = 3600
+    max_turn_based_seconds: int = 7 * 24 * 3600
+    max_reserve_seconds: int = 7 * 24 * 3600
+    takeover_after: int = 3
+    deadline_poll: float = 0.5
+    deadline_batch: int = 200
+    duty_seconds: float = 1.5
     keys_dir: str | None = None  # the record-signing keys (None: one key for this process only)
     # "your turn" notifications at turn-based tables (docs/turn-based.md): both off by default
     push: bool = False  # web push (LUDOTECA_PUSH=1)
@@ -152,6 +162,10 @@ class Settings:
             "LUDOTECA_OPEN_TABLE_TTL": (self.open_table_ttl, 1),
             "LUDOTECA_BOT_PROCESSES": (self.bot_processes, 1),
             "LUDOTECA_MIN_TURN_SECONDS": (self.min_turn_seconds, 1),
+            "LUDOTECA_MIN_TURN_BASED_SECONDS": (self.min_turn_based_seconds, 1),
+            "LUDOTECA_TAKEOVER_AFTER": (self.takeover_after, 1),
+            "LUDOTECA_DEADLINE_POLL": (self.deadline_poll, 0.05),
+            "LUDOTECA_DUTY_SECONDS": (self.duty_seconds, 0.5),
             "LUDOTECA_SESSION_IDLE": (self.session_idle_seconds, 60),
             "LUDOTECA_SESSION_MAX": (self.session_max_seconds, 60),
             "LUDOTECA_NOTIFY_QUEUE": (self.notify_queue, 1),
@@ -254,4 +268,10 @@ class Settings:
             limit_notify=env("LUDOTECA_LIMIT_NOTIFY") or base.limit_notify,
             limit_notify_mail=env("LUDOTECA_LIMIT_NOTIFY_MAIL") or base.limit_notify_mail,
             notify_queue=_int("LUDOTECA_NOTIFY_QUEUE", base.notify_queue),
+            min_turn_based_seconds=_int(
+                "LUDOTECA_MIN_TURN_BASED_SECONDS", base.min_turn_based_seconds
+            ),
+            takeover_after=_int("LUDOTECA_TAKEOVER_AFTER", base.takeover_after),
+            deadline_poll=_float("LUDOTECA_DEADLINE_POLL", base.deadline_poll),
+            duty_seconds=_float("LUDOTECA_DUTY_SECONDS", base.duty_seconds),
         )

@@ -55,8 +55,7 @@ class Driven(Replicated):
         if row.kind == SeatKind.BOT:
             delay, by, level = settings.bot_delay, "bot", row.level or "medium"
         else:
-            started = self.row.turn_started_at or now
-            delay = self.clock.remaining(started, now, row.away)
+            delay = max(0.0, self.deadline(seat) - now)
             by, level = "table", settings.table_level
         self._driver = asyncio.create_task(self._drive(self.version, seat, delay, by, level))
 

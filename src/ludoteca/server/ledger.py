@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ludoteca.core import Deal, Event, Game, Match, Player, ReplayError, Step, fingerprint
 from ludoteca.core.record import Actor
 
+from . import pacing
 from .bots import BotRunner
-from .clock import TurnClock
 from .cluster import Cluster, NoticeKind, Solo
 from .keys import KeyRing
 from .protocol import SeatKind, Status
@@ -52,15 +52,6 @@ def actor(by: str) -> Actor:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def away_after(seat: SeatRow, by: Actor) -> bool | None:
-    """A person's away flag after a step taken for their seat, or None if it does not change: a
-    seat the table had to play for is away until the person acts again (``docs/protocol.md``)."""
-    if seat.kind != SeatKind.HUMAN:
-        return None
-    away = by == "table"
-    return None if away == seat.away else away
 
 
 @dataclass(slots=True)
@@ -139,9 +130,19 @@ class TableBase(ABC):
         """The number of steps stored; ``row.version`` is kept equal to the match's."""
         return self.row.version
 
-    @property
-    def clock(self) -> TurnClock:
-        return TurnClock(self.row.turn_seconds, self.services.settings.away_grace)
+    def deadline(self, seat: int) -> float:
+        """When the person at ``seat``, whose turn it is, must have moved (``pacing``)."""
+        started = self.row.turn_started_at or self.services.now()
+        return pacing.deadline(
+            self.row, self.seats[seat], started, self.services.settings.away_grace
+        )
+
+    def due(self) -> float | None:
+        """When a turn-based table must next act by itself at the latest (``pacing.due``)."""
+        now = self.services.now()
+        started = self.row.turn_started_at or now
+        delay = self.services.settings.bot_delay
+        return pacing.due(self.row, self.to_move(), started, now, delay)
 
     @property
     def fingerprint(self) -> str:
@@ -158,7 +159,7 @@ class TableBase(ABC):
         return None
 
     def players(self) -> list[Player]:
-        return [Player(s.name, s.kind == SeatKind.BOT, s.level) for s in self.seats]
+        return [Player(s.name, s.kind == SeatKind.BOT, s.level, s.bot_from) for s in self.seats]
 
     def to_move(self) -> int | None:
         return self.game.to_move(self.match.state) if self.match else None
@@ -213,17 +214,20 @@ class TableBase(ABC):
         *,
         turn_started_at: float | None = None,
         outcome: dict[str, Any] | None = None,
-        away: bool | None = None,
+        seat: SeatRow | None = None,
+        due_at: float | None = None,
     ) -> None:
         """The bookkeeping after the match took a step, the same whoever stored it: the version,
-        the turn's clock, the outcome, the seat's away flag (each None: unchanged) and the log."""
+        the turn's clock, the outcome, the acting seat as it is after the step (each None:
+        unchanged), the table's due time and the log."""
         self.row.version = step.seq
         if turn_started_at is not None:
             self.row.turn_started_at = turn_started_at
+            self.row.due_at = due_at
         if outcome is not None:
             self.row.status, self.row.outcome = Status.OVER, outcome
-        if away is not None:
-            self.seats[step.seat].away = away
+        if seat is not None:
+            self.seats[step.seat] = seat
         self.log.append(LogEntry(step.seq, step.seat, actor(step.by), step.action, events, step.at))
         self._views.clear()
 
@@ -258,6 +262,5 @@ __all__ = [
     "Services",
     "TableBase",
     "actor",
-    "away_after",
     "token_hash",
 ]

@@ -14,11 +14,13 @@ from ludoteca.core import InvalidParamsError, MatchRecord, commitment
 from ludoteca.core.fairness import new_secret
 from ludoteca.games import all_games
 
+from . import pacing
 from .ledger import token_hash
 from .logs import log
 from .protocol import ErrorCode, Rejected, SeatKind, Status
 from .residency import Residency
 from .storage import ConflictError, SeatRow, TableRow
+from .storage.rows import REAL_TIME
 from .table import Table
 
 MAX_NAME = 24
@@ -61,6 +63,8 @@ class Lobby(Residency):
         name: str | None,
         start: bool,
         client: str = "",
+        pace: str = REAL_TIME,
+        reserve_seconds: int | None = None,
     ) -> tuple[Table, int | None, str | None]:
         """Create a table; the creator sits at the first seat for a person when ``name`` is given.
 
@@ -99,13 +103,7 @@ class Lobby(Residency):
             raise Rejected(
                 ErrorCode.BAD_REQUEST, f"{count} players but {len(requests)} seats described"
             )
-        turn = settings.default_turn_seconds if turn_seconds is None else turn_seconds
-        if not settings.min_turn_seconds <= turn <= settings.max_turn_seconds:
-            raise Rejected(
-                ErrorCode.BAD_REQUEST,
-                f"turn_seconds must be between {settings.min_turn_seconds} and "
-                f"{settings.max_turn_seconds}",
-            )
+        turn, reserve = pacing.chosen(settings, pace, turn_seconds, reserve_seconds)
         seat_rows = []
         for i, request in enumerate(requests):
             if request.bot:
@@ -142,11 +140,13 @@ class Lobby(Residency):
             created_at=self.services.now(),
             seats=seat_rows,
             owner=owner,
+            pace=pace,
+            reserve_seconds=reserve,
         )
         await self.storage.create_table(row)
         table = self._table(row)
         self._hold(table, None if start else row.created_at)
-        log("table_created", table=row.id, game=game.spec.id, players=count)
+        log("table_created", table=row.id, game=game.spec.id, players=count, pace=pace)
         if start:
             await self._start(table)
         else:
@@ -161,6 +161,8 @@ class Lobby(Residency):
         level: str,
         name: str,
         turn_seconds: int | None,
+        pace: str = REAL_TIME,
+        reserve_seconds: int | None = None,
     ) -> tuple[Table, int | None, str | None]:
         """You at the first seat, bots of ``level`` at the others, started at once."""
         game = all_games().get(game_id)
@@ -173,6 +175,8 @@ class Lobby(Residency):
             turn_seconds=turn_seconds,
             name=name,
             start=True,
+            pace=pace,
+            reserve_seconds=reserve_seconds,
         )
 
     async def join(self, table_id: str, name: str | None, seat: int | None) -> tuple[int, str]:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .config import Settings
 
 from .cluster import Cluster, Handler, Notice, Solo
-from .redis_scripts import CLAIM, DRAW, HAND_OFF, PEERS, PRESENCE, RELEASE, TAKE_LAPSED
+from .redis_scripts import CLAIM, DRAW, DUTY, HAND_OFF, PEERS, PRESENCE, RELEASE, TAKE_LAPSED
 
 SEARCH_SECONDS = 30.0
 """How often each process looks in storage for live tables that no process drives."""
@@ -71,6 +71,7 @@ class RedisCluster:
         self._draw = self.redis.register_script(DRAW)
         self._presence = self.redis.register_script(PRESENCE)
         self._peers = self.redis.register_script(PEERS)
+        self._duty = self.redis.register_script(DUTY)
         self._renewed = time.monotonic()
         # taking tables over reads them from the database: done beside the lease rounds, a
         # few at a time, so that taking many never delays renewing the leases already held
@@ -133,6 +134,19 @@ class RedisCluster:
         # the previous holder stops at once rather than at its next renewal
         await self.publish(Notice(table_id, "lease", self.name, 0, ""))
         return True
+
+    async def duty(self, name: str, seconds: float) -> bool:
+        """As the protocol says: a key with a TTL, taken when free, renewed by its holder; False
+        (logged) when Redis cannot be reached, so two processes never both think they hold it
+        for longer than its TTL."""
+        try:
+            got = await self._duty(
+                keys=[f"{self.prefix}:duty:{name}"], args=[self.name, int(seconds * 1000)]
+            )
+        except (RedisError, OSError) as exc:
+            log("cluster_unreachable", logging.WARNING, error=repr(exc))
+            return False
+        return bool(got)
 
     async def release(self, table_id: str) -> None:
         self.held.discard(table_id)

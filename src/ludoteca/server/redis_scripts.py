@@ -126,3 +126,16 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))
 return redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf')
 """
 )
+
+DUTY = """
+-- KEYS: the duty's key; ARGV: process, ttl ms: take the duty if it is free, renew it if it is
+-- ours; 1 if this process holds it now
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
+  return 1
+end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', tonumber(ARGV[2])) then
+  return 1
+end
+return 0
+"""

@@ -5,12 +5,13 @@ where (``docs/cluster.md``)."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from ludoteca.core import ReplayError
 
 from .cluster import Notice, NoticeKind
 from .logs import log
-from .protocol import SeatKind, Status
+from .protocol import Status
 from .storage import ActionRow
 from .views import Presented
 
@@ -37,7 +38,15 @@ class Replicated(Presented):
                 "at": step.at,
                 "turn_started_at": self.row.turn_started_at,
                 "outcome": self.row.outcome,
-                "away": seat.away if seat.kind == SeatKind.HUMAN else None,
+                "due_at": self.row.due_at,
+                "acted": {
+                    "kind": seat.kind,
+                    "level": seat.level,
+                    "away": seat.away,
+                    "timeouts": seat.timeouts,
+                    "reserve_used": seat.reserve_used,
+                    "bot_from": seat.bot_from,
+                },
             }
         summary = self.summary() if self.row.status == Status.OPEN else None
         notice = Notice(self.id, kind, cluster.name, self.version, self.row.status, public, summary)
@@ -108,12 +117,14 @@ class Replicated(Presented):
         except ReplayError as exc:
             log("notice_unusable", logging.WARNING, table=self.id, error=str(exc))
             return False
+        acted = public.get("acted")  # the acting seat as the storing process stored it
         self.record_step(
             step,
             events,
             turn_started_at=public["turn_started_at"],
             outcome=public["outcome"],
-            away=public.get("away"),  # as the storing process stored it
+            seat=replace(self.seats[step.seat], **acted) if acted else None,
+            due_at=public.get("due_at"),
         )
         return True
 

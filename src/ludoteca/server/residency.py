@@ -14,11 +14,12 @@ from typing import Any, Protocol
 
 from ludoteca.games import all_games
 
+from . import pacing
 from .cluster import Notice
 from .config import Settings
 from .ledger import Services
 from .logs import log
-from .protocol import ErrorCode, Rejected, Status
+from .protocol import ErrorCode, Rejected, SeatKind, Status
 from .storage import ActionRow, Storage, TableRow
 from .table import Table
 
@@ -168,8 +169,10 @@ class Residency:
         ]
 
     async def live(self) -> list[str]:
+        """Not the sleeping turn-based tables: the deadline loop wakes those (``deadlines``)."""
         statuses = (Status.STARTING, Status.PLAYING)
-        rows = await self.storage.tables_with_status(statuses, self.settings.max_live_tables)
+        limit = self.settings.max_live_tables
+        rows = await self.storage.tables_with_status(statuses, limit, sleeping=False)
         return [r.id for r in rows if r.id not in self.broken and r.game in all_games()]
 
     async def poll(self) -> None:
@@ -219,7 +222,10 @@ class Residency:
         statuses: tuple[Status, ...] = (Status.OPEN, Status.STARTING, Status.PLAYING)
         if self.shared:  # the others hold the rest; open tables are read when asked for
             statuses = (Status.STARTING, Status.PLAYING)
-        rows = await storage.tables_with_status(statuses, self.settings.max_live_tables)
+        # not the turn-based tables in play: they sleep in the database until they are opened or
+        # due (``deadlines``), so neither memory nor start-up grows with them
+        limit = self.settings.max_live_tables
+        rows = await storage.tables_with_status(statuses, limit, sleeping=False)
         now = self.services.now()
         stale = [r.id for r in rows if r.status == Status.OPEN and self._expired(r.created_at, now)]
         if stale:
@@ -307,6 +313,50 @@ class Residency:
                 summaries.append(self._table(row).summary())
         return summaries, total
 
+    # ------------------------------------------------------------------ sleeping tables
+    async def doze(self, table_id: str, margin: float = 1.0) -> bool:
+        """A turn-based table whose turn is a person's, with nobody connected here or elsewhere,
+        leaves memory (and this process lets its lease go): it sleeps in the database until it
+        is opened or due (``docs/turn-based.md``). Not while its deadline is within ``margin``
+        seconds (its timer is about to fire) or a change is under way. True if it left."""
+        held = self.held.get(table_id)
+        if held is None or table_id in self.broken:
+            return False
+        table = held.table
+        seat = table.to_move()
+        if (
+            not pacing.turn_based(table.row)
+            or table.row.status != Status.PLAYING
+            or seat is None
+            or table.seats[seat].kind != SeatKind.HUMAN
+            or table.listeners
+            or table.connected_elsewhere
+            or table.lock.locked()
+        ):
+            return False
+        due_at = table.due()
+        if due_at is None or due_at <= self.services.now() + margin:
+            return False
+        if table.row.due_at is None or abs(table.row.due_at - due_at) > 0.001:
+            # read early (a due time stored as a hint): store the deadline it is really due at
+            if not await self.storage.set_due(table_id, table.version, due_at):
+                return False  # it moved meanwhile: it is read again, and tried next time
+            table.row.due_at = due_at
+        if table_id not in self.held or table.listeners or table.lock.locked():
+            return False  # someone came while the due time was written
+        self._drop(table_id)
+        if self.services.cluster.drives(table_id):
+            await self.services.cluster.release(table_id)
+        log("table_dozed", logging.DEBUG, table=table_id, due_at=round(due_at, 3))
+        return True
+
+    async def doze_all(self) -> int:
+        """Every held table that may sleep leaves memory (the sweep)."""
+        dozed = 0
+        for table_id in list(self.held):
+            dozed += await self.doze(table_id)
+        return dozed
+
     # -------------------------------------------------------------------------- sweeping
     async def sweep(self) -> tuple[int, int]:
         """Expire open tables nobody joined for ``open_table_ttl``; let finished tables nobody
@@ -337,6 +387,7 @@ class Residency:
             log("table_expired", table=tid)
         if self.shared:
             self._let_go(now)
+        await self.doze_all()
         return len(stale), self._evict_finished(now)
 
     def _evict_finished(self, now: float) -> int:

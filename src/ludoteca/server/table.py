@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 
 from ludoteca.core import LudotecaError
 from ludoteca.core.record import Actor
 
+from . import pacing
 from .clock import next_turn_start
 from .driver import Driven
-from .ledger import away_after
 from .logs import log, monotonic_ms
 from .protocol import ErrorCode, Rejected, SeatKind, Status
 from .seeding import commitment_problem, reveal_problem
-from .storage import ActionRow, Append, ConflictError
+from .storage import ActionRow, Append, ConflictError, SeatRow
+from .turns import TurnBegan
 
 
 class Table(Driven):
@@ -108,8 +110,10 @@ class Table(Driven):
         status = Status.STARTING if waiting else Status.PLAYING
         await self.services.storage.start_table(self.id, self.seats, now, status)
         self.row.status, self.row.started_at, self.row.turn_started_at = status, now, now
+        self.row.due_at = now if pacing.turn_based(self.row) else None
         if not waiting:
             self.begin()
+            await self._turn_began()
         elif not self.waiting_for():
             await self._close_commitments()
 
@@ -138,8 +142,34 @@ class Table(Driven):
             return
         self.row.seats = stored
         self.row.status, self.row.turn_started_at = Status.PLAYING, now
+        self.row.due_at = now if pacing.turn_based(self.row) else None
         self.begin()
+        await self._turn_began()
         log("match_dealt", table=self.id, withheld=self.waiting_for())
+
+    async def _turn_began(self) -> None:
+        """The first turn of a turn-based match began (the caller stored the deal): its due time
+        is stored (the deal stored it as due at once) and a person to move is told."""
+        due_at = self.due()
+        if due_at is None:
+            return
+        if await self.services.storage.set_due(self.id, self.version, due_at):
+            self.row.due_at = due_at
+        self._tell_turn()
+
+    def _tell_turn(self) -> None:
+        """A person's turn began at this turn-based table, stored by this process: tell
+        ``Services.turns`` (exactly once per turn: only the process that stored the step)."""
+        seat = self.to_move()
+        if not pacing.turn_based(self.row) or self.row.status != Status.PLAYING or seat is None:
+            return
+        if self.seats[seat].kind != SeatKind.HUMAN:
+            return
+        turn = TurnBegan(self.id, self.game.spec.id, seat, self.version, self.deadline(seat))
+        try:
+            self.services.turns.turn_began(turn)
+        except Exception as exc:  # whoever listens must not stop the table
+            log("turn_hook_failed", logging.ERROR, table=self.id, error=repr(exc))
 
     async def deal_if_due(self) -> None:
         """A starting table's wait is over: close its commitments, or deal."""
@@ -162,6 +192,10 @@ class Table(Driven):
                 raise Rejected(ErrorCode.NOT_STARTED, "the match has not been dealt yet")
             if self.row.status != Status.PLAYING:
                 raise Rejected(ErrorCode.MATCH_OVER, "the match is over")
+            if by == "player" and self.seats[seat].kind != SeatKind.HUMAN:
+                raise Rejected(
+                    ErrorCode.NOT_YOUR_TURN, "a bot plays this seat now: the table took it over"
+                )
             try:
                 prepared = match.prepare(seat, text, version)
             except LudotecaError as exc:
@@ -172,11 +206,26 @@ class Table(Driven):
             seat_after = self.game.to_move(prepared.state)
             turn_start = next_turn_start(self.row.turn_started_at or now, seat, seat_after, now)
             step = ActionRow(match.version + 1, seat, prepared.text, by, now)
-            away = away_after(self.seats[seat], by)
+            acted = pacing.acted(
+                self.row,
+                self.seats[seat],
+                by,
+                turn_over=seat_after != seat,
+                now=now,
+                seq=step.seq,
+                takeover_after=self.services.settings.takeover_after,
+                level=self.services.settings.table_level,
+            )
+            due_at = self._due_after(acted or self.seats[seat], seat_after, turn_start, now, result)
+            item = Append(self.id, step, turn_start, result, acted, due_at)
             try:
-                await self.services.storage.append(Append(self.id, step, turn_start, result, away))
+                await self.services.storage.append(item)
             except ConflictError:
                 await self.catch_up()
+                if by == "table" and self.log[-1].by == "table" and self.version >= step.seq:
+                    # two processes fired this deadline: the second stored nothing
+                    pacing.FIRED_TWICE[self.id] += 1
+                    log("fired_twice", logging.WARNING, table=self.id, version=step.seq - 1)
                 raise Rejected(
                     ErrorCode.STALE_VERSION,
                     "the table moved on meanwhile; here is the current state",
@@ -187,7 +236,13 @@ class Table(Driven):
                     ErrorCode.SERVER_BUSY, "your action could not be stored just now: send it again"
                 ) from None
             events = match.commit(prepared, by)
-            self.record_step(step, events, turn_started_at=turn_start, outcome=result, away=away)
+            self.record_step(
+                step, events, turn_started_at=turn_start, outcome=result, seat=acted, due_at=due_at
+            )
+            if acted is not None and acted.bot_from is not None:
+                log("seat_taken_over", table=self.id, seat=seat, after=step.seq)
+            if turn_start == now and seat_after is not None:
+                self._tell_turn()
         log(
             "action",
             logging.DEBUG,
@@ -201,6 +256,23 @@ class Table(Driven):
         if result is not None:
             log("match_over", table=self.id, outcome=result)
         await self.after_change("step", step)
+
+    def _due_after(
+        self,
+        acted: SeatRow,
+        seat_after: int | None,
+        turn_start: float,
+        now: float,
+        result: dict[str, object] | None,
+    ) -> float | None:
+        """The table's due time once a step is stored (``pacing.due``, with the acting seat as
+        the step leaves it)."""
+        if result is not None or not pacing.turn_based(self.row):
+            return None
+        seats = list(self.seats)
+        seats[acted.seat] = acted
+        row = replace(self.row, seats=seats)
+        return pacing.due(row, seat_after, turn_start, now, self.services.settings.bot_delay)
 
     async def back(self, seat: int) -> None:
         """The person at ``seat`` is back: the table stops playing for them after a short grace."""

@@ -28,6 +28,8 @@ class Presented(TableBase):
                 "bot": s.kind == SeatKind.BOT,
                 "level": s.level,
                 "away": s.away,
+                "timeouts": s.timeouts,
+                "bot_from": s.bot_from,
                 "connected": s.kind == SeatKind.BOT or s.seat in listening,
                 "commitment": s.commitment,
                 "contributed": s.contribution is not None,
@@ -43,12 +45,14 @@ class Presented(TableBase):
         now = self.services.now()
         started = self.row.turn_started_at or now
         away = row.kind == SeatKind.HUMAN and row.away
+        deadline = self.deadline(seat)
         return {
             "seat": seat,
+            "pace": self.row.pace,
             "turn_seconds": self.row.turn_seconds,
             "started_at": round(started, 3),
-            "deadline": round(self.clock.deadline(started, away), 3),
-            "remaining": round(self.clock.remaining(started, now, away), 3),
+            "deadline": round(deadline, 3),
+            "remaining": round(max(0.0, deadline - now), 3),
             "away": away,
             "bot": row.kind == SeatKind.BOT,
         }
@@ -60,7 +64,10 @@ class Presented(TableBase):
             "game": self.game.spec.id,
             "params": self.row.params,
             "status": self.row.status,
+            "pace": self.row.pace,
             "turn_seconds": self.row.turn_seconds,
+            "reserve_seconds": self.row.reserve_seconds,
+            "deadline": self.turn_deadline(),
             "created_at": self.row.created_at,
             "started_at": self.row.started_at,
             "version": self.version,
@@ -75,6 +82,15 @@ class Presented(TableBase):
             "seats": self.seats_json(),
         }
 
+    def turn_deadline(self) -> float | None:
+        """When the person to move must have moved (None unless a person is to move)."""
+        seat = self.to_move()
+        if self.row.status != Status.PLAYING or seat is None:
+            return None
+        if self.seats[seat].kind != SeatKind.HUMAN:
+            return None
+        return round(self.deadline(seat), 3)
+
     def deal_by(self) -> float | None:
         """When a starting table stops waiting at the latest: its commitments close, or it deals
         (None unless it is waiting)."""
@@ -86,6 +102,7 @@ class Presented(TableBase):
         if match is None:
             raise Rejected(ErrorCode.NOT_STARTED, "the match has not been dealt yet")
         record = match.record()
+        record.players = self.players()  # as they are now: a bot may have taken a seat over
         if match.over and record.format >= 2:
             self.services.keys.sign(record)
         return record

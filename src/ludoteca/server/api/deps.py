@@ -16,6 +16,7 @@ from starlette.websockets import WebSocket
 
 from ludoteca.server.bots import BotRunner
 from ludoteca.server.config import Settings
+from ludoteca.server.deadlines import Deadlines
 from ludoteca.server.limiting import ConnectionCaps, RateLimits
 from ludoteca.server.lobby import Lobby
 from ludoteca.server.protocol import ErrorCode, Rejected
@@ -40,6 +41,7 @@ class AppState:
     watch: Watch
     accounts: Accounts
     notifier: Notifier
+    deadlines: Deadlines
     connections: set[WebSocket] = field(default_factory=set)
 
 

@@ -217,10 +217,7 @@ async def seats_state(body: Seats, lobby: LobbyDep) -> list[dict[str, Any]]:
         if seat is None:
             continue
         mine = table.status == Status.PLAYING and table.to_move() == seat
-        started = table.row.turn_started_at
-        deadline = None
-        if mine and started is not None:
-            deadline = table.clock.deadline(started, table.seats[seat].away)
+        deadline = table.deadline(seat) if mine else None
         found.append(
             {
                 "table": table.id,

@@ -8,6 +8,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from ludoteca import __version__
+from ludoteca.server.pacing import FIRED_TWICE
 from ludoteca.server.protocol import Status
 
 from .deps import State
@@ -43,6 +44,11 @@ async def health(state: State) -> JSONResponse:
             "tables": sum(t.row.status == Status.PLAYING for t in lobby.tables.values()),
             "in_memory": len(lobby.tables),
             "broken": len(lobby.broken),
+            # turn-based tables: whether this process fires the deadlines, how many tables it
+            # read for one, and how many of those another process had fired first
+            "deadline_duty": state.deadlines.on_duty,
+            "deadlines_fired": state.deadlines.fired,
+            "fired_twice": sum(FIRED_TWICE.values()),
             "connections": len(state.connections),
             "limits": state.limits.backend,
             "process": cluster.name,  # "solo", or this process's name among several

@@ -41,7 +41,15 @@ Level = Annotated[
     str, AfterValidator(_known_level), Field(json_schema_extra={"enum": list(LEVELS)})
 ]
 Name = Annotated[str, Field(max_length=MAX_NAME_INPUT)]
-TurnSeconds = Annotated[StrictInt, Field(ge=1, le=24 * 3600)]
+TurnSeconds = Annotated[StrictInt, Field(ge=1, le=7 * 24 * 3600)]
+ReserveSeconds = Annotated[StrictInt, Field(ge=0, le=7 * 24 * 3600)]
+Pace = Literal["real-time", "turn-based"]
+PACE_DOC = "real-time (default: a clock per move) or turn-based (a move a day or so)"
+TURN_DOC = (
+    "seconds per move: real-time 5 to 3600 (default 60), turn-based 3600 to 604800 "
+    "(default 86400); the server's settings may narrow them"
+)
+RESERVE_DOC = "turn-based: each seat's reserve beyond its moves' time, for the whole match"
 
 
 class _Body(BaseModel):
@@ -72,7 +80,9 @@ class CreateTable(_Body):
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS)] | None = Field(
         None, description="each seat: a bot or a person (default: you, then bots)"
     )
-    turn_seconds: TurnSeconds | None = Field(None, description="seconds per turn (default 60)")
+    pace: Pace = Field("real-time", description=PACE_DOC)
+    turn_seconds: TurnSeconds | None = Field(None, description=TURN_DOC)
+    reserve_seconds: ReserveSeconds | None = Field(None, description=RESERVE_DOC)
     name: Name | None = Field(None, description="your name: you sit at the first seat for a person")
     start: StrictBool = Field(
         False,
@@ -100,7 +110,9 @@ class PlayNow(_Body):
     players: Annotated[StrictInt, Field(ge=1, le=MAX_SEATS)] | None = None
     level: Level = "medium"
     name: Name = "Player"
-    turn_seconds: TurnSeconds | None = None
+    pace: Pace = Field("real-time", description=PACE_DOC)
+    turn_seconds: TurnSeconds | None = Field(None, description=TURN_DOC)
+    reserve_seconds: ReserveSeconds | None = Field(None, description=RESERVE_DOC)
     rated: StrictBool = Field(False, description="a rated match (you must be signed in)")
 
 
@@ -173,6 +185,8 @@ async def create_table(  # noqa: PLR0917
         name=me.account.name if me is not None else body.name,
         start=body.start,
         client=client,
+        pace=body.pace,
+        reserve_seconds=body.reserve_seconds,
     )
     if body.rated:
         await accounts.mark_rated(table.id, table.game.spec.id)
@@ -199,6 +213,8 @@ async def play_now(
         level=body.level,
         name=me.account.name if me is not None else body.name,
         turn_seconds=body.turn_seconds,
+        pace=body.pace,
+        reserve_seconds=body.reserve_seconds,
     )
     if body.rated:
         await accounts.mark_rated(table.id, table.game.spec.id)

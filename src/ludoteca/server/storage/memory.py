@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from .rows import (
     EXPIRED,
+    TURN_BASED,
     ActionRow,
     Append,
     Census,
@@ -106,6 +107,7 @@ class MemoryStorage:
             self._put_seat(stored, seat)
         stored.row.status = status
         stored.row.started_at = stored.row.turn_started_at = started_at
+        stored.row.due_at = started_at if stored.row.pace == TURN_BASED else None
 
     async def deal_table(self, table_id: str, dealt_at: float) -> list[SeatRow]:
         self._open()
@@ -114,6 +116,7 @@ class MemoryStorage:
             raise ConflictError(f"table {table_id} is not waiting to be dealt")
         stored.row.status = "playing"
         stored.row.turn_started_at = dealt_at
+        stored.row.due_at = dealt_at if stored.row.pace == TURN_BASED else None
         return [replace(stored.seats[n]) for n in sorted(stored.seats)]
 
     async def open_reveals(self, table_id: str, at: float) -> None:
@@ -161,8 +164,34 @@ class MemoryStorage:
         stored.row.turn_started_at = item.turn_started_at
         stored.row.status = "playing" if outcome is None else "over"
         stored.row.outcome = outcome
-        if item.away is not None:
-            stored.seats[step.seat].away = item.away
+        stored.row.due_at = item.due_at
+        if item.seat is not None:
+            kept = stored.seats[step.seat]
+            stored.seats[step.seat] = replace(
+                item.seat,
+                contribution=kept.contribution,
+                commitment=kept.commitment,
+                salt=kept.salt,
+                token_hash=kept.token_hash,
+            )
+
+    async def due_tables(self, now: float, limit: int = 200) -> list[tuple[str, int, float]]:
+        self._open()
+        check_positive(limit)
+        due = [
+            (s.row.id, s.row.version, s.row.due_at)
+            for s in self._tables.values()
+            if s.row.status == "playing" and s.row.due_at is not None and s.row.due_at <= now
+        ]
+        return sorted(due, key=lambda d: d[2])[:limit]
+
+    async def set_due(self, table_id: str, version: int, due_at: float | None) -> bool:
+        self._open()
+        stored = self._tables.get(table_id)
+        if stored is None or stored.row.version != version:
+            return False
+        stored.row.due_at = due_at
+        return True
 
     async def expire_tables(self, table_ids: Iterable[str]) -> list[str]:
         self._open()
@@ -213,11 +242,15 @@ class MemoryStorage:
         return sorted(found, key=lambda s: _key(s.row), reverse=True)
 
     async def tables_with_status(
-        self, statuses: Iterable[str], limit: int = 1000
+        self, statuses: Iterable[str], limit: int = 1000, *, sleeping: bool = True
     ) -> list[TableRow]:
         self._open()
         check_positive(limit)
         found = self._newest_first(status_filter(statuses), None)
+        if not sleeping:
+            found = [
+                s for s in found if not (s.row.pace == TURN_BASED and s.row.status == "playing")
+            ]
         return [self._copy(s) for s in found[:limit]]
 
     async def list_tables(

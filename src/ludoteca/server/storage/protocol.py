@@ -88,9 +88,19 @@ class Storage(Protocol):
         ...
 
     async def tables_with_status(
-        self, statuses: Iterable[str], limit: int = 1000
+        self, statuses: Iterable[str], limit: int = 1000, *, sleeping: bool = True
     ) -> list[TableRow]:
-        """Tables in these states, newest first (what the lobby reloads at start-up)."""
+        """Tables in these states, newest first (what the lobby reloads at start-up); without
+        ``sleeping``, not the turn-based tables in play (they sleep in the database)."""
+        ...
+
+    async def due_tables(self, now: float, limit: int = 200) -> list[tuple[str, int, float]]:
+        """The playing tables whose ``due_at`` is ``now`` or before, soonest first, as (id,
+        version, due_at): what the deadlines loop fires (``docs/turn-based.md``)."""
+        ...
+
+    async def set_due(self, table_id: str, version: int, due_at: float | None) -> bool:
+        """Write the table's ``due_at`` if it is still at ``version``; False if it moved on."""
         ...
 
     async def list_tables(

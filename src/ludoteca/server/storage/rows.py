@@ -34,6 +34,16 @@ class SeatRow:
     contribution: str | None = None  # revealed (format 3: only once the reveals are open)
     commitment: str | None = None  # format 3: SHA-256 of the contribution, a newline, the salt
     salt: str | None = None
+    # turn-based tables (revision 0007): the person's timeouts in a row, the reserve drawn, and
+    # the step after which a bot took the seat for the rest of the match (None: it did not)
+    timeouts: int = 0
+    reserve_used: float = 0.0
+    bot_from: int | None = None
+
+
+REAL_TIME = "real-time"
+TURN_BASED = "turn-based"
+PACES = (REAL_TIME, TURN_BASED)
 
 
 @dataclass(slots=True)
@@ -54,6 +64,11 @@ class TableRow:
     format: int = 3
     owner: str | None = field(default=None, repr=False)  # who opened it (a digest), if anyone
     revealing_at: float | None = None  # when a starting table closed its commitments
+    pace: str = REAL_TIME  # or TURN_BASED (revision 0007)
+    reserve_seconds: int = 0  # turn-based: each seat's reserve beyond its turns, for the match
+    # turn-based: when the table must act by itself at the latest (a person's deadline, a bot's
+    # move); a hint never later than that, read by the deadlines loop (``server/deadlines``)
+    due_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +82,16 @@ class ActionRow:
 
 @dataclass(frozen=True, slots=True)
 class Append:
-    """One accepted action waiting to be stored, with the table's new clock and outcome, and the
-    acting seat's new away flag (None: unchanged), stored in the step's own transaction."""
+    """One accepted action waiting to be stored, with the table's new clock, outcome and due
+    time, and the acting seat as it is after the step (its away flag, timeouts, reserve drawn, a
+    bot's takeover; None: unchanged), stored in the step's own transaction."""
 
     table_id: str
     step: ActionRow
     turn_started_at: float
     outcome: dict[str, Any] | None
-    away: bool | None = None
+    seat: SeatRow | None = None
+    due_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

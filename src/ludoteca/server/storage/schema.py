@@ -36,8 +36,14 @@ tables = Table(
     Column("owner", String(32)),
     # when a starting table closed its commitments and opened the reveals (revision 0005)
     Column("revealing_at", Float),
+    # the table's pace (revision 0007): "real-time" or "turn-based", each seat's reserve, and
+    # when a turn-based table must act next at the latest (the deadlines loop reads it by index)
+    Column("pace", String(16), nullable=False, default="real-time", server_default="real-time"),
+    Column("reserve_seconds", Integer, nullable=False, default=0, server_default="0"),
+    Column("due_at", Float),
     # the lobby's listing and the expiry of open tables: by status, newest first (revision 0003)
     Index("ix_tables_status_created_at", "status", "created_at", "id"),
+    Index("ix_tables_due_at", "due_at"),
 )
 
 seats = Table(
@@ -54,6 +60,10 @@ seats = Table(
     # format 3 (revision 0005): the seat's commitment, then with its reveal the salt
     Column("commitment", String(64)),
     Column("salt", String(32)),
+    # turn-based (revision 0007): timeouts in a row, reserve drawn, the step a bot took over after
+    Column("timeouts", Integer, nullable=False, default=0, server_default="0"),
+    Column("reserve_used", Float, nullable=False, default=0.0, server_default="0"),
+    Column("bot_from", Integer),
 )
 
 actions = Table(

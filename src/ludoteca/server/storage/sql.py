@@ -33,6 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from .due import SqlDeadlines
 from .rows import (
     EXPIRED,
     ActionRow,
@@ -51,8 +52,8 @@ from .rows import (
 )
 from .schema import actions, seats, tables
 from .statements import (
+    ACTED,
     ADVANCE,
-    AWAY,
     CENSUS,
     DEAL,
     INSERT_ACTIONS,
@@ -61,6 +62,8 @@ from .statements import (
     OPEN_REVEALS,
     SEAT,
     START,
+    acted_params,
+    awake,
     filters,
     seat_params,
     seat_values,
@@ -73,7 +76,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class SqlStorage:
+class SqlStorage(SqlDeadlines):
     """Tables, seats and actions in one SQLite or PostgreSQL database at the current schema."""
 
     def __init__(self, engine: Engine) -> None:
@@ -194,19 +197,16 @@ class SqlStorage:
                     "started": i.turn_started_at,
                     "status": "playing" if i.outcome is None else "over",
                     "result": None if i.outcome is None else to_json(i.outcome),
+                    "due": i.due_at,
                 }
                 for i in items
             ],
         )
         if moved.rowcount != len(items):
             raise IntegrityError("a table's version moved", None, Exception("version"))
-        away = [
-            {"tid": i.table_id, "number": i.step.seat, "new_away": i.away}
-            for i in items
-            if i.away is not None
-        ]
-        if away:
-            conn.execute(AWAY, away)
+        acted = [acted_params(i.table_id, i.seat) for i in items if i.seat is not None]
+        if acted:
+            conn.execute(ACTED, acted)
 
     # ------------------------------------------------------------------------------ writes
     async def create_table(self, row: TableRow) -> None:
@@ -384,10 +384,13 @@ class SqlStorage:
             return [ActionRow(r.seq, r.seat, r.action, r.by, r.at) for r in rows]
 
     async def tables_with_status(
-        self, statuses: Iterable[str], limit: int = 1000
+        self, statuses: Iterable[str], limit: int = 1000, *, sleeping: bool = True
     ) -> list[TableRow]:
         check_positive(limit)
-        return await self._run(self._select_tables, self._newest_first(statuses, None), limit)
+        query = self._newest_first(statuses, None)
+        if not sleeping:
+            query = query.where(awake())
+        return await self._run(self._select_tables, query, limit)
 
     async def list_tables(
         self,

@@ -31,16 +31,20 @@ ADVANCE = (
         turn_started_at=bindparam("started"),
         status=bindparam("status"),
         outcome=bindparam("result"),
+        due_at=bindparam("due"),
     )
 )
-"""A table's next step: version, turn clock, and status and outcome once the match is over."""
+"""A table's next step: version, turn clock, due time, and status and outcome once over."""
 
-AWAY = (
+PACE_FIELDS = ("away", "timeouts", "reserve_used", "kind", "level", "name", "bot_from")
+ACTED = (
     update(seats)
     .where(and_(seats.c.table_id == bindparam("tid"), seats.c.seat == bindparam("number")))
-    .values(away=bindparam("new_away"))
+    .values(**{name: bindparam(f"new_{name}") for name in PACE_FIELDS})
 )
+"""The seat that acted, as it is after the step (its away flag, timeouts, reserve, takeover)."""
 SEED_FIELDS = ("contribution", "commitment", "salt")
+TURN_FIELDS = ("timeouts", "reserve_used", "bot_from")  # written only with a step (``ACTED``)
 SEAT = (
     update(seats)
     .where(and_(seats.c.table_id == bindparam("tid"), seats.c.seat == bindparam("number")))
@@ -72,12 +76,23 @@ START = (
         status=bindparam("new_status"),
         started_at=bindparam("started"),
         turn_started_at=bindparam("turn_started"),
+        due_at=case((tables.c.pace == "turn-based", bindparam("turn_started")), else_=None),
     )
 )
 DEAL = (
     update(tables)
     .where(and_(tables.c.id == bindparam("tid"), tables.c.status == "starting"))
-    .values(status="playing", turn_started_at=bindparam("dealt"))
+    .values(
+        status="playing",
+        turn_started_at=bindparam("dealt"),
+        # a turn-based table is due at once until it stores its first deadline (``set_due``)
+        due_at=case((tables.c.pace == "turn-based", bindparam("dealt")), else_=None),
+    )
+)
+SET_DUE = (
+    update(tables)
+    .where(and_(tables.c.id == bindparam("tid"), tables.c.version == bindparam("at_version")))
+    .values(due_at=bindparam("due"))
 )
 OPEN_REVEALS = (
     update(tables)
@@ -111,6 +126,14 @@ def filters(statuses: Iterable[str] | None, game: str | None) -> ColumnElement[b
     return and_(true(), *conditions)
 
 
+def acted_params(table_id: str, seat: SeatRow) -> dict[str, Any]:
+    """The bind parameters of ``ACTED``."""
+    values = seat_values(table_id, seat)
+    return {"tid": table_id, "number": seat.seat} | {
+        f"new_{name}": values[name] for name in PACE_FIELDS
+    }
+
+
 def table_values(row: TableRow) -> dict[str, Any]:
     return {
         "id": row.id,
@@ -128,6 +151,9 @@ def table_values(row: TableRow) -> dict[str, Any]:
         "format": row.format,
         "owner": row.owner,
         "revealing_at": row.revealing_at,
+        "pace": row.pace,
+        "reserve_seconds": row.reserve_seconds,
+        "due_at": row.due_at,
     }
 
 
@@ -143,13 +169,16 @@ def seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
         "contribution": seat.contribution,
         "commitment": seat.commitment,
         "salt": seat.salt,
+        "timeouts": seat.timeouts,
+        "reserve_used": seat.reserve_used,
+        "bot_from": seat.bot_from,
     }
 
 
 def seat_params(table_id: str, seat: SeatRow) -> dict[str, Any]:
     """The bind parameters of ``SEAT`` (named apart from the columns they set)."""
     values = seat_values(table_id, seat)
-    for name in SEED_FIELDS:
+    for name in SEED_FIELDS + TURN_FIELDS:
         del values[name]
     found = {"tid": values.pop("table_id"), "number": values.pop("seat")}
     return found | {f"new_{name}": value for name, value in values.items()}
@@ -172,6 +201,9 @@ def table_row(r: Any) -> TableRow:
         format=r["format"],
         owner=r["owner"],
         revealing_at=r["revealing_at"],
+        pace=r["pace"],
+        reserve_seconds=r["reserve_seconds"],
+        due_at=r["due_at"],
     )
 
 
@@ -193,6 +225,15 @@ def seats_of(conn: Connection, table_ids: list[str]) -> dict[str, list[SeatRow]]
                 r.contribution,
                 r.commitment,
                 r.salt,
+                r.timeouts,
+                r.reserve_used,
+                r.bot_from,
             )
         )
     return found
+
+
+def awake() -> ColumnElement[bool]:
+    """Not a turn-based table in play: those sleep in the database until they are due or opened
+    (``docs/turn-based.md``)."""
+    return ~and_(tables.c.pace == "turn-based", tables.c.status == "playing")

@@ -1,4 +1,4 @@
-// The lobby: your name, "create a table" (game, seats, bot levels, turn time), the open tables
+// The lobby: your name, "create a table" (game, seats, bot levels, pace, turn time), the open tables
 // (join), and "play now against bots". Seat tokens go to localStorage before moving to the table.
 
 import { api } from "../api.js";
@@ -11,6 +11,7 @@ import { navigate } from "../nav.js";
 import { keepName, keepSeat, playerName, seatAt } from "../store.js";
 import { LobbySocket } from "../socket.js";
 import { me } from "../account.js";
+import { PACES, paceLabel } from "../pace.js";
 
 const LEVELS = ["random", "easy", "medium", "hard"];
 const TURN_TIMES = [30, 60, 120, 300, 600, 1800];
@@ -57,7 +58,7 @@ export function mountLobby(root) {
   let open = [];
   let finished = [];
   let listFailed = false;
-  const form = { game: null, players: 2, seats: [], turn: 60, rated: false };
+  const form = { game: null, players: 2, seats: [], pace: "real-time", turn: 60, rated: false };
   let feed = null;
   let signedIn = false;
 
@@ -87,7 +88,7 @@ export function mountLobby(root) {
           game: game().id,
           players: form.players,
           seats,
-          turn_seconds: form.turn,
+          ...(form.pace === "real-time" ? { turn_seconds: form.turn } : { pace: "turn-based", turn_seconds: form.pace }),
           name: yourName(),
           start: seats.slice(1).every((seat) => seat.bot),
           ...(form.rated && signedIn ? { rated: true } : {}),
@@ -177,6 +178,25 @@ export function mountLobby(root) {
       h(
         "div",
         { class: "field" },
+        h("label", { for: "create-pace" }, t("pace.title")),
+        h(
+          "select",
+          {
+            id: "create-pace",
+            name: "pace",
+            onChange: (e) => {
+              form.pace = e.target.value === "real-time" ? "real-time" : Number(e.target.value);
+              renderForm();
+            },
+          },
+          PACES.map((pace) => h("option", { value: String(pace), selected: pace === form.pace }, paceLabel(pace))),
+        ),
+      ),
+      form.pace !== "real-time" && h("p", { class: "hint", dataset: { key: "pace-hint" } }, t("pace.hint")),
+      form.pace === "real-time" &&
+      h(
+        "div",
+        { class: "field" },
         h("label", { for: "create-turn" }, t("lobby.turn_time")),
         h(
           "select",
@@ -222,6 +242,7 @@ export function mountLobby(root) {
         { class: "open-table-text" },
         h("strong", {}, gameName(g, table.game)),
         h("span", {}, t("lobby.free_seats", { count: free, total: table.seats.length })),
+        h("span", { class: "pace", "data-pace": table.pace || "real-time" }, paceLabel(table)),
         h(
           "span",
           { class: "who" },

@@ -19,6 +19,7 @@ import { loadBoard } from "../boards/index.js";
 import { endPanel } from "../table/end.js";
 import { entryLines, logPanel } from "../table/log.js";
 import { clockText, seatName, seatsPanel } from "../table/seats.js";
+import { moveBy, paceLabel } from "../pace.js";
 import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
 import { createProof } from "../table/proof.js";
@@ -128,6 +129,7 @@ export function mount(root, [tableId]) {
             h("p", {}, t("table.fingerprint_hint")),
             h("p", {}, t("table.commitment"), " ", h("code", { class: "commitment", "data-commitment": "" }, table.commitment)),
           ),
+          h("span", { class: "pace-chip", "data-pace": table.pace || "real-time" }, paceLabel(table)),
           h("span", { class: "table-id" }, t("table.id", { id: table.id })),
           h("a", { class: "rules-link", href: `/games/${table.game}`, target: "_blank", rel: "noopener" }, t("table.rules")),
         ),
@@ -177,6 +179,14 @@ export function mount(root, [tableId]) {
     clockEl.hidden = !clock;
     if (!clock) return;
     const who = clock.seat === shell.seat ? t("seat.you") : seatName(msg.table, clock.seat);
+    if (clock.pace === "turn-based") {
+      // days to move: the date and time it is due by, in the reader's time zone, not a countdown
+      rerender(clockEl, () => [
+        h("span", { class: "turn-who" }, who),
+        h("span", { class: "deadline", "data-deadline": String(clock.deadline) }, clock.bot ? "" : moveBy(clock.deadline)),
+      ]);
+      return;
+    }
     rerender(clockEl, () => [
       h("span", { class: "turn-who" }, who),
       h("span", { class: "clock-meter", "aria-hidden": "true" }, h("span", { class: "clock-fill" })),
@@ -238,7 +248,7 @@ export function mount(root, [tableId]) {
   // --------------------------------------------------------------------------- the clock
   function tick() {
     const msg = shell.msg;
-    if (!msg || !msg.clock || shell.deadline === null) return;
+    if (!msg || !msg.clock || shell.deadline === null || msg.clock.pace === "turn-based") return;
     const left = (shell.deadline - performance.now()) / 1000;
     const low = left <= LOW_SECONDS;
     for (const el of [...seatsEl.querySelectorAll("[data-clock]"), ...clockEl.querySelectorAll("[data-turn-clock]")]) {

@@ -4,6 +4,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
+import { moveBy } from "../pace.js";
 
 /** The display name of a seat: a person's name, or "Bot 2 · medium" in the reader's language. */
 export function seatName(table, seat) {
@@ -30,7 +31,10 @@ function status(row, toMove, clock) {
         { class: "badge turn-badge" },
         icon("turn"),
         t("seat.to_move"),
-        clock && h("span", { class: "clock", "data-clock": "", role: "timer", "aria-label": t("seat.clock") }, clockText(clock.remaining)),
+        clock &&
+          (clock.pace === "turn-based"
+            ? h("span", { class: "deadline" }, clock.bot ? "" : moveBy(clock.deadline))
+            : h("span", { class: "clock", "data-clock": "", role: "timer", "aria-label": t("seat.clock") }, clockText(clock.remaining))),
       ),
     );
   }
