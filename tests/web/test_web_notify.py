@@ -3,9 +3,11 @@ of their own; the one who waits turns notifications on (permission granted, the 
 registered, the subscription sent to the server), and when their turn begins the server's push
 reaches the test's own push service encrypted for that browser's keys, is decrypted there and
 handed to the browser's service worker (as a push service would), which shows the notification.
-The same turn is mailed (aiosmtpd) to the account that holds the seat. Then the page opens
-offline to its shell, saying it is offline, in the person's language; and "my tables" puts the
-table where it is my turn first, with the count in the page's title.
+The table is turn-based, and the turn passes because the other person plays in their browser:
+the table itself tells the notifier. The same turn is mailed (aiosmtpd) to the account that holds
+the seat. Then the page opens offline to its shell, saying it is offline, in the person's
+language; and "my tables" puts the table where it is my turn first, with the count in the
+page's title.
 
 Chromium's own push service is out of reach here, so ``PushManager.subscribe`` answers with the
 subscription this test made (its keys, its endpoint): everything after it is the real thing."""
@@ -13,6 +15,7 @@ subscription this test made (its keys, its endpoint): everything after it is the
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -20,12 +23,12 @@ from typing import Any
 import httpx
 import pytest
 
+from kit.browser import decision, heroes_turn_by_clicks, state
 from kit.client import two_people_table
 from kit.notify import Device, Mailbox, PushService, mailbox, push_service, text_of  # noqa: F401
 from kit.servers import ThreadServer, free_port, server_settings
 from kit.wait import eventually
 from ludoteca.games import all_games
-from ludoteca.server.turns import TurnBegan
 
 pytestmark = pytest.mark.browser
 PASSWORD = "correct horse battery"
@@ -71,9 +74,8 @@ def hold_seats(held: dict[str, Any]) -> str:
 def person(browser: Any, base: str, held: dict[str, Any], locale: str) -> Any:
     """A phone's browser context holding seats (as after joining), its pages' errors kept."""
     context = browser.new_context(locale=locale, viewport={"width": 390, "height": 844})
-    context.add_init_script(
-        f"localStorage.setItem('ludoteca.seats', {json.dumps(json.dumps(held))})"
-    )
+    context.add_init_script(hold_seats(held))
+    context.add_init_script("try { localStorage.setItem('ludoteca.debug', '1') } catch {}")
     context.errors = []
     # the site's pages only (a new tab's about:blank has no storage for the seats' script)
     context.on(
@@ -93,7 +95,7 @@ def test_the_waiting_person_is_pushed_and_mailed_their_turn_and_the_page_opens_o
     push_service: PushService,  # noqa: F811
     mailbox: Mailbox,  # noqa: F811
 ) -> None:
-    table, tokens = two_people_table(server.base)
+    table, tokens = two_people_table(server.base, turn_seconds=86400, pace="turn-based")
     states = httpx.post(
         f"{server.base}/api/seats",
         json={"seats": [{"table": table, "token": token} for token in tokens]},
@@ -127,18 +129,37 @@ def test_the_waiting_person_is_pushed_and_mailed_their_turn_and_the_page_opens_o
     page.locator(".notify-control .note", has_text="Dieses Gerät erfährt").wait_for()
     worker = page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)")
     assert worker == f"{server.base}/sw.js"
+    assert push_service.received == [] and len(mailbox.mails) == 1
 
-    # their turn begins: the push service gets it encrypted for this browser, and the mail comes
-    deadline = time.time() + 3 * 86400
-    server.app_state.notifier.turn_began(TurnBegan(table, "heroes", waiting, 1, deadline))
-    pushed = eventually(lambda: push_service.to(device), 10, what="the push")[0]
+    # the other person plays in their own browser until the turn passes: the table tells the
+    # notifier, the push service gets it encrypted for the waiting browser, and the mail comes
+    ana_seats = {table: {"seat": mover, "token": tokens[mover], "at": time.time() * 1000}}
+    ana_context = person(browser, server.base, ana_seats, "en-US")
+    ana = ana_context.new_page()
+    ana.goto(f"{server.base}/table/{table}")
+    rng = random.Random(7)
+    version = -1
+    while not push_service.to(device):
+        s = decision(ana, version)
+        assert s["clock"]["seat"] == mover, "the turn passed without a push"
+        heroes_turn_by_clicks(ana, s, rng)
+        version = s["version"]
+        ana.wait_for_function(
+            "(v) => window.__ludoteca.state.version > v", arg=version, timeout=20_000
+        )
+        if state(ana)["clock"]["seat"] != mover:
+            eventually(lambda: push_service.to(device), 10, what="the push")
+    [pushed] = push_service.to(device)
     payload = device.decrypt(pushed.body)
     name = all_games()["heroes"].spec.name("de")
     assert payload["title"] == f"Du bist dran: {name}"
     assert f"Tisch {table}." in payload["body"]
+    deadline = state(ana)["clock"]["deadline"]
+    assert abs(deadline - (time.time() + 86400)) < 120
     mail = eventually(lambda: mailbox.to("bruno@example.org")[1:], 10, what="the turn mail")[0]
     assert mail["Subject"] == f"Du bist dran: {name}"
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    ana_context.close()
 
     # handed to the browser's service worker, as the push service would: it shows the notification
     cdp = context.new_cdp_session(page)
