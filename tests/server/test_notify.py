@@ -353,3 +353,21 @@ def test_the_table_is_never_held_up_by_a_slow_push_service(
     took = time.perf_counter() - began
     print(f"{COUNT} pushes sent in {took:.2f} s; turn_began {per_call * 1e6:.1f} µs a call")
     assert len(push_service.to(Device(body["endpoint"]))) == COUNT
+
+
+def test_the_in_memory_store_keeps_subscriptions_too(
+    mailbox: Mailbox,  # noqa: F811
+    push_service: PushService,  # noqa: F811
+) -> None:
+    port = free_port()
+    srv = ThreadServer(settings_for("memory://", port, mailbox.port), port=port).start()
+    try:
+        table, tokens = two_people_table(srv.base)
+        device = push_service.device()
+        body = {**device.subscription(), "table": table, "token": tokens[1]}
+        assert httpx.post(f"{srv.base}/api/notify/push", json=body).status_code == 201
+        turn(srv, table, 1)
+        eventually(lambda: push_service.to(device), 10, what="the push")
+        assert device.decrypt(push_service.to(device)[0].body)["url"] == f"/table/{table}"
+    finally:
+        srv.stop()

@@ -244,3 +244,31 @@ def test_my_tables_put_my_turn_first_with_its_deadline_and_count_it_in_the_title
     for icon in manifest["icons"]:
         assert httpx.get(server.base + icon["src"]).status_code == 200
     context.close()
+
+
+def test_an_account_sets_its_address_on_the_account_page_and_confirms_it_from_the_mail(
+    browser: Any,
+    server: ThreadServer,
+    mailbox: Mailbox,  # noqa: F811
+) -> None:
+    context = person(browser, server.base, {}, "pt-BR")
+    page = context.new_page()
+    page.goto(f"{server.base}/account")
+    page.wait_for_selector(".account-form.signup")
+    page.fill(".account-form.signup input[name=name]", "carla")
+    page.fill(".account-form.signup input[name=password]", PASSWORD)
+    page.click(".account-form.signup button[type=submit]")
+    page.wait_for_selector(".mail-form")
+    assert page.inner_text(".notify-settings h2") == "Sua vez, onde você estiver"
+    page.fill(".mail-form input[name=address]", "carla@example.org")
+    page.click(".mail-form button[type=submit]")
+    page.locator(".mail-state", has_text="Enviamos um link para carla@example.org").wait_for()
+    [mail] = eventually(lambda: mailbox.to("carla@example.org"), 10, what="the confirmation")
+    assert mail["Subject"] == "Confirme seu endereço no ludoteca"
+    link = next(w for w in text_of(mail).split() if "/api/notify/confirm" in w)
+    page.goto(link)
+    assert page.inner_text("h1") == "Endereço confirmado: você será avisado quando for a sua vez."
+    page.goto(f"{server.base}/account")
+    page.locator(".mail-state", has_text="vão para carla@example.org").wait_for()
+    assert context.errors == []
+    context.close()
