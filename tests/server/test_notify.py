@@ -124,6 +124,7 @@ def test_a_guests_seat_is_pushed_its_turn_encrypted_for_its_device_alone(
     [pushed] = push_service.to(mine)
     assert push_service.to(other) == [], "the other seat's device is told nothing"
     assert pushed.headers["content-encoding"] == "aes128gcm"
+    assert pushed.headers["ttl"] == str(28 * 86400), "a deadline weeks away: four weeks at most"
     assert pushed.vapid_key() == offered["key"], "signed with the key browsers subscribed with"
     with pytest.raises(Exception):  # noqa: B017 - another device's keys cannot read it
         other.decrypt(pushed.body)
@@ -155,8 +156,10 @@ def test_a_subscription_the_push_service_forgot_is_forgotten(
     body = {**device.subscription(), "table": table, "token": tokens[0]}
     assert httpx.post(f"{server.base}/api/notify/push", json=body).status_code == 201
     push_service.status = 410
-    turn(server, table, 0)
+    turn(server, table, 0, time.time() + 3600)
     eventually(lambda: len(push_service.to(device)) == 1, 10, what="the push request")
+    ttl = int(push_service.to(device)[0].headers["ttl"])
+    assert 3500 < ttl <= 3600, "kept by the push service until the deadline"
     store = server.app_state.notifier.store
     eventually(lambda: store.targets(table, 0)[0] == [], 10, what="the subscription dropped")
 
@@ -217,6 +220,11 @@ def test_an_account_is_told_on_every_device_and_by_confirmed_mail_with_one_click
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     unsubscribe = mail["List-Unsubscribe"].strip("<>")
     assert parse_qs(urlsplit(unsubscribe).query)["t"]
+    # opened in a browser, the link asks first (mail scanners open links): nothing changes yet
+    asked = httpx.get(unsubscribe, headers={"Accept-Language": "pt-BR"})
+    assert asked.status_code == 200 and 'method="post"' in asked.text
+    assert "Parar estas notificações?" in asked.text
+    assert bruno.get("/api/me/notify").json()["mail"] == "bruno@example.org"
     # RFC 8058: the mail client POSTs the form body, without cookies or Origin
     one_click = httpx.post(unsubscribe, data={"List-Unsubscribe": "One-Click"})
     assert one_click.status_code == 200

@@ -64,16 +64,16 @@ class Notifier:
     # -------------------------------------------------------------------------- the hook
     def turn_began(self, turn: TurnBegan) -> None:
         """Queue the news (from the sending loop, or handed to it from any other thread)."""
-        loop = self._loop
-        if loop is None or not (self.push_on or self.mail_on):
+        if not (self.push_on or self.mail_on):
             return
+        loop = self._loop
         try:
-            here = asyncio.get_running_loop()
+            here: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
             here = None
-        if here is loop:
-            self._queue(turn)
-        else:
+        if here is not None and (loop is None or here is loop):
+            self._queue(turn)  # the table's own loop (``run`` may not have started yet)
+        elif loop is not None:
             loop.call_soon_threadsafe(self._queue, turn)
 
     def _queue(self, turn: TurnBegan) -> None:
@@ -131,7 +131,10 @@ class Notifier:
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=PUSH_TIMEOUT, follow_redirects=False)
         try:
-            status = await send_push(self._client, self.keys, self.settings, target, payload)
+            ttl = int(turn.deadline - time.time())
+            status = await send_push(
+                self._client, self.keys, self.settings, target, payload, ttl=ttl
+            )
         except (httpx.HTTPError, BadSubscription) as exc:
             self.sent["failed"] += 1
             log("push_failed", subscription=target.id, error=type(exc).__name__)

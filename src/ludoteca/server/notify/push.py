@@ -22,7 +22,9 @@ from .keys import NotifyKeys, unb64url
 from .store import PushTarget
 
 MAX_ENDPOINT = 1024
-TTL = 24 * 3600  # seconds a push service keeps a message for a device that is off
+# seconds a push service keeps a message for a device that is off: until the deadline (after
+# it the news is stale), at least a minute, at most the four weeks push services keep anything
+TTL = (60, 28 * 86400)
 
 
 class BadSubscription(ValueError):
@@ -70,6 +72,8 @@ async def send_push(
     settings: Settings,
     target: PushTarget,
     payload: dict[str, Any],
+    *,
+    ttl: int,
 ) -> int:
     """POST the payload, encrypted for the device (aes128gcm); the push service's status."""
     endpoint = allowed_endpoint(target.endpoint, settings)  # the rule may have changed since
@@ -85,7 +89,7 @@ async def send_push(
         **keys.vapid.sign(claims),
         "Content-Encoding": "aes128gcm",
         "Content-Type": "application/octet-stream",
-        "TTL": str(TTL),
+        "TTL": str(min(max(ttl, TTL[0]), TTL[1])),
         "Urgency": "high",
     }
     response = await client.post(endpoint, content=body, headers=headers)
