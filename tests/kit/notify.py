@@ -77,6 +77,8 @@ class PushService:
         self.port = free_port()
         self.received: list[Pushed] = []
         self.status = 201
+        self.slow = threading.Event()  # set: every answer waits until it is cleared
+        self.released = threading.Event()
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -85,6 +87,8 @@ class PushService:
                 body = self.rfile.read(length)
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 service.received.append(Pushed(self.path, headers, body))
+                if service.slow.is_set():
+                    service.released.wait(30)
                 self.send_response(service.status)
                 self.send_header("content-length", "0")
                 self.end_headers()
@@ -104,6 +108,7 @@ class PushService:
         return [p for p in self.received if p.path == path]
 
     def close(self) -> None:
+        self.released.set()
         self.http.shutdown()
         self.http.server_close()
 

@@ -1,7 +1,8 @@
 """The real ``TurnHook``: told that a person's turn began, it queues the news and returns at once;
 one task in the background finds whom to tell (the seat's devices, its account's devices and
 confirmed address) and sends, so a slow push service or mail server never holds a table up.
-A full queue drops the news (logged) rather than grow without bound."""
+A full queue drops the news (logged) rather than grow without bound. Encryption and signing run
+on a worker thread, so even the CPU work of a push is off the tables' event loop."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ PUSH_TIMEOUT = 10.0
 GONE = (404, 410)  # the push service forgot the subscription: so do we
 GUEST_DAYS = 60  # a guest's subscription is forgotten this many days after it was made
 SWEEP_SECONDS = 3600.0
+SENDERS = 8  # turns being sent at once
 
 
 def offer(settings: Settings, keys: NotifyKeys) -> dict[str, object]:
@@ -84,21 +86,31 @@ class Notifier:
             log("notify_dropped", table=turn.table_id, seat=turn.seat)
 
     async def run(self) -> None:
-        """Send what is queued, one turn after another; sweep old guests' subscriptions."""
+        """Send what is queued, several turns at once (a slow push service or mail server holds
+        one sender, not the others); sweep old guests' subscriptions."""
         self._loop = asyncio.get_running_loop()
+        slots = asyncio.Semaphore(SENDERS)
+        sending: set[asyncio.Task[None]] = set()
         swept = 0.0
         while True:
             turn = await self.queue.get()
-            try:
-                await self.tell(turn)
-            except Exception as exc:  # one turn's failure must not stop the others
-                self.sent["failed"] += 1
-                log("notify_failed", table=turn.table_id, error=type(exc).__name__)
-            finally:
-                self.queue.task_done()
+            await slots.acquire()
+            task = asyncio.create_task(self._send(turn, slots))
+            sending.add(task)
+            task.add_done_callback(sending.discard)
             if time.time() - swept > SWEEP_SECONDS:
                 swept = time.time()
                 await self.store.run(self.store.sweep, swept - GUEST_DAYS * 86400)
+
+    async def _send(self, turn: TurnBegan, slots: asyncio.Semaphore) -> None:
+        try:
+            await self.tell(turn)
+        except Exception as exc:  # one turn's failure must not stop the others
+            self.sent["failed"] += 1
+            log("notify_failed", table=turn.table_id, error=type(exc).__name__)
+        finally:
+            slots.release()
+            self.queue.task_done()
 
     async def close(self) -> None:
         if self._client is not None:

@@ -8,6 +8,7 @@ followed. ``LUDOTECA_PUSH_ALLOW_LOOPBACK`` adds ``http://127.0.0.1:PORT`` for te
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -66,19 +67,14 @@ def allowed_keys(p256dh: str, auth: str) -> tuple[str, str]:
     return p256dh, auth
 
 
-async def send_push(
-    client: httpx.AsyncClient,
-    keys: NotifyKeys,
-    settings: Settings,
-    target: PushTarget,
-    payload: dict[str, Any],
-    *,
-    ttl: int,
-) -> int:
-    """POST the payload, encrypted for the device (aes128gcm); the push service's status."""
+def sealed(
+    keys: NotifyKeys, settings: Settings, target: PushTarget, payload: dict[str, Any], ttl: int
+) -> tuple[str, bytes, dict[str, str]]:
+    """The request for one push: its endpoint, the payload encrypted for the device (aes128gcm)
+    and the headers, VAPID-signed. CPU work (ECDH, AES-GCM, ECDSA): run off the event loop."""
     endpoint = allowed_endpoint(target.endpoint, settings)  # the rule may have changed since
     info = {"endpoint": endpoint, "keys": {"p256dh": target.p256dh, "auth": target.auth}}
-    body = WebPusher(info).encode(json.dumps(payload).encode(), "aes128gcm")["body"]
+    body: bytes = WebPusher(info).encode(json.dumps(payload).encode(), "aes128gcm")["body"]
     parts = urlsplit(endpoint)
     claims = {
         "sub": settings.push_contact,
@@ -92,5 +88,19 @@ async def send_push(
         "TTL": str(min(max(ttl, TTL[0]), TTL[1])),
         "Urgency": "high",
     }
+    return endpoint, body, headers
+
+
+async def send_push(
+    client: httpx.AsyncClient,
+    keys: NotifyKeys,
+    settings: Settings,
+    target: PushTarget,
+    payload: dict[str, Any],
+    *,
+    ttl: int,
+) -> int:
+    """POST the payload to the device's push service; the push service's status."""
+    endpoint, body, headers = await asyncio.to_thread(sealed, keys, settings, target, payload, ttl)
     response = await client.post(endpoint, content=body, headers=headers)
     return response.status_code
