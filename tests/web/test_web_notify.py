@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -30,7 +31,6 @@ from kit.servers import ThreadServer, free_port, server_settings
 from kit.wait import eventually
 from ludoteca.games import all_games
 
-pytestmark = pytest.mark.browser
 PASSWORD = "correct horse battery"
 
 
@@ -272,3 +272,21 @@ def test_an_account_sets_its_address_on_the_account_page_and_confirms_it_from_th
     page.locator(".mail-state", has_text="vão para carla@example.org").wait_for()
     assert context.errors == []
     context.close()
+
+
+def test_the_worker_covers_every_page_and_keeps_the_immutable_caching(server: ThreadServer) -> None:
+    worker = httpx.get(f"{server.base}/sw.js")
+    assert worker.status_code == 200 and "javascript" in worker.headers["content-type"]
+    assert worker.headers["cache-control"] == "no-cache", "a new version must reach the browser"
+    page = httpx.get(f"{server.base}/").text
+    version = re.search(r'src="/static/([0-9a-f]{12})/js/main.js"', page)
+    assert version is not None
+    assert f'const VERSION = "{version.group(1)}";' in worker.text
+    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", worker.text).group(1))
+    assert shell[0] == "/" and f"/static/{version.group(1)}/js/main.js" in shell
+    assert f"/static/{version.group(1)}/js/pages/table.js" in shell, "every route opens offline"
+    for address in shell[1:]:
+        kept = httpx.get(server.base + address)
+        assert kept.status_code == 200, address
+        assert kept.headers["cache-control"] == "public, max-age=31536000, immutable", address
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
