@@ -17,6 +17,7 @@ Targets: RSS <= 1.3x the empty server's; restart <= 5 s; every deadline fired on
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import secrets
 import signal
@@ -193,6 +194,12 @@ def main() -> None:
         if played:
             delays.append(played[0][3] - due)
     logs = "".join(p.read_text() for p in workdir.glob("server-*.log"))
+    loads = [
+        json.loads(line)
+        for line in (workdir / f"server-{port}.log").read_text().splitlines()
+        if '"tables_loaded"' in line
+    ]
+    loaded_ms = loads[-1].get("ms", float("nan")) if loads else float("nan")
     twice = logs.count("fired_twice")
     print(f"tables: {args.tables} sleeping + {args.batch} due over {args.window:.0f} s")
     print(
@@ -201,7 +208,7 @@ def main() -> None:
     )
     print(
         f"restart to serving: {restart:.2f} s (target <= 5 s; an empty server's first start: "
-        f"{empty_start:.2f} s)"
+        f"{empty_start:.2f} s; reading the tables at the restart: {loaded_ms:.0f} ms)"
     )
     print(
         f"deadlines fired: {len(delays)} of {args.batch}; not exactly once: {not_once}; "

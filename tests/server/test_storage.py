@@ -525,3 +525,38 @@ def test_close_lets_the_waiting_appends_commit(tmp_path: Path) -> None:
             await store.close()
 
     assert asyncio.run(reopened()) == [step(1)]
+
+
+# ------------------------------------------------------------------------ turn-based tables
+def test_due_tables_come_by_due_time_and_a_step_moves_the_due_time_and_the_seat(
+    url: str,
+) -> None:
+    async def scenario(store: Storage) -> None:
+        tb = {"pace": "turn-based", "turn_seconds": 3600}
+        await store.create_table(table("late", 1.0, due_at=50.0, **tb))
+        await store.create_table(table("soon", 2.0, due_at=10.0, **tb))
+        await store.create_table(table("later", 3.0, due_at=500.0, **tb))
+        await store.create_table(table("real", 4.0))  # real-time: never due
+        await store.create_table(table("done", 5.0, due_at=1.0, **tb | {"status": "over"}))
+        assert await store.due_tables(100.0) == [("soon", 0, 10.0), ("late", 0, 50.0)]
+        assert await store.due_tables(100.0, limit=1) == [("soon", 0, 10.0)]
+        with pytest.raises(ValueError):
+            await store.due_tables(100.0, limit=0)
+        # a step stores the next due time and the acting seat as it is after it (a bot now)
+        seat = SeatRow(0, "bot", "Ana", "medium", "hash", False, timeouts=3, bot_from=1)
+        await store.append(Append("soon", step(1), 5.0, None, seat, 600.0))
+        loaded = await store.load_table("soon")
+        assert loaded is not None and loaded.due_at == 600.0 and loaded.pace == "turn-based"
+        taken = loaded.seats[0]
+        assert (taken.kind, taken.level, taken.timeouts, taken.bot_from) == ("bot", "medium", 3, 1)
+        assert taken.token_hash == "hash"  # the seat's token is not the step's to change
+        assert await store.due_tables(100.0) == [("late", 0, 50.0)]
+        # a due time is written again only at the version it was read at
+        assert not await store.set_due("soon", 0, 20.0)
+        assert await store.set_due("soon", 1, 20.0)
+        assert [t for t, _, _ in await store.due_tables(100.0)] == ["soon", "late"]
+        # start-up leaves the turn-based tables in play asleep in the database
+        awake = await store.tables_with_status(["playing"], sleeping=False)
+        assert [r.id for r in awake] == ["real"]
+
+    check(url, scenario)

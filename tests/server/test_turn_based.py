@@ -256,6 +256,10 @@ def test_a_table_waiting_for_a_person_sleeps_and_its_deadline_wakes_it(
             assert table_id in lobby.held
             await lobby.sweep()  # nobody is connected: it leaves memory
             assert table_id not in lobby.held
+            # the listing, read from the database, still says its pace and deadline
+            (listed,), _ = await lobby.listing("playing")
+            assert listed["id"] == table_id and listed["pace"] == "turn-based"
+            assert listed["deadline"] == pytest.approx(deadline)
         # a restart reads the open and real-time tables, never the sleeping ones
         async with lobby_on(db, clock, table_level="random") as lobby:
             assert table_id not in lobby.held

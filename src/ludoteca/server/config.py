@@ -115,7 +115,7 @@ class Settings:
     takeover_after: int = 3
     deadline_poll: float = 0.5
     deadline_batch: int = 200
-    duty_seconds: float = 1.5
+    duty_seconds: float = 1.0
     keys_dir: str | None = None  # the record-signing keys (None: one key for this process only)
     # "your turn" notifications at turn-based tables (docs/turn-based.md): both off by default
     push: bool = False  # web push (LUDOTECA_PUSH=1)

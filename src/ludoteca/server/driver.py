@@ -84,6 +84,10 @@ class Driven(Replicated):
             if self.match is not None and self.version == version:
                 self.schedule()
 
+    def timer(self) -> asyncio.Task[None] | None:
+        """The table's one timer, if armed."""
+        return self._driver
+
     def stop(self) -> None:
         if self._driver is not None and not self._driver.done():
             self._driver.cancel()

@@ -39,6 +39,7 @@ class Replicated(Presented):
                 "turn_started_at": self.row.turn_started_at,
                 "outcome": self.row.outcome,
                 "due_at": self.row.due_at,
+                "away": seat.away,  # what processes before revision 0007 read
                 "acted": {
                     "kind": seat.kind,
                     "level": seat.level,
@@ -117,7 +118,8 @@ class Replicated(Presented):
         except ReplayError as exc:
             log("notice_unusable", logging.WARNING, table=self.id, error=str(exc))
             return False
-        acted = public.get("acted")  # the acting seat as the storing process stored it
+        # the acting seat as the storing process stored it (an older process sends its away flag)
+        acted = public.get("acted") or ({"away": public["away"]} if "away" in public else None)
         self.record_step(
             step,
             events,

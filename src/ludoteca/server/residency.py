@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -14,12 +15,12 @@ from typing import Any, Protocol
 
 from ludoteca.games import all_games
 
-from . import pacing
 from .cluster import Notice
 from .config import Settings
 from .ledger import Services
-from .logs import log
-from .protocol import ErrorCode, Rejected, SeatKind, Status
+from .logs import log, monotonic_ms
+from .protocol import ErrorCode, Rejected, Status
+from .sleeping import doze_all
 from .storage import ActionRow, Storage, TableRow
 from .table import Table
 
@@ -70,14 +71,14 @@ class Residency:
 
     @property
     def tables(self) -> dict[str, Table]:
-        """The tables held in memory, by id (a copy: ``_hold`` and ``_drop`` change them)."""
+        """The tables held in memory, by id (a copy: ``_hold`` and ``drop`` change them)."""
         return {tid: held.table for tid, held in self.held.items()}
 
     def _hold(self, table: Table, waiting_since: float | None = None) -> Held:
         held = self.held[table.id] = Held(table, waiting_since)
         return held
 
-    def _drop(self, table_id: str) -> None:
+    def drop(self, table_id: str) -> None:
         """The table leaves memory (its timer stopped)."""
         held = self.held.pop(table_id, None)
         if held is not None:
@@ -133,14 +134,21 @@ class Residency:
 
     async def gained(self, table_id: str) -> None:
         """This process now drives the table: hold it, read it afresh, arm its timers."""
+        table = await self.wake(table_id)
+        if table is not None:
+            log("table_taken_over", table=table_id, status=table.row.status, version=table.version)
+
+    async def wake(self, table_id: str) -> Table | None:
+        """Hold the table this process now drives, read afresh, its timer armed (None: gone or
+        broken, and ``finished`` lets the lease go)."""
         try:
             was_held = table_id in self.held  # else ``get`` reads it now, and arms its timer
             table = await self.get(table_id)
             if was_held:
                 await table.refresh()
         except Rejected:
-            return  # gone or broken: ``finished`` lets the lease go
-        log("table_taken_over", table=table_id, status=table.row.status, version=table.version)
+            return None
+        return table
 
     def lost(self, table_id: str) -> None:
         """Another process drives the table now: stop its timers here, and let it leave memory
@@ -149,7 +157,7 @@ class Residency:
         if held is not None:
             held.table.stop()
             if not held.table.listeners:
-                self._drop(table_id)
+                self.drop(table_id)
 
     def finished(self, table_ids: Iterable[str]) -> list[str]:
         live = (Status.STARTING, Status.PLAYING)
@@ -218,7 +226,7 @@ class Residency:
 
         A table whose stored match does not replay is marked broken and the others are served as
         usual; open tables that waited longer than the expiry leave at once."""
-        storage = self.storage
+        storage, started = self.storage, time.perf_counter()
         statuses: tuple[Status, ...] = (Status.OPEN, Status.STARTING, Status.PLAYING)
         if self.shared:  # the others hold the rest; open tables are read when asked for
             statuses = (Status.STARTING, Status.PLAYING)
@@ -241,7 +249,8 @@ class Residency:
                 continue
             self._hold(table, row.created_at if row.status == Status.OPEN else None)
             table.schedule()
-        log("tables_loaded", count=len(self.held), broken=len(self.broken), expired=len(stale))
+        held, broken, ms = len(self.held), len(self.broken), monotonic_ms(started)
+        log("tables_loaded", count=held, broken=broken, expired=len(stale), ms=ms)
         return len(self.held)
 
     async def _read(self, row: TableRow) -> Table:
@@ -313,50 +322,6 @@ class Residency:
                 summaries.append(self._table(row).summary())
         return summaries, total
 
-    # ------------------------------------------------------------------ sleeping tables
-    async def doze(self, table_id: str, margin: float = 1.0) -> bool:
-        """A turn-based table whose turn is a person's, with nobody connected here or elsewhere,
-        leaves memory (and this process lets its lease go): it sleeps in the database until it
-        is opened or due (``docs/turn-based.md``). Not while its deadline is within ``margin``
-        seconds (its timer is about to fire) or a change is under way. True if it left."""
-        held = self.held.get(table_id)
-        if held is None or table_id in self.broken:
-            return False
-        table = held.table
-        seat = table.to_move()
-        if (
-            not pacing.turn_based(table.row)
-            or table.row.status != Status.PLAYING
-            or seat is None
-            or table.seats[seat].kind != SeatKind.HUMAN
-            or table.listeners
-            or table.connected_elsewhere
-            or table.lock.locked()
-        ):
-            return False
-        due_at = table.due()
-        if due_at is None or due_at <= self.services.now() + margin:
-            return False
-        if table.row.due_at is None or abs(table.row.due_at - due_at) > 0.001:
-            # read early (a due time stored as a hint): store the deadline it is really due at
-            if not await self.storage.set_due(table_id, table.version, due_at):
-                return False  # it moved meanwhile: it is read again, and tried next time
-            table.row.due_at = due_at
-        if table_id not in self.held or table.listeners or table.lock.locked():
-            return False  # someone came while the due time was written
-        self._drop(table_id)
-        if self.services.cluster.drives(table_id):
-            await self.services.cluster.release(table_id)
-        log("table_dozed", logging.DEBUG, table=table_id, due_at=round(due_at, 3))
-        return True
-
-    async def doze_all(self) -> int:
-        """Every held table that may sleep leaves memory (the sweep)."""
-        dozed = 0
-        for table_id in list(self.held):
-            dozed += await self.doze(table_id)
-        return dozed
-
     # -------------------------------------------------------------------------- sweeping
     async def sweep(self) -> tuple[int, int]:
         """Expire open tables nobody joined for ``open_table_ttl``; let finished tables nobody
@@ -387,7 +352,7 @@ class Residency:
             log("table_expired", table=tid)
         if self.shared:
             self._let_go(now)
-        await self.doze_all()
+        await doze_all(self)
         return len(stale), self._evict_finished(now)
 
     def _evict_finished(self, now: float) -> int:
@@ -403,7 +368,7 @@ class Residency:
                 continue
             grace_over = now - (held.over_since or now) >= self.settings.finished_grace
             if evicted < extra or grace_over:
-                self._drop(held.table.id)
+                self.drop(held.table.id)
                 evicted += 1
         return evicted
 
@@ -423,7 +388,7 @@ class Residency:
             if held.idle_since is None:
                 held.idle_since = now
             if now - held.idle_since >= self.settings.finished_grace:
-                self._drop(tid)
+                self.drop(tid)
 
     async def run_sweeper(self) -> None:
         while True:

@@ -83,7 +83,11 @@ class Presented(TableBase):
         }
 
     def turn_deadline(self) -> float | None:
-        """When the person to move must have moved (None unless a person is to move)."""
+        """When the person to move must have moved (None unless a person is to move). A row
+        read for a listing, its match not replayed, says its stored due time: a sleeping table's
+        is its deadline."""
+        if self.match is None and self.row.status == Status.PLAYING:
+            return self.row.due_at
         seat = self.to_move()
         if self.row.status != Status.PLAYING or seat is None:
             return None
