@@ -38,8 +38,9 @@ from .notify.keys import NotifyKeys
 from .notify.notifier import Notifier, offer
 from .notify.store import NotifyStore
 from .protocol import CloseCode, ErrorCode, Rejected, http_status
+from .pwa import mount_app_shell
 from .redis_cluster import open_cluster
-from .site import mount_web
+from .site import mount_web, web_root
 from .storage import SqlStorage, Storage, open_storage
 from .watch import Watch, storage_label
 
@@ -134,7 +135,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (games, tables, invite, records, ops, sockets, accounts, notify):
         app.include_router(module.router)
     app.include_router(replay.router)
-    mount_web(app, games.catalogue, offer(settings, notify_keys))
+    version = mount_web(app, games.catalogue, offer(settings, notify_keys))
+    if version is not None:
+        mount_app_shell(app, web_root(), version)
     return app
 
 

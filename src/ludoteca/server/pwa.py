@@ -62,6 +62,8 @@ def manifest(version: str, lang: str) -> dict[str, object]:
 
 def mount_app_shell(app: FastAPI, root: Path, version: str) -> None:
     """``/sw.js`` and ``/manifest.webmanifest`` for the static tree of ``version``."""
+    if not (root / "sw.js").is_file():
+        return
     static = root / "static"
     source = (root / "sw.js").read_text(encoding="utf-8")
     worker = source.replace("__VERSION__", version).replace(

@@ -305,10 +305,10 @@ def route_of(path: str) -> str:
 
 def mount_web(
     app: FastAPI, catalogue: Callable[[], object], offer: dict[str, object] | None = None
-) -> None:
+) -> str | None:
     """The web table: static files, the page for every client-side route, the offline API docs.
     ``catalogue`` gives what ``/api/games`` answers, inlined in the page, as is ``offer`` (what
-    ``/api/notify`` answers)."""
+    ``/api/notify`` answers). Returns the static tree's version (None without the web files)."""
     root = web_root()
     index = root / "index.html"
     static = root / "static"
@@ -356,12 +356,9 @@ def mount_web(
 
     for path in ROUTES:
         app.add_api_route(path, serve_page, methods=["GET"], include_in_schema=False)
-    if page is not None and (root / "sw.js").is_file():
-        from .pwa import mount_app_shell  # noqa: PLC0415 (pwa imports this module)
-
-        mount_app_shell(app, root, page.version)
 
     async def docs() -> Response:
         return HTMLResponse(DOCS_PAGE, headers=headers)
 
     app.add_api_route("/docs", docs, methods=["GET"], include_in_schema=False)
+    return version
