@@ -388,3 +388,25 @@ def test_the_in_memory_store_keeps_subscriptions_too(
         assert device.decrypt(push_service.to(device)[0].body)["url"] == f"/table/{table}"
     finally:
         srv.stop()
+
+
+def test_the_settings_are_read_from_the_environment_and_a_bad_one_is_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert Settings.from_env().push is False and Settings.from_env().smtp_host is None
+    for name, value in {
+        "LUDOTECA_PUSH": "1",
+        "LUDOTECA_PUSH_CONTACT": "ops",
+        "LUDOTECA_SMTP_HOST": "mail.example",
+        "LUDOTECA_SMTP_TLS": "maybe",
+        "LUDOTECA_LIMIT_NOTIFY": "lots",
+    }.items():
+        monkeypatch.setenv(name, value)
+    settings = Settings.from_env()
+    assert settings.push and settings.smtp_host == "mail.example"
+    assert settings.problems() == [
+        "LUDOTECA_LIMIT_NOTIFY is 'N/second', 'N/minute', 'N/hour' or 'N/day', not 'lots'",
+        "LUDOTECA_SMTP_TLS is starttls, tls or none, not 'maybe'",
+        "LUDOTECA_PUSH_CONTACT is mailto: or https:, not 'ops'",
+        "LUDOTECA_SMTP_HOST needs LUDOTECA_PUBLIC_URL: mail links name it",
+    ]

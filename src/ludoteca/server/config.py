@@ -204,6 +204,8 @@ class Settings:
             found.append(f"LUDOTECA_FORWARDED_ALLOW_IPS: {exc}")
         if self.smtp_tls not in ("starttls", "tls", "none"):
             found.append(f"LUDOTECA_SMTP_TLS is starttls, tls or none, not {self.smtp_tls!r}")
+        if self.push and not self.push_contact.startswith(("mailto:", "https://")):
+            found.append(f"LUDOTECA_PUSH_CONTACT is mailto: or https:, not {self.push_contact!r}")
         if self.smtp_host and not self.public_url:
             found.append("LUDOTECA_SMTP_HOST needs LUDOTECA_PUBLIC_URL: mail links name it")
         if self.public_url and not self.public_url.startswith(("http://", "https://")):
