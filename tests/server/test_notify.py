@@ -323,14 +323,17 @@ def test_a_subscription_names_a_push_service_and_nothing_else(server: ThreadServ
     )
 
 
-def test_subscriptions_are_rate_limited_per_address(
+def test_subscriptions_and_my_tables_are_rate_limited_per_address(
     sqlite_url: str,
     mailbox: Mailbox,  # noqa: F811
     push_service: PushService,  # noqa: F811
 ) -> None:
     port = free_port()
     srv = ThreadServer(
-        settings_for(sqlite_url, port, mailbox.port, limit_notify="3/minute"), port=port
+        settings_for(
+            sqlite_url, port, mailbox.port, limit_notify="3/minute", limit_seats="2/minute"
+        ),
+        port=port,
     ).start()
     try:
         table, tokens = two_people_table(srv.base)
@@ -339,6 +342,9 @@ def test_subscriptions_are_rate_limited_per_address(
             httpx.post(f"{srv.base}/api/notify/push", json=body).status_code for _ in range(4)
         ]
         assert answers == [201, 201, 201, 429]
+        seats = {"seats": [{"table": table, "token": tokens[0]}]}
+        asked = [httpx.post(f"{srv.base}/api/seats", json=seats).status_code for _ in range(3)]
+        assert asked == [200, 200, 429]
     finally:
         srv.stop()
 

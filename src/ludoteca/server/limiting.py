@@ -33,6 +33,7 @@ ACTIONS = (
     "signup",
     "notify",
     "notify_mail",
+    "seats",
 )
 REDIS_TIMEOUT = 0.5  # seconds a rate-limit check waits for Redis before letting the request by
 
@@ -51,6 +52,7 @@ class RateLimits:
             "signup": parse(settings.limit_signup),
             "notify": parse(settings.limit_notify),  # per address
             "notify_mail": parse(settings.limit_notify_mail),  # per account and per address
+            "seats": parse(settings.limit_seats),
         }
         self.prefix = settings.redis_prefix
         self.storage: Storage

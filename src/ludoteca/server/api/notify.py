@@ -204,6 +204,7 @@ async def drop_mail(me: Me, notifier: NotifierDep) -> Response:
 # -------------------------------------------------------------------------- my tables
 @router.post(
     "/api/seats",
+    dependencies=[Depends(rate_limit("seats"))],
     summary="The state of the seats a browser holds: whose turn, and until when",
 )
 async def seats_state(body: Seats, lobby: LobbyDep) -> list[dict[str, Any]]:
