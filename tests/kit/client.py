@@ -115,7 +115,7 @@ class Client:
 
 
 def two_people_table(
-    base: str, game: str = "heroes", turn_seconds: int | None = None
+    base: str, game: str = "heroes", turn_seconds: int | None = None, pace: str | None = None
 ) -> tuple[str, list[str]]:
     """A started table of two people (Ana creates it, Bruno takes the last seat so it starts, each
     commits to a seed of their own, then reveals it, so it is dealt at once): its id and both
@@ -124,6 +124,8 @@ def two_people_table(
     body: dict[str, Any] = {"game": game, "seats": [{"bot": False}] * 2, "name": "Ana"}
     if turn_seconds is not None:
         body["turn_seconds"] = turn_seconds
+    if pace is not None:
+        body["pace"] = pace
     created = http.post("/api/tables", json=body).json()
     table_id = created["table"]["id"]
     joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Bruno"}).json()

@@ -430,6 +430,7 @@ def test_accounts_arrive_with_0006_beside_the_tables_already_stored(url: str) ->
             "account_seats": [],
             "ratings": [],
             "rating_changes": [],
+            "notify_emails": [],
         }
         with engine.connect() as conn:
             assert conn.execute(text("SELECT version FROM tables")).scalar_one() == 9

@@ -25,7 +25,7 @@ from .accounts.rows import memory_engine
 from .accounts.service import Accounts
 from .accounts.store import AccountStore
 from .analysis import Analyst
-from .api import accounts, analysis, games, invite, ops, records, sockets, tables
+from .api import accounts, analysis, games, invite, notify, ops, records, sockets, tables
 from .api.deps import AppState, TooMany
 from .bots import BotRunner
 from .config import Settings
@@ -35,9 +35,13 @@ from .ledger import Services
 from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
 from .lobby import Lobby
 from .logs import log, quiet_protocol_errors
+from .notify.keys import NotifyKeys
+from .notify.notifier import Notifier, offer
+from .notify.store import NotifyStore
 from .protocol import CloseCode, ErrorCode, Rejected, http_status
+from .pwa import mount_app_shell
 from .redis_cluster import open_cluster
-from .site import mount_web
+from .site import mount_web, web_root
 from .storage import SqlStorage, Storage, open_storage
 from .watch import Watch, storage_label
 
@@ -45,6 +49,7 @@ from .watch import Watch, storage_label
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     quiet_protocol_errors()
+    notify_keys = open_notify_keys(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -56,7 +61,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         watch = Watch(storage_label(settings), settings.clock_tolerance)
         with contextlib.suppress(Exception):  # no answer yet: the watch tries again shortly
             await watch.check(storage)
-        services = Services(storage, bots, settings, keys=keys, cluster=cluster, now=watch.now)
+        limits = RateLimits(settings)
+        people = open_accounts(storage, limits, settings)
+        await people.dummy_hash()
+        notifier = Notifier(NotifyStore(people.store.engine), notify_keys, settings)
+        services = Services(
+            storage, bots, settings, keys=keys, cluster=cluster, now=watch.now, turns=notifier
+        )
         lobby = Lobby(services)
         analyst = Analyst(
             storage,
@@ -69,9 +80,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         services.analyses = analyst
         await lobby.load()
-        limits = RateLimits(settings)
-        people = open_accounts(storage, limits, settings)
-        await people.dummy_hash()
         state = AppState(
             settings=settings,
             storage=storage,
@@ -82,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             watch=watch,
             accounts=people,
             analyst=analyst,
+            notifier=notifier,
             deadlines=Deadlines(lobby),
         )
         app.state.ludoteca = state
@@ -90,6 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         watcher = asyncio.create_task(state.watch.run(storage))
         rater = asyncio.create_task(people.run(settings.rating_poll_seconds))
         analysing = asyncio.create_task(analyst.run())
+        teller = asyncio.create_task(notifier.run())
         deadlines = asyncio.create_task(state.deadlines.run())
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
@@ -102,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             rater.cancel()
             analysing.cancel()
             analyst.close()
+            teller.cancel()
             deadlines.cancel()
             lobby.shutdown()
             for websocket in list(state.connections):
@@ -112,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     pass
             bots.close()
             await cluster.close()  # the others take this process's tables over at once
+            await notifier.close()
             await asyncio.to_thread(people.close)
             await storage.close()
             await state.limits.close()
@@ -135,10 +147,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(Rejected, _rejected)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
-    for module in (games, tables, invite, records, ops, sockets, accounts, analysis):
+    for module in (games, tables, invite, records, ops, sockets, accounts, analysis, notify):
         app.include_router(module.router)
     app.include_router(replay.router)
-    mount_web(app, games.catalogue)
+    version = mount_web(app, games.catalogue, offer(settings, notify_keys))
+    if version is not None:
+        mount_app_shell(app, web_root(), version)
     return app
 
 
@@ -156,6 +170,14 @@ def open_accounts(storage: Storage, limits: RateLimits, settings: Settings) -> A
         idle_seconds=settings.session_idle_seconds,
         max_seconds=settings.session_max_seconds,
     )
+
+
+def open_notify_keys(settings: Settings) -> NotifyKeys:
+    """The notifications' keys: in their folder when push or mail is on (subscriptions and links
+    outlive a restart), else for this process only."""
+    folder = settings.notify_keys_dir
+    on = settings.push or settings.smtp_host
+    return NotifyKeys.load(Path(folder)) if on and folder else NotifyKeys.ephemeral()
 
 
 async def _rejected(_request: Request, exc: Rejected) -> JSONResponse:

@@ -34,6 +34,11 @@ def _int(name: str, default: int) -> int:
 
 DEFAULT_DB = "sqlite:///var/ludoteca.sqlite3"
 DEFAULT_KEYS = "var/keys"
+DEFAULT_NOTIFY_KEYS = "var/notify-keys"
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +124,28 @@ class Settings:
     analysis_iterations: int = 400
     analysis_poll_seconds: float = 5.0
     analysis_stale_seconds: float = 900.0
+    # "your turn" notifications at turn-based tables (docs/turn-based.md): both off by default
+    push: bool = False  # web push (LUDOTECA_PUSH=1)
+    # the VAPID key and the secret of unsubscribe links (None: for this process only)
+    notify_keys_dir: str | None = None
+    push_contact: str = "mailto:admin@localhost"  # who push services may write to (VAPID "sub")
+    # the push services' hosts a subscription may name (a host or ".suffix"); nothing else is
+    # ever asked for, so a subscription cannot make the server call an address of its choosing
+    push_hosts: str = (
+        ".googleapis.com,.push.services.mozilla.com,.push.apple.com,.notify.windows.com"
+    )
+    push_allow_loopback: bool = False  # also http://127.0.0.1:PORT (tests only)
+    smtp_host: str | None = None  # e-mail on when set (LUDOTECA_SMTP_HOST)
+    smtp_port: int = 587
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_tls: str = "starttls"  # "starttls", "tls" (implicit, port 465) or "none"
+    mail_from: str = "ludoteca <noreply@localhost>"
+    public_url: str | None = None  # the address links in mail and notifications name
+    limit_notify: str = "60/hour"  # subscriptions and unsubscriptions per address
+    limit_notify_mail: str = "5/hour"  # confirmation mails per account and per address
+    limit_seats: str = "300/minute"  # "my tables" questions per address (each reads up to 50)
+    notify_queue: int = 10_000  # notifications waiting to be sent (beyond: dropped, logged)
 
     def problems(self) -> list[str]:
         """What is wrong with these settings, in words (empty when nothing is): checked before
@@ -153,6 +180,7 @@ class Settings:
             "LUDOTECA_DUTY_SECONDS": (self.duty_seconds, 0.5),
             "LUDOTECA_SESSION_IDLE": (self.session_idle_seconds, 60),
             "LUDOTECA_SESSION_MAX": (self.session_max_seconds, 60),
+            "LUDOTECA_NOTIFY_QUEUE": (self.notify_queue, 1),
         }
         for name, (value, least) in at_least.items():
             if value < least:
@@ -170,6 +198,9 @@ class Settings:
             ("LUDOTECA_LIMIT_LOGIN", self.limit_login),
             ("LUDOTECA_LIMIT_LOGIN_ACCOUNT", self.limit_login_account),
             ("LUDOTECA_LIMIT_SIGNUP", self.limit_signup),
+            ("LUDOTECA_LIMIT_NOTIFY", self.limit_notify),
+            ("LUDOTECA_LIMIT_NOTIFY_MAIL", self.limit_notify_mail),
+            ("LUDOTECA_LIMIT_SEATS", self.limit_seats),
         ):
             if not re.fullmatch(r"\s*\d+\s*/\s*(second|minute|hour|day)\s*", limit):
                 found.append(
@@ -184,6 +215,14 @@ class Settings:
             trusted_networks(self.forwarded_allow_ips)
         except ValueError as exc:
             found.append(f"LUDOTECA_FORWARDED_ALLOW_IPS: {exc}")
+        if self.smtp_tls not in ("starttls", "tls", "none"):
+            found.append(f"LUDOTECA_SMTP_TLS is starttls, tls or none, not {self.smtp_tls!r}")
+        if self.push and not self.push_contact.startswith(("mailto:", "https://")):
+            found.append(f"LUDOTECA_PUSH_CONTACT is mailto: or https:, not {self.push_contact!r}")
+        if self.smtp_host and not self.public_url:
+            found.append("LUDOTECA_SMTP_HOST needs LUDOTECA_PUBLIC_URL: mail links name it")
+        if self.public_url and not self.public_url.startswith(("http://", "https://")):
+            found.append(f"LUDOTECA_PUBLIC_URL is http(s)://HOST[:PORT], not {self.public_url!r}")
         return found
 
     @classmethod
@@ -233,6 +272,22 @@ class Settings:
             analysis_iterations=_int("LUDOTECA_ANALYSIS_ITERATIONS", base.analysis_iterations),
             analysis_poll_seconds=_float("LUDOTECA_ANALYSIS_POLL", base.analysis_poll_seconds),
             analysis_stale_seconds=_float("LUDOTECA_ANALYSIS_STALE", base.analysis_stale_seconds),
+            push=_flag("LUDOTECA_PUSH"),
+            notify_keys_dir=os.environ.get("LUDOTECA_NOTIFY_KEYS", DEFAULT_NOTIFY_KEYS),
+            push_contact=env("LUDOTECA_PUSH_CONTACT") or base.push_contact,
+            push_hosts=env("LUDOTECA_PUSH_HOSTS") or base.push_hosts,
+            push_allow_loopback=_flag("LUDOTECA_PUSH_ALLOW_LOOPBACK"),
+            smtp_host=env("LUDOTECA_SMTP_HOST") or None,
+            smtp_port=_int("LUDOTECA_SMTP_PORT", base.smtp_port),
+            smtp_user=env("LUDOTECA_SMTP_USER") or None,
+            smtp_password=env("LUDOTECA_SMTP_PASSWORD") or None,
+            smtp_tls=env("LUDOTECA_SMTP_TLS") or base.smtp_tls,
+            mail_from=env("LUDOTECA_MAIL_FROM") or base.mail_from,
+            public_url=env("LUDOTECA_PUBLIC_URL") or None,
+            limit_notify=env("LUDOTECA_LIMIT_NOTIFY") or base.limit_notify,
+            limit_notify_mail=env("LUDOTECA_LIMIT_NOTIFY_MAIL") or base.limit_notify_mail,
+            notify_queue=_int("LUDOTECA_NOTIFY_QUEUE", base.notify_queue),
+            limit_seats=env("LUDOTECA_LIMIT_SEATS") or base.limit_seats,
             min_turn_based_seconds=_int(
                 "LUDOTECA_MIN_TURN_BASED_SECONDS", base.min_turn_based_seconds
             ),

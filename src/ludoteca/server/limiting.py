@@ -23,7 +23,18 @@ from .config import Settings
 from .logs import log
 from .protocol import ErrorCode
 
-ACTIONS = ("create", "join", "start", "websocket", "login", "login_account", "signup")
+ACTIONS = (
+    "create",
+    "join",
+    "start",
+    "websocket",
+    "login",
+    "login_account",
+    "signup",
+    "notify",
+    "notify_mail",
+    "seats",
+)
 REDIS_TIMEOUT = 0.5  # seconds a rate-limit check waits for Redis before letting the request by
 
 
@@ -39,6 +50,9 @@ class RateLimits:
             "login": parse(settings.limit_login),  # per address
             "login_account": parse(settings.limit_login_account),  # per account name
             "signup": parse(settings.limit_signup),
+            "notify": parse(settings.limit_notify),  # per address
+            "notify_mail": parse(settings.limit_notify_mail),  # per account and per address
+            "seats": parse(settings.limit_seats),
         }
         self.prefix = settings.redis_prefix
         self.storage: Storage

@@ -163,7 +163,11 @@ class Page:
     a table, its game's board); a strong ETag per body, and 304 when the browser has it."""
 
     def __init__(
-        self, index: Path, static: Path, catalogue: Callable[[], list[dict[str, Any]]]
+        self,
+        index: Path,
+        static: Path,
+        catalogue: Callable[[], list[dict[str, Any]]],
+        offer: dict[str, object] | None = None,
     ) -> None:
         self.version = static_version(static)
         source = index.read_text(encoding="utf-8")
@@ -187,11 +191,14 @@ class Page:
         imports = json.dumps({"imports": {"/static/js/": f"/static/{self.version}/js/"}})
         allowed = base64.b64encode(hashlib.sha256(imports.encode()).digest()).decode()
         self.policy = f"{POLICY}; script-src 'self' 'sha256-{allowed}'"  # that one inline script
+        # what notifications this server sends (docs/turn-based.md), so the page need not ask
+        notify = _inline(offer or {})
         html = html.replace(
             "<head>\n", f'<head>\n  <script type="importmap">{imports}</script>\n', 1
         ).replace(
             "</head>",
-            f'  <script type="application/json" id="games-data">{inline}</script>\n</head>',
+            f'  <script type="application/json" id="games-data">{inline}</script>\n'
+            f'  <script type="application/json" id="notify-data">{notify}</script>\n</head>',
         )
         self.bodies: dict[tuple[str, str], tuple[bytes, str]] = {}
         for route, entries in ROUTE_MODULES.items():
@@ -363,14 +370,20 @@ def route_of(path: str) -> str:
     )
 
 
-def mount_web(app: FastAPI, catalogue: Callable[[], list[dict[str, Any]]]) -> None:
+def mount_web(
+    app: FastAPI,
+    catalogue: Callable[[], list[dict[str, Any]]],
+    offer: dict[str, object] | None = None,
+) -> str | None:
     """The web table: static files, the page for every client-side route, the offline API docs.
-    ``catalogue`` gives what ``/api/games`` answers, inlined in the page."""
+    ``catalogue`` gives what ``/api/games`` answers, inlined in the page, as is ``offer`` (what
+    ``/api/notify`` answers). Returns the static tree's version (None without the web files)."""
     root = web_root()
     index = root / "index.html"
     static = root / "static"
     install_delivery(app)
-    page = Page(index, static, catalogue) if index.is_file() and static.is_dir() else None
+    found = index.is_file() and static.is_dir()
+    page = Page(index, static, catalogue, offer) if found else None
     version = page.version if page else None
 
     class Versioned(StaticFiles):
@@ -433,3 +446,4 @@ def mount_web(app: FastAPI, catalogue: Callable[[], list[dict[str, Any]]]) -> No
         return HTMLResponse(DOCS_PAGE, headers=headers)
 
     app.add_api_route("/docs", docs, methods=["GET"], include_in_schema=False)
+    return version

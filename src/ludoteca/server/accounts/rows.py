@@ -14,7 +14,9 @@ from ludoteca.server.storage.schema import (
     accounts,
     challenges,
     metadata,
+    notify_emails,
     passkeys,
+    push_subscriptions,
     rated_tables,
     rating_changes,
     ratings,
@@ -32,7 +34,12 @@ ACCOUNT_TABLES = [
     rated_tables,
     ratings,
     rating_changes,
+    push_subscriptions,
+    notify_emails,
 ]
+# the rows that are an account's: deleted with it, and (but challenges, subscriptions) exported
+EXPORTED = (passkeys, sessions, account_seats, ratings, rating_changes, notify_emails)
+OWNED = (*EXPORTED, challenges, push_subscriptions)
 
 
 class NameTaken(Exception):

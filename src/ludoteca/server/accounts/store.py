@@ -31,6 +31,8 @@ from ludoteca.server.storage.schema import (
 
 from .ratings import Rating
 from .rows import (
+    EXPORTED,
+    OWNED,
     Account,
     Challenge,
     HeldSeat,
@@ -98,7 +100,7 @@ class AccountStore:
         """Everything kept about the account: sessions, passkeys, ratings, the link to its
         seats; the tables themselves keep the names they showed."""
         with self.engine.begin() as conn:
-            for table in (sessions, passkeys, ratings, rating_changes, account_seats, challenges):
+            for table in OWNED:
                 conn.execute(delete(table).where(table.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
 
@@ -437,7 +439,7 @@ class AccountStore:
         private parts, which the server never had; sessions by their age, not their ids)."""
         found: dict[str, list[dict[str, Any]]] = {}
         with self.engine.connect() as conn:
-            for table in (passkeys, sessions, account_seats, ratings, rating_changes):
+            for table in EXPORTED:
                 rows = conn.execute(select(table).where(table.c.account_id == account_id))
                 found[table.name] = [
                     {k: v for k, v in row._mapping.items() if k not in {"account_id", "id"}}

@@ -26,6 +26,7 @@ from ludoteca.server.watch import Watch
 
 if TYPE_CHECKING:
     from ludoteca.server.accounts.service import Accounts
+    from ludoteca.server.notify.notifier import Notifier
 
 
 @dataclass
@@ -41,6 +42,7 @@ class AppState:
     watch: Watch
     accounts: Accounts
     analyst: Analyst
+    notifier: Notifier
     deadlines: Deadlines
     connections: set[WebSocket] = field(default_factory=set)
 

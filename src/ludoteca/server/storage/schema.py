@@ -190,3 +190,33 @@ analyses = Table(
     Column("done_at", Float),
     Index("ix_analyses_status_queued_at", "status", "queued_at"),
 )
+
+# "Your turn" notifications (docs/turn-based.md): a device's push subscription, bound to an
+# account (every seat it holds) or to one seat (a guest's, by its token); an account's address.
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("endpoint", Text, nullable=False),
+    Column("p256dh", String(128), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("zone", String(64), nullable=False),
+    Column("account_id", String(32)),
+    Column("table_id", String(32)),
+    Column("seat", Integer),
+    Column("created_at", Float, nullable=False),
+    Index("ix_push_subscriptions_account_id", "account_id"),
+    Index("ix_push_subscriptions_table_id_seat", "table_id", "seat"),
+)
+
+notify_emails = Table(
+    "notify_emails",
+    metadata,
+    Column("account_id", String(32), primary_key=True),
+    Column("address", String(254), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("zone", String(64), nullable=False),
+    Column("confirmed_at", Float),  # None until the link mailed to the address is opened
+    Column("created_at", Float, nullable=False),
+)

@@ -8,6 +8,13 @@ class ApiError extends Error {
   }
 }
 
+export const NETWORK_EVENT = "ludoteca:network";
+
+/** Tell the page whether the server answered (the "offline" banner listens). */
+function reached(online) {
+  window.dispatchEvent(new CustomEvent(NETWORK_EVENT, { detail: online }));
+}
+
 // A string body is sent as it is: a record's numbers must reach the server as the record writes
 // them (3.0 is not 3 to a signature), which a JSON.parse / JSON.stringify round trip would not keep.
 async function call(method, path, body, token, asText = false) {
@@ -22,8 +29,10 @@ async function call(method, path, body, token, asText = false) {
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
   } catch {
+    reached(false);
     throw new ApiError(0, "offline", "");
   }
+  reached(true);
   let text = "";
   let data = null;
   try {
@@ -69,5 +78,12 @@ export const api = {
   passkeyLogin: (body) => call("POST", "/api/passkeys/login", body),
   player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
   leaderboard: (game) => call("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
+  notifyOffer: () => call("GET", "/api/notify"),
+  subscribePush: (body) => call("POST", "/api/notify/push", body),
+  unsubscribe: (token) => call("POST", `/api/notify/unsubscribe?t=${encodeURIComponent(token)}`),
+  myNotify: () => call("GET", "/api/me/notify"),
+  setMail: (body) => call("PUT", "/api/me/notify/mail", body),
+  dropMail: () => call("DELETE", "/api/me/notify/mail"),
+  seatsState: (body) => call("POST", "/api/seats", body),
   replayRecord: (record, seat) => call("POST", `/api/replay${seat === null ? "" : `?seat=${seat}`}`, record),
 };

@@ -6,6 +6,7 @@ import { initI18n, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { initSound, isMuted, onMuteChange, toggleMute } from "./sound.js";
 import { h, replace } from "./dom.js";
 import { ROUTE_EVENT } from "./nav.js";
+import { initApp } from "./pwa.js";
 
 const ROUTES = [
   [/^\/$/, () => import("./pages/home.js")],
@@ -93,6 +94,7 @@ async function boot() {
   wire();
   showMute();
   await route();
+  initApp();
 }
 
 boot().catch((error) => {

@@ -7,6 +7,7 @@ import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { errorText } from "../announce.js";
 import { gameName, loadGames } from "../games.js";
+import { notifySection } from "../notify-ui.js";
 import { deleteAccount, makePasskey, me, passkeySignIn, passkeysAvailable, signIn, signOut, signUp } from "../account.js";
 
 const GROUPS = [
@@ -108,6 +109,7 @@ export function mount(root) {
     return [
       h("p", { class: "lead signed-in" }, t("account.signed_in_as", { name: who.name }), " ", h("a", { href: `/players/${encodeURIComponent(who.name)}`, "data-link": "" }, t("account.profile"))),
       myTables(),
+      notifySection(),
       h(
         "section",
         { class: "account-actions" },
@@ -146,7 +148,7 @@ export function mount(root) {
         h("h1", {}, t("account.title")),
         state.error && h("p", { class: "error", role: "alert" }, state.error),
         state.who === undefined ? h("p", { class: "loading" }, t("app.loading")) : state.who ? signedIn() : [h("p", { class: "lead" }, t("account.lead")), h("div", { class: "account-forms" }, form("signin"), form("signup"))],
-        h("section", { class: "privacy", id: "privacy" }, h("h2", {}, t("account.privacy_title")), ["stored", "passwords", "sessions", "records", "delete"].map((key) => h("p", {}, t(`account.privacy.${key}`)))),
+        h("section", { class: "privacy", id: "privacy" }, h("h2", {}, t("account.privacy_title")), ["stored", "passwords", "sessions", "notify", "records", "delete"].map((key) => h("p", {}, t(`account.privacy.${key}`)))),
       ),
     );
   }

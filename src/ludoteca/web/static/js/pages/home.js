@@ -6,6 +6,7 @@ import { icon } from "../icons.js";
 import { catalogueEntry, gameName, loadGames } from "../games.js";
 import { mountLobby, playNow } from "./lobby.js";
 import { me } from "../account.js";
+import { mountMine } from "../mine.js";
 
 function glance(entry) {
   const at = entry.at_a_glance || {};
@@ -85,6 +86,8 @@ function card(game, lobby, signedIn) {
 export function mount(root) {
   const gamesPart = h("div", { class: "game-grid" }, h("p", { class: "loading" }, t("app.loading")));
   const lobbyPart = h("div");
+  const minePart = h("div");
+  const mine = mountMine(minePart);
   let games = null;
   let failed = null;
   let lobby = null;
@@ -94,6 +97,7 @@ export function mount(root) {
     document.title = `${t("catalogue.title")} · ludoteca`;
     replace(
       root,
+      minePart,
       h(
         "section",
         { class: "page" },
@@ -127,6 +131,7 @@ export function mount(root) {
   return {
     refresh() {
       render();
+      mine.refresh();
       lobby.refresh();
     },
     destroy() {

@@ -22,6 +22,7 @@ import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
 import { keepReceipt } from "../receipts.js";
 import { navigate } from "../nav.js";
+import { pushControl } from "../notify-ui.js";
 
 const LOW_SECONDS = 10;
 
@@ -55,7 +56,9 @@ export function mount(root, [tableId]) {
   const seatsEl = h("div");
   const logEl = h("div");
   const keysEl = h("div");
-  const sideEl = h("aside", { class: "table-side", "aria-label": t("table.side") }, seatsEl, logEl, keysEl);
+  const notifyEl = h("div", { class: "panel notify-panel" });
+  notifyEl.hidden = true;
+  const sideEl = h("aside", { class: "table-side", "aria-label": t("table.side") }, seatsEl, notifyEl, logEl, keysEl);
   const layoutEl = h("div", { class: "table-layout" }, h("div", { class: "table-main" }, waitingEl, endEl, boardEl, dockEl), sideEl);
   replace(root, h("section", { class: "table-page" }, headEl, bannerEl, layoutEl));
   document.body.classList.add("at-table");
@@ -188,6 +191,13 @@ export function mount(root, [tableId]) {
     ]);
   }
 
+  /** "Tell me when it is my turn", for a seat this browser holds at a table still being played. */
+  function drawNotify(msg) {
+    const wanted = shell.seat !== null && Boolean(token()) && msg.table.status !== "over";
+    if (wanted && notifyEl.hidden) replace(notifyEl, pushControl({ table: tableId, token: token() }));
+    notifyEl.hidden = !wanted;
+  }
+
   function drawSide() {
     const msg = shell.msg;
     if (!msg) return;
@@ -195,6 +205,7 @@ export function mount(root, [tableId]) {
     layoutEl.classList.toggle("no-side", !msg.view);
     sideEl.setAttribute("aria-label", t("table.side"));
     rerender(seatsEl, () => (msg.view ? seatsPanel(msg, shell.seat, shell.board) : null));
+    drawNotify(msg);
     rerender(logEl, () => (shell.board && msg.view ? logPanel(shell.log, shell.board, msg.view, ctx.seatName) : null));
     rerender(keysEl, () =>
       shell.board && msg.view
