@@ -46,7 +46,7 @@ class NoisyBot:
 def hard_bot(game: Game[Any, Any], iterations: int | None = None) -> IsmctsBot:
     """The ``hard`` bot: on the clock (``HARD_SECONDS``), or with a fixed ``iterations`` budget
     and no clock, which makes its choices reproducible (tests, benchmarks)."""
-    policy = game.heuristic_bot()
+    policy = game.search_bot()
     return IsmctsBot(
         Options(
             iterations=HARD_ITERATIONS if iterations is None else iterations,
