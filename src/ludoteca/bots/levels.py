@@ -3,7 +3,8 @@
 - ``random``: a uniformly random legal action.
 - ``easy``: the game's heuristic, but one decision in three is random.
 - ``medium``: the game's heuristic bot.
-- ``hard``: information-set Monte Carlo tree search (``ismcts.py``) guided by the heuristic; it
+- ``hard``: information-set Monte Carlo tree search (``ismcts.py``) guided by the game's search
+  policy (``Game.search_bot``: the heuristic, or a variant of it that measured stronger); it
   answers within the table's one-second budget: ``HARD_SECONDS`` of search, at most
   ``HARD_ITERATIONS`` iterations, and at once when only one action is legal.
 
