@@ -18,6 +18,8 @@ from bots_positions import find, positions, sure_wins
 from ludoteca.bots import make_bot
 from ludoteca.bots.ismcts import (
     ARMS,
+    MAX_SLACK,
+    Deadline,
     IsmctsBot,
     Options,
     PolicyRollout,
@@ -236,6 +238,21 @@ def test_hard_keeps_its_clock_when_the_machine_is_busy(game_id: str) -> None:
         if searched == 3:
             return
     raise AssertionError("three positions that need a search")
+
+
+def test_the_deadline_stops_early_by_the_longest_pause_seen() -> None:
+    times = iter([0.0, 0.01, 0.02, 0.07, 0.08])
+    deadline = Deadline(lambda: next(times), 0.1)  # reads 0.0
+    assert not deadline()  # 0.01: gaps of 10 ms so far
+    assert not deadline()  # 0.02
+    assert deadline()  # 0.07: a pause of 50 ms, and the end is nearer than that
+    assert deadline.slack == 0.05
+    reads = iter([0.0, 10.0, 10.01])
+    deadline = Deadline(lambda: next(reads), 100.0)
+    assert not deadline()  # a pause of 10 s counts as MAX_SLACK only
+    assert deadline.slack == MAX_SLACK
+    deadline.end = 10.01 + MAX_SLACK
+    assert deadline()
 
 
 BUSY = "while True: pass"

@@ -252,7 +252,8 @@ def search(
     at least one batch; on a clock, the clock is read after every action of the tree and of the
     playouts, and once the time is up the search stops there, inside a playout if need be (a
     batch cut short counts for nothing), and chooses from what the rounds so far have
-    shown, so it overruns its time by one action at most, however busy the machine."""
+    shown, so it overruns its time by one action at most; on a busy machine it stops early by
+    the longest pause it was held off the processor (``Deadline``)."""
     iterations, seconds, prior = options.iterations, options.seconds, options.prior
     players = game.players(world)
     play_out = (options.rollout or RandomRollout()).play_out
