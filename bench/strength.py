@@ -7,7 +7,7 @@ import math
 import sys
 from dataclasses import dataclass
 
-from ludoteca.bots.arena import Tournament, run
+from ludoteca.bots.arena import MatchResult, Tournament, run
 
 PAIRINGS = (
     ("hard", "medium"),
@@ -70,10 +70,33 @@ HEADER = (
 
 
 def pairing(
-    game_id: str, levels: tuple[str, str], *, games: int, seed: str, jobs: int, iterations: int
+    game_id: str,
+    levels: tuple[str, str],
+    *,
+    games: int,
+    seed: str,
+    jobs: int,
+    iterations: int,
+    progress: bool = False,
 ) -> Pairing:
-    """``games`` two-player matches of ``levels`` (seats rotate), ``hard`` on ``iterations``."""
-    return Pairing(run(game_id, 2, levels, games, seed, jobs=jobs, iterations=iterations))
+    """``games`` two-player matches of ``levels`` (seats rotate), ``hard`` on ``iterations``;
+    ``progress`` prints each match's winners (bot indices) to stderr as it ends."""
+
+    def show(result: MatchResult) -> None:
+        print(f"match {result.index}: winners {list(result.winners)}", file=sys.stderr, flush=True)
+
+    return Pairing(
+        run(
+            game_id,
+            2,
+            levels,
+            games,
+            seed,
+            jobs=jobs,
+            iterations=iterations,
+            on_result=show if progress else None,
+        )
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=240, help="hard's fixed budget")
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--seed", default="bench", help="master seed of the tournament")
+    parser.add_argument("--progress", action="store_true", help="each match's result to stderr")
     args = parser.parse_args(argv)
     found = pairing(
         args.game,
@@ -97,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         jobs=args.jobs,
         iterations=args.iterations,
+        progress=args.progress,
     )
     print(HEADER)
     print(found.line(), flush=True)

@@ -1,6 +1,7 @@
 """No bot reads hidden state: two positions that differ only in what the seat to move cannot see
 (the rivals' cards, the order of face-down piles, the dice to come) get the same decision from the
-same bot randomness, at every level and in every game, through ``ludoteca.core.decide``."""
+same bot randomness, at every level and in every game, through ``ludoteca.core.decide``; so does
+the policy ``hard`` searches with (``Game.search_bot``, here the level ``search``)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ CASES = [
     )
     for game_id, game in all_games().items()
     for players in sorted({2, game.spec.max_players})
-    for level in LEVELS
+    for level in (*LEVELS, "search")
 ]
 
 
@@ -43,7 +44,13 @@ def test_decisions_depend_only_on_what_the_seat_sees(
         assert game.observation(twin, seat) == game.observation(state, seat)
         assert json.dumps(game.to_json(twin)) != json.dumps(game.to_json(state))
         choices = [
-            decide(make_bot(level, game, iterations=25), game, s, seat, random.Random(n))
+            decide(
+                game.search_bot() if level == "search" else make_bot(level, game, iterations=25),
+                game,
+                s,
+                seat,
+                random.Random(n),
+            )
             for s in (state, twin)
         ]
         assert choices[0] == choices[1]

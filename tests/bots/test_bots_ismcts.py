@@ -4,6 +4,8 @@ answers a forced move without searching."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -16,6 +18,8 @@ from bots_positions import find, positions, sure_wins
 from ludoteca.bots import make_bot
 from ludoteca.bots.ismcts import (
     ARMS,
+    MAX_SLACK,
+    Deadline,
     IsmctsBot,
     Options,
     PolicyRollout,
@@ -234,6 +238,54 @@ def test_hard_keeps_its_clock_when_the_machine_is_busy(game_id: str) -> None:
         if searched == 3:
             return
     raise AssertionError("three positions that need a search")
+
+
+def test_the_deadline_stops_early_by_the_longest_pause_seen() -> None:
+    times = iter([0.0, 0.01, 0.02, 0.07, 0.08])
+    deadline = Deadline(lambda: next(times), 0.1)  # reads 0.0
+    assert not deadline()  # 0.01: gaps of 10 ms so far
+    assert not deadline()  # 0.02
+    assert deadline()  # 0.07: a pause of 50 ms, and the end is nearer than that
+    assert deadline.slack == 0.05
+    reads = iter([0.0, 10.0, 10.01])
+    deadline = Deadline(lambda: next(reads), 100.0)
+    assert not deadline()  # a pause of 10 s counts as MAX_SLACK only
+    assert deadline.slack == MAX_SLACK
+    deadline.end = 10.01 + MAX_SLACK
+    assert deadline()
+
+
+BUSY = "while True: pass"
+"""A process that only burns CPU."""
+
+
+@pytest.mark.slow
+def test_hard_keeps_its_real_clock_beside_busy_processes() -> None:
+    """The machine's clock, not a model of it: with three processes spinning beside it (more
+    than the cores the test machine has), ``hard`` on its table settings answers every decision
+    that needs a search within 50 ms of its budget, in every game."""
+    spinners = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(3)]
+    try:
+        for game_id in all_games():
+            game = get(game_id)
+            bot = make_bot("hard", game)
+            assert isinstance(bot, IsmctsBot) and bot.options.seconds is not None
+            searched = 0
+            for state in positions(game, 2, "spinning", every=3):
+                seat = game.to_move(state)
+                before = time.perf_counter()
+                action = decide(bot, game, state, seat, random.Random(searched))
+                took = time.perf_counter() - before
+                assert action in game.legal_actions(state)
+                assert took <= bot.options.seconds + 0.05, f"{game_id}: {took:.3f} s"
+                searched += bot.last is not None
+                if searched == 2:
+                    break
+            assert searched == 2, f"{game_id}: two positions that need a search"
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
 
 
 @pytest.mark.parametrize("game_id", list(all_games()))

@@ -354,12 +354,12 @@ def test_replay_rebuilds_each_version_and_names_the_step_that_fails(
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_bots_finish_matches_whose_records_verify(game_id: str, players: int) -> None:
     game = GAMES[game_id]
-    bots = [RandomBot(), game.heuristic_bot()]
+    bots = [RandomBot(), game.heuristic_bot(), game.search_bot()]
     for k in range(4):
         match = Match(game, {"players": players}, f"bots-{k}")
         rng = random.Random(k)
         while (seat := match.to_move) is not None:
-            action = decide(bots[(seat + k) % 2], game, match.state, seat, rng)
+            action = decide(bots[(seat + k) % 3], game, match.state, seat, rng)
             assert action in game.legal_actions(match.state)
             match.act(seat, game.action_to_text(match.state, action), by="bot")
         record = json.loads(match.record().dumps())

@@ -45,14 +45,15 @@ budget on one look at each.)"""
 MIN_PAIRS = 8
 """Paired worlds the final round needs before another action may overrule the prior's."""
 
-
-STOP_EVERY = 8
-"""Actions a playout takes between two looks at its ``stop`` (the search's clock)."""
+MAX_SLACK = 0.2
+"""The most a search on the clock stops early by (seconds): see ``Deadline``."""
 
 
 class Rollout(Protocol):
     """Plays a determinized world to the end of the match, in place; gives up (False) when
-    ``stop()``, asked every ``STOP_EVERY`` actions, says the time is up."""
+    ``stop()``, asked after every action, says the time is up. (Reading the clock costs well
+    under a microsecond, an action tens of them; on a busy machine a few actions between two
+    reads already took tens of milliseconds.)"""
 
     def play_out(
         self,
@@ -74,11 +75,9 @@ class RandomRollout:
         stop: Callable[[], bool] | None = None,
     ) -> bool:
         legal, step, pick = game.legal_actions, game.step, rng.choice
-        taken = 0
         while actions := legal(state):
             step(state, pick(actions))
-            taken += 1
-            if stop is not None and taken % STOP_EVERY == 0 and stop():
+            if stop is not None and stop():
                 return False
         return True
 
@@ -98,7 +97,6 @@ class PolicyRollout:
     ) -> bool:
         legal, step, to_move = game.legal_actions, game.step, game.to_move
         choose = self.policy.choose
-        taken = 0
         while actions := legal(state):
             if len(actions) == 1:
                 action = actions[0]
@@ -107,10 +105,36 @@ class PolicyRollout:
                 assert seat is not None
                 action = choose(game, state, seat, rng)
             step(state, action)
-            taken += 1
-            if stop is not None and taken % STOP_EVERY == 0 and stop():
+            if stop is not None and stop():
                 return False
         return True
+
+
+class Deadline:
+    """A search's clock: ``Deadline(clock, end)()`` says whether the time is up.
+
+    On a busy machine the process is held off the processor now and then, tens of milliseconds
+    at a time (measured: gaps of 60-350 ms between two reads of the clock one action apart, with
+    the two cores shared by a dozen busy processes); one such pause just before the end would
+    overrun the budget by all of it, however often the clock is read. So the time counts as up
+    once the end is nearer than the longest gap seen between two reads so far (at most
+    ``MAX_SLACK``): on an idle machine that is a fraction of a millisecond, on a busy one the
+    search gives up that much of its time to stay within its budget."""
+
+    __slots__ = ("clock", "end", "last", "slack")
+
+    def __init__(self, clock: Callable[[], float], end: float) -> None:
+        self.clock, self.end = clock, end
+        self.last = clock()
+        self.slack = 0.0
+
+    def __call__(self) -> bool:
+        now = self.clock()
+        gap = now - self.last
+        self.last = now
+        if gap > self.slack:
+            self.slack = min(gap, MAX_SLACK)
+        return now + self.slack >= self.end
 
 
 class OutOfTime(Exception):
@@ -233,17 +257,18 @@ def search(
     SO-ISMCTS. The prior's action takes part in every batch and is played unless the survivor
     did better in the final round's paired worlds by ``CONFIDENCE`` standard errors; without a
     prior, the survivor with the better mean is played. On an iteration budget every round runs
-    at least one batch; on a clock, the clock is read after every playout, and once the time is
-    up the search stops there, inside a playout if need be (a playout every ``STOP_EVERY``
-    actions; a batch cut short counts for nothing), and chooses from what the rounds so far have
-    shown, so it overruns its time by a few actions at most, however busy the machine."""
+    at least one batch; on a clock, the clock is read after every action of the tree and of the
+    playouts, and once the time is up the search stops there, inside a playout if need be (a
+    batch cut short counts for nothing), and chooses from what the rounds so far have
+    shown, so it overruns its time by one action at most; on a busy machine it stops early by
+    the longest pause it was held off the processor (``Deadline``)."""
     iterations, seconds, prior = options.iterations, options.seconds, options.prior
     players = game.players(world)
     play_out = (options.rollout or RandomRollout()).play_out
     clock = options.clock
     start = clock()
     end = None if seconds is None else start + seconds
-    stop = None if end is None else (lambda: clock() >= end)
+    stop = None if end is None else Deadline(clock, end)
     hint: Hashable = None
     if prior is not None:
         hint = prior.choose(game, world.clone(), seat, rng)
@@ -344,6 +369,8 @@ def _iterate(
     then = seen(apply(state, first), seat)
     node = edge.then.get(then) or edge.then.setdefault(then, Node())
     while actions := legal(state):
+        if stop is not None and stop():
+            raise OutOfTime
         edges = node.edges
         node.visits += 1
         tried = [a for a in actions if a in edges]

@@ -3,7 +3,8 @@
 - ``random``: a uniformly random legal action.
 - ``easy``: the game's heuristic, but one decision in three is random.
 - ``medium``: the game's heuristic bot.
-- ``hard``: information-set Monte Carlo tree search (``ismcts.py``) guided by the heuristic; it
+- ``hard``: information-set Monte Carlo tree search (``ismcts.py``) guided by the game's search
+  policy (``Game.search_bot``: the heuristic, or a variant of it that measured stronger); it
   answers within the table's one-second budget: ``HARD_SECONDS`` of search, at most
   ``HARD_ITERATIONS`` iterations, and at once when only one action is legal.
 
@@ -47,7 +48,7 @@ def hard_options(game: Game[Any, Any], iterations: int | None = None) -> Options
     """How ``hard`` searches: on the clock (``HARD_SECONDS``), or with a fixed ``iterations``
     budget and no clock, which makes its searches reproducible (tests, benchmarks, the analysis
     of a match)."""
-    policy = game.heuristic_bot()
+    policy = game.search_bot()
     return Options(
         iterations=HARD_ITERATIONS if iterations is None else iterations,
         seconds=HARD_SECONDS if iterations is None else None,

@@ -281,6 +281,11 @@ class Game(ABC, Generic[S, A]):
         """The game's rule-of-thumb player (used by the table when a clock runs out)."""
 
     # ------------------------------------------------------------ what a game may add
+    def search_bot(self) -> Bot:
+        """The policy ``hard``'s search plays its rollouts with and tries first at every node:
+        the heuristic unless the game has one that measured stronger under search."""
+        return self.heuristic_bot()
+
     def why_illegal(self, state: S, action: A) -> str | None:
         """Why a well-formed action is not legal in ``state`` (None: the generic sentence)."""
         return None

@@ -11,11 +11,11 @@ from ludoteca.core import Bot, decide
 from ludoteca.games.dwarves import GAME
 
 
-def choice(data: dict[str, object]) -> str:
+def choice(data: dict[str, object], bot: Bot | None = None) -> str:
     state = load(data)
     seat = GAME.to_move(state)
     assert seat is not None
-    action = decide(GAME.heuristic_bot(), GAME, state, seat, random.Random(1))
+    action = decide(bot or GAME.heuristic_bot(), GAME, state, seat, random.Random(1))
     return GAME.action_to_text(state, action)
 
 
@@ -83,3 +83,19 @@ def test_it_wins_far_more_often_than_random_players() -> None:
             wins["heuristic" if bots[seat] is heuristic else "random"] += 1
     assert wins["heuristic"] >= 12
     assert wins["heuristic"] >= 4 * wins["random"]
+
+
+def test_the_search_policy_counts_a_meeting_in_full() -> None:
+    # from 2: grey blue (and a step) leads to 3, where green has the gold red collects; white
+    # green leads to 4, one step before the hobbit on 5. The heuristic counts a tenth of the
+    # trade and heads for the hobbit; the policy hard searches with trades first.
+    data = position(
+        dwarves={
+            "red": {"tile": 2, "chest": ["gold", "gold", "gold", "ruby"]},
+            "green": {"tile": 3, "chest": ["gold", "sapphire"]},
+        },
+        hobbit=5,
+        dice={"grey": "blue", "white": "green"},
+    )
+    assert choice(data) == "to 4"
+    assert choice(data, GAME.search_bot()) == "to 3"

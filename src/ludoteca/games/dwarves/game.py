@@ -13,7 +13,7 @@ from ludoteca.games.words import Messages
 
 from . import notation, rules, view
 from .actions import Action
-from .bot import HeuristicBot
+from .bot import SEARCH_MEETING, HeuristicBot
 from .choices import legal
 from .encoding import DwarvesEncoding
 from .play import act
@@ -97,6 +97,9 @@ class DwarvesGame(Game[DwarvesState, Action]):
 
     def heuristic_bot(self) -> Bot:
         return HeuristicBot()
+
+    def search_bot(self) -> Bot:
+        return HeuristicBot(meeting=SEARCH_MEETING)
 
     def words(self, lang: str) -> Words:
         return DwarvesWords(Messages(lang))
