@@ -253,13 +253,12 @@ def test_a_repeat_visit_makes_at_most_three_requests(
     page.goto(web_server.base + "/verify")
     page.wait_for_load_state("networkidle")
     home = network_requests(page, cdp, web_server.base + "/", "article[data-game]")
-    # beside them, one question for the seats this browser holds: whose turn (my tables, the
-    # count in the title)
-    assert len(mine(home)) == 1, home
-    assert len(home) - 1 <= 3, home
+    # whose turn it is at the seats this browser holds (my tables, the count in the title) was
+    # asked on an earlier page of this tab, moments ago: not again
+    assert not mine(home), home
+    assert len(home) <= 3, home
     page.goto(web_server.base + "/verify")
     page.wait_for_load_state("networkidle")
     again = network_requests(page, cdp, table, ".hr-room")
-    assert len(mine(again)) == 1, again
-    assert len(again) - 1 <= 3, again
+    assert len(again) <= 3, again
     assert not [url for url in home + again if "/static/" in url]

@@ -89,18 +89,45 @@ export async function disablePush(tableId) {
 
 let asked = null;
 let askedAt = 0;
-const FRESH_MS = 5000;
+// One answer serves this tab's pages for half a minute (kept in sessionStorage across page
+// loads): moving between pages does not ask again, and the title's count refreshes every minute.
+const FRESH_MS = 30_000;
+const KEPT = "ludoteca.turns";
+
+function keptTurns() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(KEPT) || "null");
+    const seats = seatsHeld().map((held) => held.table).sort().join(",");
+    if (kept && kept.seats === seats && Date.now() - kept.at <= FRESH_MS) return kept;
+  } catch {
+    // private mode, or something else written there: ask
+  }
+  return null;
+}
+
+function keepTurns(answer) {
+  try {
+    const seats = seatsHeld().map((held) => held.table).sort().join(",");
+    sessionStorage.setItem(KEPT, JSON.stringify({ at: Date.now(), seats, answer }));
+  } catch {
+    // private mode: this page only
+  }
+}
 
 /** Every seat I hold (this browser's, and the account's when signed in): where it is my turn
  * first, soonest deadline first, then the rest. One request serves the list and the title's
- * count of a page load. */
+ * count of the tab's pages for FRESH_MS; a seat taken or left here asks again. */
 export function myTurns() {
   if (!asked || Date.now() - askedAt > FRESH_MS) {
-    askedAt = Date.now();
-    asked = askTurns();
-    asked.catch(() => {
-      asked = null;
-    });
+    const kept = keptTurns();
+    askedAt = kept ? kept.at : Date.now();
+    asked = kept ? Promise.resolve(kept.answer) : askTurns();
+    asked.then(
+      (answer) => kept || keepTurns(answer),
+      () => {
+        asked = null;
+      },
+    );
   }
   return asked;
 }

@@ -3,7 +3,6 @@
 // my turn in the page's title ("(2) ludoteca"), kept fresh while the page is open.
 
 import { NETWORK_EVENT } from "./api.js";
-import { myTurns } from "./notify.js";
 
 const BADGE = /^\(\d+\) /;
 const REFRESH_MS = 60_000;
@@ -18,6 +17,7 @@ function applyBadge() {
 /** Refresh the count of tables where it is my turn (and the title with it). */
 export async function refreshBadge() {
   try {
+    const { myTurns } = await import("./notify.js"); // not before the page is up (pageLoaded)
     count = (await myTurns()).filter((seat) => seat.my_turn).length;
   } catch {
     return; // offline: keep the last count
@@ -32,8 +32,10 @@ function showOffline(event) {
 }
 
 export function initApp() {
+  // the worker copies the whole shell when it installs: on a slow link that would share the
+  // line with the page's own first files, so it registers once the page has loaded and settled
   if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("/sw.js").catch(() => null);
+    pageLoaded(() => setTimeout(() => navigator.serviceWorker.register("/sw.js").catch(() => null), 2000));
   }
   window.addEventListener("online", showOffline);
   window.addEventListener("offline", showOffline);
@@ -45,5 +47,11 @@ export function initApp() {
     if (document.visibilityState === "visible") refreshBadge();
   });
   setInterval(refreshBadge, REFRESH_MS);
-  refreshBadge();
+  pageLoaded(refreshBadge);
+}
+
+/** Run `then` once the page and everything it named have loaded. */
+function pageLoaded(then) {
+  if (document.readyState === "complete") then();
+  else window.addEventListener("load", then, { once: true });
 }

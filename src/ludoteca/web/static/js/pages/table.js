@@ -22,7 +22,6 @@ import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
 import { keepReceipt } from "../receipts.js";
 import { navigate } from "../nav.js";
-import { pushControl } from "../notify-ui.js";
 
 const LOW_SECONDS = 10;
 
@@ -194,7 +193,10 @@ export function mount(root, [tableId]) {
   /** "Tell me when it is my turn", for a seat this browser holds at a table still being played. */
   function drawNotify(msg) {
     const wanted = shell.seat !== null && Boolean(token()) && msg.table.status !== "over";
-    if (wanted && notifyEl.hidden) replace(notifyEl, pushControl({ table: tableId, token: token() }));
+    if (wanted && notifyEl.hidden) {
+      const seat = { table: tableId, token: token() };
+      import("../notify-ui.js").then((ui) => replace(notifyEl, ui.pushControl(seat)), () => {});
+    }
     notifyEl.hidden = !wanted;
   }
 
