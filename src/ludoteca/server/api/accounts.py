@@ -14,7 +14,9 @@ from ludoteca.games import all_games
 from ludoteca.server.accounts.rows import Session
 from ludoteca.server.accounts.rules import MAX_PASSWORD
 from ludoteca.server.accounts.service import COOKIE, MARK, Accounts, SignedIn
+from ludoteca.server.lobby import Lobby
 from ludoteca.server.protocol import MAX_TOKEN, ErrorCode, Rejected
+from ludoteca.server.table import Table
 
 from .deps import Client, LobbyDep, State
 
@@ -49,6 +51,21 @@ class HeldSeat(_Body):
 
 class KeepSeats(_Body):
     seats: Annotated[list[HeldSeat], Field(max_length=50)]
+
+
+async def seats_held(lobby: Lobby, seats: list[HeldSeat]) -> list[tuple[Table, int, HeldSeat]]:
+    """The tables and seats that these (table, token) pairs hold, in their order; a pair naming
+    no table, or a token that holds no seat there, is passed over."""
+    found = []
+    for held in seats:
+        try:
+            table = await lobby.peek(held.table)
+        except Rejected:
+            continue
+        seat = table.seat_for_token(held.token)
+        if seat is not None:
+            found.append((table, seat, held))
+    return found
 
 
 async def get_accounts(state: State) -> Accounts:
@@ -233,15 +250,9 @@ async def keep_seats(
     body: KeepSeats, me: Me, accounts: AccountsDep, lobby: LobbyDep
 ) -> dict[str, Any]:
     kept = []
-    for held in body.seats:
-        try:
-            table = await lobby.peek(held.table)
-        except Rejected:
-            continue
-        seat = table.seat_for_token(held.token)
-        if seat is not None:
-            await accounts.hold_seat(me.account, table.id, seat, held.token)
-            kept.append({"table": table.id, "seat": seat})
+    for table, seat, held in await seats_held(lobby, body.seats):
+        await accounts.hold_seat(me.account, table.id, seat, held.token)
+        kept.append({"table": table.id, "seat": seat})
     return {"kept": kept}
 
 

@@ -23,7 +23,7 @@ from ludoteca.server.notify.push import BadSubscription, allowed_endpoint, allow
 from ludoteca.server.protocol import MAX_TOKEN, ErrorCode, Rejected, Status
 from ludoteca.server.site import accepted_language
 
-from .accounts import HeldSeat, MaybeMe, Me
+from .accounts import HeldSeat, MaybeMe, Me, seats_held
 from .deps import Client, LobbyDep, State, rate_limit
 
 router = APIRouter(tags=["notifications"])
@@ -209,14 +209,7 @@ async def drop_mail(me: Me, notifier: NotifierDep) -> Response:
 )
 async def seats_state(body: Seats, lobby: LobbyDep) -> list[dict[str, Any]]:
     found = []
-    for held in body.seats:
-        try:
-            table = await lobby.peek(held.table)
-        except Rejected:
-            continue
-        seat = table.seat_for_token(held.token)
-        if seat is None:
-            continue
+    for table, seat, _ in await seats_held(lobby, body.seats):
         mine = table.status == Status.PLAYING and table.to_move() == seat
         deadline = table.deadline(seat) if mine else None
         found.append(
