@@ -58,7 +58,7 @@ pytest: $(TEST_STAMP) browser nginx
 test: lint typecheck pytest
 
 # the fast lane: no PostgreSQL, Redis or Chromium needed (tests/conftest.py marks the tests that do),
-# on two processes (about 70 s of CPU in all)
+# on two processes; under a minute on an idle two-core machine (tests/conftest.py, the slow marker)
 FAST := not browser and not postgres and not redis and not slow
 fast: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m "$(FAST)" $(PYTEST_ARGS)

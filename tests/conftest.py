@@ -3,7 +3,9 @@ path, so ``kit`` and ``toygame`` import from anywhere), and the markers that fol
 
 A test is marked ``postgres``, ``redis`` or ``browser`` from the fixtures it uses, so that the
 fast lane (``-m "not browser and not postgres and not redis and not slow"``, ``make fast``)
-leaves out every test that needs a service, and a new test cannot forget its mark."""
+leaves out every test that needs a service, and a new test cannot forget its mark. ``slow`` is
+written by hand on a test that takes about half a second or more on an idle machine (pyproject.toml
+says what makes one slow), which keeps the fast lane under a minute."""
 
 from __future__ import annotations
 

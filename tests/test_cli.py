@@ -96,6 +96,7 @@ def test_simulate_heroes_1000_is_reproducible_and_every_record_verifies(tmp_path
     assert done.returncode == 0 and done.stdout.startswith("OK:")
 
 
+@pytest.mark.slow
 def test_wins_follow_the_bots_order_while_seats_rotate() -> None:
     result = simulate_json("heroes", "--games", "40", "--seed", "7", "--bots", "medium,random")
     assert result["bots"] == ["medium", "random"]
@@ -104,6 +105,7 @@ def test_wins_follow_the_bots_order_while_seats_rotate() -> None:
     assert flipped["wins"][1] > 30
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", list(all_games()))
 def test_simulate_every_game_at_every_count(game_id: str) -> None:
     game = get(game_id)
@@ -473,6 +475,7 @@ def test_play_explains_bad_input_and_asks_again() -> None:
     assert "You left the match." in done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", list(all_games()))
 def test_a_person_plays_a_whole_match_in_the_terminal(game_id: str, tmp_path: Path) -> None:
     """Drive ``ludoteca play`` as a person would: read the prompt, ask '?', pick an action by

@@ -39,6 +39,7 @@ def finished(seed: str) -> MatchRecord:
     return match.record()
 
 
+@pytest.mark.slow
 def test_analyse_prints_the_same_analysis_in_every_process(tmp_path: Path) -> None:
     record = finished("cli-analyse")
     path = tmp_path / "match.json"

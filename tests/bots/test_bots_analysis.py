@@ -48,6 +48,7 @@ def played(
     return record
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", sorted(all_games()))
 def test_the_analysis_never_depends_on_the_hidden_state(game_id: str) -> None:
     """Two worlds that agree with everything the person knew at each decision — the rivals'
@@ -72,6 +73,7 @@ def test_the_analysis_never_depends_on_the_hidden_state(game_id: str) -> None:
     assert any(not d["forced"] for d in ours)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", sorted(all_games()))
 def test_persons_decisions_are_analysed_and_the_chart_ends_at_the_result(game_id: str) -> None:
     game = get(game_id)

@@ -90,6 +90,7 @@ def cuts(state: Any, action: Any) -> bool:
     return HEROES.outcome(trial) is None and not connection(trial, 1) & CAMP_ROW[0]
 
 
+@pytest.mark.slow
 def test_search_sees_the_threat_from_the_rivals_side() -> None:
     """Blue's replies are chosen for Blue's payoff, so leaving Blue's entry open scores badly
     (plain search: random rollouts, no heuristic prior)."""
@@ -312,7 +313,11 @@ def check_legal(game: Game[Any, Any], players: int, bot: IsmctsBot) -> None:
 
 @pytest.mark.parametrize(
     ("game_id", "players"),
-    [(g, n) for g, game in all_games().items() for n in {2, game.spec.max_players}],
+    [
+        pytest.param(g, n, marks=[pytest.mark.slow] if n > 4 else [])  # six players search long
+        for g, game in all_games().items()
+        for n in sorted({2, game.spec.max_players})
+    ],
 )
 def test_search_returns_legal_actions(game_id: str, players: int) -> None:
     game = get(game_id)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from ludoteca.core import Deal, Match, Player, SigningKey, verify
 from ludoteca.core.fairness import commitment, match_seed, seat_commitment
 from ludoteca.games import get
@@ -48,6 +50,7 @@ def test_format_2_lets_the_last_contributor_pick_the_deal() -> None:
         assert wanted(match_seed(secret, TABLE, [ana, bob]))
 
 
+@pytest.mark.slow
 def test_format_3_leaves_the_operator_two_fixed_deals_at_most() -> None:
     rng = random.Random(3)
     tables, hits = 40, 0

@@ -241,6 +241,7 @@ def test_a_bad_setting_is_one_clear_line_before_anything_starts(
 
 
 # ------------------------------------------------------------- the first start, as a person
+@pytest.mark.slow
 def test_a_port_in_use_is_one_clear_line_naming_the_setting(tmp_path: Path) -> None:
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
@@ -265,6 +266,7 @@ def test_a_port_in_use_is_one_clear_line_naming_the_setting(tmp_path: Path) -> N
     assert not (tmp_path / "var").exists(), "nothing was made"
 
 
+@pytest.mark.slow
 def test_on_the_network_it_prints_one_address_others_can_use_and_invites_name_it(
     tmp_path: Path,
 ) -> None:

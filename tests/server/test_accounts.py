@@ -64,6 +64,7 @@ def sign_up(srv: ThreadServer, name: str, password: str = PASSWORD) -> httpx.Cli
 
 
 # ------------------------------------------------------------------------------- routes
+@pytest.mark.slow
 def test_sign_up_in_me_and_delete(server: ThreadServer) -> None:
     ana = browser(server)
     made = ana.post("/api/accounts", json={"name": "Ana Maria", "password": PASSWORD})
@@ -108,6 +109,7 @@ def test_sign_up_in_me_and_delete(server: ThreadServer) -> None:
     assert browser(server).get("/api/players/Ana Maria").status_code == 404
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "password", "error"),
     [
@@ -133,6 +135,7 @@ def test_names_and_passwords_are_refused_with_a_reason(
     assert "set-cookie" not in answer.headers
 
 
+@pytest.mark.slow
 def test_names_are_unique_after_normalisation(server: ThreadServer) -> None:
     sign_up(server, "Zoë")
     for same in ("ZOË", "zoë", "Zoe\u0308", "ＺＯË"):
@@ -160,6 +163,7 @@ def test_sign_out_and_sign_out_everywhere(server: ThreadServer) -> None:
 
 
 # ------------------------------------------------------------------------------ attacks
+@pytest.mark.slow
 def test_unknown_name_and_wrong_password_take_the_same_time(server: ThreadServer) -> None:
     """Median of 50 each, interleaved: both verify one argon2id hash. The server runs in this
     process, so its CPU time per request is measured as well as the time the caller waits;
@@ -221,6 +225,7 @@ def test_brute_force_is_limited_per_account_and_per_address(sqlite_url: str) -> 
         srv.stop()
 
 
+@pytest.mark.slow
 def test_cross_site_requests_with_the_cookie_are_refused(server: ThreadServer) -> None:
     ana = sign_up(server, "Fabio")
     cookie = {"Cookie": f"ludoteca_session={ana.cookies['ludoteca_session']}"}
@@ -338,6 +343,7 @@ async def play_to_the_end(ws_base: str, table: str, token: str) -> dict[str, Any
         await client.close()
 
 
+@pytest.mark.slow
 def test_a_rated_match_against_bots_moves_the_rating_and_enters_the_history(
     server: ThreadServer,
 ) -> None:
@@ -376,6 +382,7 @@ def test_a_rated_match_against_bots_moves_the_rating_and_enters_the_history(
     assert kim.get("/api/players/kim").json()["ratings"]["heroes"]["matches"] == 1
 
 
+@pytest.mark.slow
 def test_a_rated_match_the_table_played_for_the_person_still_counts(server: ThreadServer) -> None:
     """Timeouts count like moves: a person who leaves (the table plays every turn for them,
     as when their clock runs out) is rated on the result all the same."""

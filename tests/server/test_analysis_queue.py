@@ -93,6 +93,7 @@ def test_two_processes_claiming_at_once_take_each_job_once(tmp_path: Path) -> No
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_a_finished_match_is_analysed_by_the_server_as_by_the_command(sqlite_url: str) -> None:
     settings = server_settings(
         sqlite_url, analysis_iterations=15, analysis_poll_seconds=0.2, bot_delay=0.0
@@ -133,6 +134,7 @@ def test_a_server_that_analyses_nothing_says_so(sqlite_url: str) -> None:
         server.stop()
 
 
+@pytest.mark.slow
 def test_a_server_stops_without_waiting_and_the_next_one_finishes_the_job(
     sqlite_url: str,
 ) -> None:
@@ -210,6 +212,7 @@ def alive(pid: int) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
 def test_a_server_killed_outright_leaves_no_search_behind(tmp_path: Path) -> None:
     server = ServerProcess(

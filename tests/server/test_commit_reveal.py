@@ -139,6 +139,7 @@ def wanted(seed: str) -> bool:
     return HEROES.to_move(state) == 1 and set(hand) <= {"paladin", "cleric"}
 
 
+@pytest.mark.slow
 def test_the_operator_grinding_bobs_seed_cannot_pick_the_deal() -> None:
     """The attack of the live run, replayed: the operator reads the table's secret from its own
     database and holds Bob's seat. In format 2 it waited for Ana's seed and tried candidates for

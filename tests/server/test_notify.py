@@ -98,6 +98,7 @@ def wait_sent(srv: ThreadServer, kind: str, count: int, seconds: float = 10) -> 
 
 
 # ------------------------------------------------------------------------------ push
+@pytest.mark.slow
 def test_a_guests_seat_is_pushed_its_turn_encrypted_for_its_device_alone(
     server: ThreadServer,
     push_service: PushService,  # noqa: F811
@@ -148,6 +149,7 @@ def test_a_guests_seat_is_pushed_its_turn_encrypted_for_its_device_alone(
     assert len(push_service.to(other)) == 1
 
 
+@pytest.mark.slow
 def test_a_subscription_the_push_service_forgot_is_forgotten(
     server: ThreadServer,
     push_service: PushService,  # noqa: F811
@@ -166,6 +168,7 @@ def test_a_subscription_the_push_service_forgot_is_forgotten(
 
 
 # ------------------------------------------------------------------------------ accounts
+@pytest.mark.slow
 def test_an_account_is_told_on_every_device_and_by_confirmed_mail_with_one_click_unsubscribe(
     server: ThreadServer,
     push_service: PushService,  # noqa: F811
@@ -262,6 +265,7 @@ def test_an_address_reveals_nothing_about_other_accounts_and_its_mails_are_rate_
 
 
 # ------------------------------------------------------------------------------ attacks
+@pytest.mark.slow
 def test_subscribing_needs_the_seats_token_or_the_session_from_this_site(
     server: ThreadServer,
     push_service: PushService,  # noqa: F811
@@ -287,6 +291,7 @@ def test_subscribing_needs_the_seats_token_or_the_session_from_this_site(
     )
 
 
+@pytest.mark.slow
 def test_a_subscription_names_a_push_service_and_nothing_else(server: ThreadServer) -> None:
     table, tokens = two_people_table(server.base)
     device = Device("https://127.0.0.1/")
@@ -323,6 +328,7 @@ def test_a_subscription_names_a_push_service_and_nothing_else(server: ThreadServ
     )
 
 
+@pytest.mark.slow
 def test_subscriptions_and_my_tables_are_rate_limited_per_address(
     sqlite_url: str,
     mailbox: Mailbox,  # noqa: F811
@@ -349,6 +355,7 @@ def test_subscriptions_and_my_tables_are_rate_limited_per_address(
         srv.stop()
 
 
+@pytest.mark.slow
 def test_the_table_is_never_held_up_by_a_slow_push_service(
     server: ThreadServer,
     push_service: PushService,  # noqa: F811
@@ -378,6 +385,7 @@ def test_the_table_is_never_held_up_by_a_slow_push_service(
     assert len(push_service.to(Device(body["endpoint"]))) == COUNT
 
 
+@pytest.mark.slow
 def test_the_in_memory_store_keeps_subscriptions_too(
     mailbox: Mailbox,  # noqa: F811
     push_service: PushService,  # noqa: F811

@@ -76,6 +76,7 @@ def test_a_flood_that_never_reads_is_closed_and_its_replies_bounded(server: Thre
     assert api(server.base).get("/healthz").json()["status"] == "ok"
 
 
+@pytest.mark.slow
 def test_the_hello_deadline_counts_from_the_connection(strict_server: ThreadServer) -> None:
     """A socket that never says hello but sends something now and then used to stay open for
     good (the deadline restarted with every message); now it is closed 4408 on time."""
@@ -236,6 +237,7 @@ def test_websockets_per_client_and_per_minute_are_capped(strict_server: ThreadSe
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_lobby_feed_bytes_per_change_do_not_grow_with_open_tables(sqlite_url: str) -> None:
     """Each change used to send every watcher the whole list of open tables; now it sends the
     one table that changed, whatever the number of open tables."""

@@ -10,11 +10,14 @@ import secrets
 import time
 from itertools import pairwise
 
+import pytest
+
 from kit.client import Client, two_people_table
 from kit.servers import ThreadServer, api, server_settings
 from ludoteca.core.fairness import seat_commitment
 
 
+@pytest.mark.slow
 def test_a_thinking_hard_bot_never_stalls_another_table(sqlite_url: str) -> None:
     server = ThreadServer(server_settings(sqlite_url)).start()
     try:

@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kit.client import Client, two_people_table
 from kit.servers import ThreadServer, api, server_settings
 from kit.wait import eventually
@@ -32,6 +34,7 @@ async def back_on_her_turn(client: Client, state: dict[str, Any]) -> dict[str, A
         assert state is not None
 
 
+@pytest.mark.slow
 def test_the_table_plays_for_a_seat_whose_clock_ran_out(sqlite_url: str) -> None:
     server = ThreadServer(server_settings(sqlite_url, away_grace=0.3)).start()
     try:
@@ -64,6 +67,7 @@ def test_the_table_plays_for_a_seat_whose_clock_ran_out(sqlite_url: str) -> None
         server.stop()
 
 
+@pytest.mark.slow
 def test_bots_carry_a_table_with_nobody_at_it_to_the_end(server: ThreadServer) -> None:
     for game_id, players in (("heroes", 2), ("dice-heroes", 4)):
         created = (
@@ -93,6 +97,7 @@ def test_bots_carry_a_table_with_nobody_at_it_to_the_end(server: ThreadServer) -
         assert verify(record, get).ok
 
 
+@pytest.mark.slow
 def test_clocks_survive_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'clock.sqlite3'}"
     server = ThreadServer(server_settings(url)).start()

@@ -38,6 +38,7 @@ def check_record(server: ThreadServer, table_id: str) -> dict[str, Any]:
     return record
 
 
+@pytest.mark.slow
 def test_two_people_play_a_whole_heroes_match(server: ThreadServer) -> None:
     http = api(server.base)
     created = http.post(
@@ -71,6 +72,7 @@ def test_two_people_play_a_whole_heroes_match(server: ThreadServer) -> None:
     assert {a["by"] for a in record["actions"]} == {"player"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", list(all_games()))
 def test_a_person_plays_a_bot_to_the_end_in_each_game(server: ThreadServer, game_id: str) -> None:
     created = api(server.base).post("/api/play-now", json={"game": game_id, "name": "Ana"}).json()

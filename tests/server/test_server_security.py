@@ -114,6 +114,7 @@ def test_the_first_message_must_be_hello(server: ThreadServer) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_flooding_is_rate_limited_with_one_notice(server: ThreadServer) -> None:
     """Messages past the rate are dropped: the first drop is answered ``rate_limited``, the rest
     get no reply at all, so a flood cannot make the server write more than the rate allows."""
@@ -150,6 +151,7 @@ def test_an_unknown_table_is_refused(server: ThreadServer) -> None:
     assert api(server.base).get("/api/tables/no-such-table").status_code == 404
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", list(all_games()))
 def test_no_message_to_a_seat_holds_another_seats_secret_or_the_seed(
     server: ThreadServer, game_id: str

@@ -120,6 +120,7 @@ def flood(sock: socket.socket, seconds: float) -> tuple[int, float | None]:
     return sent, None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("greeted", [False, True], ids=["no-hello", "after-hello"])
 def test_a_flooding_websocket_is_cut_off_and_stalls_nobody(
     lone_server: ServerProcess, greeted: bool
@@ -183,6 +184,7 @@ def guarded_server(tmp_path: Path) -> Iterator[ServerProcess]:
         srv.terminate()
 
 
+@pytest.mark.slow
 def test_idle_and_half_sent_connections_from_one_address_stall_nobody(
     guarded_server: ServerProcess,
 ) -> None:
@@ -207,6 +209,7 @@ def test_idle_and_half_sent_connections_from_one_address_stall_nobody(
     assert probe.slowest <= HEALTH_LIMIT, f"a health check took {probe.slowest:.2f} s"
 
 
+@pytest.mark.slow
 def test_a_body_that_does_not_arrive_in_time_closes_the_connection(
     guarded_server: ServerProcess,
 ) -> None:
@@ -224,6 +227,7 @@ def test_a_body_that_does_not_arrive_in_time_closes_the_connection(
         assert 2.5 < time.monotonic() - began < 5
 
 
+@pytest.mark.slow
 def test_a_trickled_hello_is_closed_at_the_hello_deadline(lone_server: ServerProcess) -> None:
     """A hello sent one byte at a time used to keep its connection 20 s (the 10 s hello deadline,
     then 10 s waiting for the client to answer the close); now it is closed 4408 at the deadline

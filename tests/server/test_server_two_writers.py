@@ -15,6 +15,7 @@ from kit.client import Client, two_people_table
 from kit.servers import ThreadServer, api, server_settings
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "database", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 )

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kit.client import Client
 from kit.servers import ThreadServer, api
 from ludoteca.core import MatchRecord, SigningKey
@@ -80,6 +82,7 @@ def test_malformed_receipts_are_refused(server: ThreadServer) -> None:
         assert answer.json()["error"] == "bad_request" and words in answer.json()["message"]
 
 
+@pytest.mark.slow
 def test_verify_checks_the_key_the_server_publishes(server: ThreadServer, tmp_path: Path) -> None:
     """`ludoteca verify --server URL`: the record's key must be one the server lists at /api/keys;
     the receipts a watcher kept agree with the record."""

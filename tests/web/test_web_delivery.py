@@ -41,6 +41,7 @@ def raw(
         return error.code, found, error.read()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path",
     [
@@ -97,6 +98,7 @@ def test_the_catalogue_comes_back_as_304_with_its_etag(web_server: ServerProcess
     assert one_headers["etag"] != tag
 
 
+@pytest.mark.slow
 def test_replays_refuse_what_they_cannot_replay(web_server: ServerProcess) -> None:
     status, _, body = raw(web_server, "/api/tables/no-such-table/replay")
     assert (status, json.loads(body)["error"]) == (404, "no_table")

@@ -274,6 +274,7 @@ def test_an_account_sets_its_address_on_the_account_page_and_confirms_it_from_th
     context.close()
 
 
+@pytest.mark.slow
 def test_the_worker_covers_every_page_and_keeps_the_immutable_caching(server: ThreadServer) -> None:
     worker = httpx.get(f"{server.base}/sw.js")
     assert worker.status_code == 200 and "javascript" in worker.headers["content-type"]

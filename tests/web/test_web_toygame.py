@@ -36,6 +36,7 @@ def status(url: str) -> tuple[int, str]:
         return error.code, ""
 
 
+@pytest.mark.slow
 def test_a_board_folder_serves_its_files_and_nothing_else(toy_server: ServerProcess) -> None:
     base = toy_server.base
     with urllib.request.urlopen(f"{base}/api/games", timeout=10) as answer:
