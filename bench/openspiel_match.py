@@ -1,6 +1,7 @@
 """Our ``hard`` bot against OpenSpiel's search bots, at equal wall time per decision.
 
     .venv/bin/python bench/openspiel_match.py --seconds 0.1 --matches 24
+    .venv/bin/python bench/openspiel_match.py --matches 100 --opponents ismcts --clock cpu --jobs 2
 
 For each game (two players), two pairings, seats alternating match by match:
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
+import multiprocessing
 import random
 import time
 from collections.abc import Callable
@@ -46,6 +48,7 @@ from ludoteca.core import decide
 from ludoteca.interop import openspiel as interop
 
 GAMES = ("ludoteca_heroes", "ludoteca_dice_heroes", "ludoteca_dwarves")
+OPPONENTS = ("ismcts", "mcts")
 UCT_C = 1.4
 
 
@@ -141,6 +144,14 @@ class Pairing:
     nobody: int = 0
     ours: Clock = field(default_factory=Clock)
     theirs: Clock = field(default_factory=Clock)
+
+    def merge(self, other: Pairing) -> None:
+        """Add the matches of ``other`` (the same pairing, played in another process)."""
+        self.scores += other.scores
+        self.nobody += other.nobody
+        for mine, theirs in ((self.ours, other.ours), (self.theirs, other.theirs)):
+            mine.times += theirs.times
+            mine.simulations += theirs.simulations
 
     def interval(self) -> tuple[float, float, float]:
         n = len(self.scores)
@@ -241,6 +252,14 @@ def play(
     pairing.nobody += not any(returns)
 
 
+def one_match(job: tuple[str, str, int, int, float, int, str]) -> Pairing:
+    """One match of a pairing (in a worker process with ``--jobs``): a pairing of one match."""
+    name, opponent, index, players, seconds, seed, clock = job
+    pairing = Pairing(name, opponent)
+    play(pairing, index, players, seconds, seed, reading=CLOCKS[clock])
+    return pairing
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=0.1, help="wall time per decision")
@@ -251,9 +270,20 @@ def main() -> None:
     parser.add_argument(
         "--clock", choices=sorted(CLOCKS), default="wall", help="the time both sides are given"
     )
+    parser.add_argument(
+        "--opponents", nargs="*", default=list(OPPONENTS), choices=OPPONENTS, help="OpenSpiel bots"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes playing matches side by side (use --clock cpu)",
+    )
     args = parser.parse_args()
-    if args.seconds <= 0 or args.matches < 2:
-        parser.error("--seconds must be positive and --matches at least 2")
+    if args.seconds <= 0 or args.matches < 2 or args.jobs < 1:
+        parser.error("--seconds must be positive, --matches at least 2 and --jobs at least 1")
+    if args.jobs > 1 and args.clock != "cpu":
+        parser.error("--jobs shares the machine between matches: give both sides --clock cpu")
     begun = time.perf_counter()
     print(
         f"hard vs OpenSpiel {pyspiel.__name__} bots: {args.seconds:.2f} s ({args.clock}) "
@@ -266,11 +296,15 @@ def main() -> None:
         f"{'s/dec theirs p50 [p10-p90]':>27} {'sims/dec':>8}"
     )
     for name in args.games:
-        for opponent in ("ismcts", "mcts"):
+        for opponent in args.opponents:
             pairing = Pairing(name, opponent)
-            reading = CLOCKS[args.clock]
-            for index in range(args.matches):
-                play(pairing, index, args.players, args.seconds, args.seed, reading=reading)
+            jobs = [
+                (name, opponent, index, args.players, args.seconds, args.seed, args.clock)
+                for index in range(args.matches)
+            ]
+            with multiprocessing.Pool(args.jobs) as pool:
+                for played in pool.imap_unordered(one_match, jobs):
+                    pairing.merge(played)
             mean, low, high = pairing.interval()
             wins = sum(s == 1.0 for s in pairing.scores)
             losses = sum(s == 0.0 for s in pairing.scores) - pairing.nobody
