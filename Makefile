@@ -1,14 +1,19 @@
 # make run  - set up on first use, then start the table on the embedded database
 # make test - set up on first use, then lint, type-check and run the whole suite
 # make fast - the tests that need no PostgreSQL, Redis or browser and are not slow
+# make native - compile the games' rules with mypyc into build/native (run and test do it too)
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 RUN_STAMP  := $(VENV)/.run-installed
 TEST_STAMP := $(VENV)/.test-installed
+# the compiled rules: rebuilt when a compiled module's source (or the list of them) changes
+NATIVE_STAMP := build/native/.built
+NATIVE_SOURCES := $(patsubst %,src/%.py,$(subst .,/,$(shell \
+  grep -o '^    "ludoteca\.[a-z_.]*"' src/ludoteca/native/__init__.py | tr -d ' "')))
 
-.PHONY: run test fast lint typecheck pytest coverage bench browser nginx clean
+.PHONY: run test fast lint typecheck pytest coverage bench browser nginx clean native
 
 # `make run` installs what running needs; `make test` and `make bench` add their tools on top.
 $(VENV)/.created:
@@ -27,7 +32,15 @@ $(TEST_STAMP): pyproject.toml $(RUN_STAMP)
 	@$(PIP) -e '.[dev,research]'
 	@touch $@
 
-run: $(RUN_STAMP)
+# mypyc comes with mypy; without it or a C compiler the rules stay pure Python (one line says so)
+$(NATIVE_STAMP): $(NATIVE_SOURCES) src/ludoteca/native/__init__.py src/ludoteca/native/__main__.py | $(RUN_STAMP)
+	@$(BIN)/python -c 'import mypyc' 2>/dev/null || $(PIP) -e '.[native]'
+	@echo "compiling the games' rules with mypyc (build/native/build.log)"
+	@LUDOTECA_PURE=1 $(BIN)/python -m ludoteca.native && touch $@ || true
+
+native: $(NATIVE_STAMP)
+
+run: $(RUN_STAMP) $(NATIVE_STAMP)
 	$(BIN)/ludoteca serve
 
 # Debian's Chromium for the browser tests (playwright cannot download browsers here).
@@ -52,7 +65,7 @@ lint: $(TEST_STAMP)
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy src/ludoteca
 
-pytest: $(TEST_STAMP) browser nginx
+pytest: $(TEST_STAMP) $(NATIVE_STAMP) browser nginx
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
@@ -60,7 +73,7 @@ test: lint typecheck pytest
 # the fast lane: no PostgreSQL, Redis or Chromium needed (tests/conftest.py marks the tests that do),
 # on two processes; under a minute on an idle two-core machine (tests/conftest.py, the slow marker)
 FAST := not browser and not postgres and not redis and not slow
-fast: $(TEST_STAMP)
+fast: $(TEST_STAMP) $(NATIVE_STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m "$(FAST)" $(PYTEST_ARGS)
 
 # branch coverage of the engine and server packages over the suite without the browser
@@ -68,8 +81,8 @@ coverage: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q --ignore=tests/web --cov-branch \
 	  --cov=ludoteca.core --cov=ludoteca.games --cov=ludoteca.bots --cov=ludoteca.server
 
-bench: $(TEST_STAMP)
+bench: $(TEST_STAMP) $(NATIVE_STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build

@@ -9,7 +9,8 @@ adds rows through ``apply_unchecked``), and the reference, each run for ``--seco
 CPU time per repetition (``--adapter`` adds each game through the OpenSpiel adapter, in the
 reference's loop); the repetitions are interleaved (every target
 once, then every target again), so a neighbour's load falls on all of them alike. Printed: the
-median over the repetitions and its ratio to the reference's median in the same run.
+median over the repetitions and its ratio to the reference's median in the same run, after a
+line saying whether the rules run compiled (``make native``) or pure (``LUDOTECA_PURE=1``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ludoteca import native
 from ludoteca.core import Game
 from ludoteca.games import all_games, get
 
@@ -204,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         f"random playouts, CPU time, {args.repeats} interleaved repetitions of "
         f"{args.seconds:g} s, medians; ratio = actions/s over openspiel liars_dice's"
     )
+    print(f"rules: {native.status}" + (" (mypyc)" if native.status == "compiled" else ""))
     rows = compare(game_ids, args.seconds, args.repeats, args.events, args.adapter)
     own = {speed.label: speed for speed, _ in rows}
     for speed, ratio in rows:

@@ -14,11 +14,12 @@ from .errors import (
     UnknownGameError,
 )
 from .fairness import Deal, commitment, derive_seed, fingerprint, match_seed, seed_fingerprint
-from .game import JSON, LANGUAGES, Event, Game, GameSpec, Outcome, State
+from .game import JSON, LANGUAGES, Event, Game, GameSpec, Outcome
 from .match import Match, Prepared
 from .record import MatchRecord, Player, RecordError, Step
 from .rng import Stream
 from .signing import Signature, SigningKey
+from .state import State
 from .verify import Problem, Receipt, Verdict, verify
 
 __all__ = [

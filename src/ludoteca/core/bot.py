@@ -11,7 +11,8 @@ import random
 from collections.abc import Hashable
 from typing import Any, Protocol
 
-from .game import Game, State
+from .game import Game
+from .state import State
 
 
 class Bot(Protocol):

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from .errors import IllegalActionError, InvalidParamsError, MatchOverError
 from .rng import Stream
+from .state import State
 
 if TYPE_CHECKING:
     from .bot import Bot
@@ -32,18 +33,6 @@ if TYPE_CHECKING:
 
 JSON = dict[str, Any]
 LANGUAGES = ("en", "pt", "de")
-
-
-class State(ABC):
-    """A position. Subclasses keep their own fields and must copy them all in ``clone``."""
-
-    __slots__ = ("rng",)
-
-    rng: Stream
-
-    @abstractmethod
-    def clone(self) -> Self:
-        """An independent copy (the stream included)."""
 
 
 S = TypeVar("S", bound=State)

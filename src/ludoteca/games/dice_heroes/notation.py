@@ -201,7 +201,7 @@ def position_from_json(data: Any) -> DiceState:
     if top.get("game", GAME_ID) != GAME_ID:
         raise _fail("game", f"this is a {GAME_ID} position, not {top['game']!r}")
     players = _whole(top["players"], "players", 2, len(HEROES))
-    state = DiceState(players, Stream.from_json(top["rng"]))
+    state = DiceState.empty(players, Stream.from_json(top["rng"]))
 
     stack = poster_stack(players)
     left = tuple(_whole(v, f"posters[{i}]") for i, v in enumerate(_list(top["posters"], "posters")))

@@ -62,23 +62,42 @@ class DiceState(State):
         "troop",
     )
 
-    def __init__(self, players: int, rng: Stream) -> None:
-        self.rng = rng
-        self.players = players
-        self.troop = [PER_COLOUR if c == WHITE else 0 for c in range(HUES)] * players
-        self.tableau = [0 if c == WHITE else PER_COLOUR for c in range(HUES)] * players
-        self.coins = [0] * players
-        self.taken: list[tuple[int, ...]] = [()] * players
-        self.posters = poster_stack(players)
-        self.holder = -1
-        self.laid: tuple[tuple[int, int], ...] = ()
-        self.marker = False
-        self.seat = -1
-        self.roll = 0
-        self.colours: tuple[int, ...] = ()
-        self.faces: list[int] = []
-        self.rolling: Sequence[int] = ()
-        """Only while a draw has stopped an action mid-roll: the dice still to roll."""
+    players: int
+    troop: list[int]
+    tableau: list[int]
+    coins: list[int]
+    taken: list[tuple[int, ...]]
+    posters: tuple[int, ...]
+    holder: int
+    laid: tuple[tuple[int, int], ...]
+    marker: bool
+    seat: int
+    roll: int
+    colours: tuple[int, ...]
+    faces: list[int]
+    rolling: Sequence[int]
+    """Only while a draw has stopped an action mid-roll: the dice still to roll."""
+
+    @staticmethod
+    def empty(players: int, rng: Stream) -> DiceState:
+        """The table before the roll-off (no ``__init__``: see ``DwarvesState.empty``)."""
+        state = DiceState.__new__(DiceState)
+        state.rng = rng
+        state.players = players
+        state.troop = [PER_COLOUR if c == WHITE else 0 for c in range(HUES)] * players
+        state.tableau = [0 if c == WHITE else PER_COLOUR for c in range(HUES)] * players
+        state.coins = [0] * players
+        state.taken = [()] * players
+        state.posters = poster_stack(players)
+        state.holder = -1
+        state.laid = ()
+        state.marker = False
+        state.seat = -1
+        state.roll = 0
+        state.colours = ()
+        state.faces = []
+        state.rolling = ()
+        return state
 
     def clone(self) -> DiceState:
         copy = DiceState.__new__(DiceState)
@@ -350,7 +369,7 @@ def _rolloff(state: DiceState, events: Log) -> None:
 def setup(players: int, rng: Stream, events: Log) -> DiceState:
     """The roll-off for the posters, then the first roll of the seat after the holder (the
     events to ``events``, None: not built)."""
-    state = DiceState(players, rng)
+    state = DiceState.empty(players, rng)
     _rolloff(state, events)
     _start_turn(state, (state.holder + 1) % state.players, events)
     _settle(state, events)

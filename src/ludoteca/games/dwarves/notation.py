@@ -200,7 +200,7 @@ def position_from_json(data: Any) -> DwarvesState:
         raise InvalidPositionError("field 'game' must be 'dwarves'")
     players = _number(data, "players", 2, 6)
     ring = board(_ring(data, players))
-    state = DwarvesState(ring, lineup(players), Stream.from_json(data.get("rng")))
+    state = DwarvesState.empty(ring, lineup(players), Stream.from_json(data.get("rng")))
     _figures(data, state)
     state.grey = _choice(_get(data, "dice", dict), "grey", "dice.", FACES)
     state.white = _choice(data["dice"], "white", "dice.", FACES)

@@ -34,7 +34,7 @@ def setup(players: int, rng: Stream, events: Log) -> DwarvesState:
     (the events to ``events``, None: not built)."""
     cast = lineup(players)
     ring = board(lay_ring(players, rng))
-    state = DwarvesState(ring, cast, rng)
+    state = DwarvesState.empty(ring, cast, rng)
     state.pool = sorted_pool(stone_set(players))
     rng.shuffle(state.pool)
     state.pos = [ring.nxt[ring.portal][face] for face in cast.faces]

@@ -76,26 +76,33 @@ class DwarvesState(State):
     phase: int
     result: Result | None
 
-    def __init__(self, board: Board, lineup: Lineup, rng: Stream) -> None:
-        """An empty table (every dwarf on tile 0, no stones anywhere) for set-up or loading."""
-        self.rng = rng
-        self.board = board
-        self.lineup = lineup
-        self.pos = [0] * lineup.size
-        self.chest = [0] * (lineup.size * NKINDS)
-        self.hoard = [0] * NKINDS
-        self.pool = []
-        self.queue = []
-        self.hobbit = board.passage
-        self.dragon = board.portal
-        self.grey = self.white = 0
-        self.round = 1
-        self.start = self.turn = 0
-        self.phase = MOVE
-        self.result = None
+    @staticmethod
+    def empty(board: Board, lineup: Lineup, rng: Stream) -> DwarvesState:
+        """An empty table (every dwarf on tile 0, no stones anywhere) for set-up or loading.
+
+        (The positions have no ``__init__``: compiled, ``__new__`` would run it, and ``clone`` needs
+        a bare copy; ``object.__new__`` refuses compiled classes.)"""
+        state = DwarvesState.__new__(DwarvesState)
+        state.rng = rng
+        state.board = board
+        state.lineup = lineup
+        state.pos = [0] * lineup.size
+        state.chest = [0] * (lineup.size * NKINDS)
+        state.hoard = [0] * NKINDS
+        state.pool = []
+        state.queue = []
+        state.hobbit = board.passage
+        state.dragon = board.portal
+        state.grey = state.white = 0
+        state.round = 1
+        state.start = state.turn = 0
+        state.phase = MOVE
+        state.result = None
+        return state
 
     def clone(self) -> Self:
-        copy = object.__new__(type(self))
+        cls = type(self)
+        copy = cls.__new__(cls)
         copy.rng = self.rng.clone()
         copy.board = self.board
         copy.lineup = self.lineup

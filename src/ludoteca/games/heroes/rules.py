@@ -159,7 +159,8 @@ class HeroesState(State):
     result: Outcome | None
 
     def clone(self) -> Self:
-        copy = object.__new__(type(self))
+        cls = type(self)
+        copy = cls.__new__(cls)
         copy.rng = self.rng.clone()
         copy.stacks = self.stacks[:]
         copy.tops = self.tops[:]
@@ -181,7 +182,7 @@ class HeroesState(State):
 
 def empty_state(rng: Stream) -> HeroesState:
     """An empty board, empty hands and reserves, Gold to move (filled by set-up or a position)."""
-    state = object.__new__(HeroesState)
+    state = HeroesState.__new__(HeroesState)
     state.rng = rng
     state.stacks = [()] * 15
     state.tops = [EMPTY] * 15

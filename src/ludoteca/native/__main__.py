@@ -1,0 +1,83 @@
+"""``python -m ludoteca.native``: compile ``MODULES`` into ``BUILD`` (what ``make`` runs)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+from . import BUILD, GROUP, MANIFEST, MODULES, SRC, digest, source
+
+
+def build() -> None:
+    """Compile ``MODULES`` into ``BUILD`` and write the manifest (raises when it cannot)."""
+    from mypyc.build import mypycify  # noqa: PLC0415 (only the build needs mypy)
+    from setuptools import setup  # type: ignore[import-untyped]  # noqa: PLC0415
+
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        raise RuntimeError(f"no C compiler: {compiler} not found")
+    sources = {m: digest(source(m)) for m in MODULES}  # what is compiled, read before compiling
+    MANIFEST.unlink(missing_ok=True)
+    fresh, lib = BUILD / "lib.new", BUILD / "lib"
+    shutil.rmtree(fresh, ignore_errors=True)
+    os.environ["MYPY_CACHE_DIR"] = str(BUILD / "mypy-cache")
+    os.chdir(SRC)
+    paths = [str(source(m).relative_to(SRC)) for m in MODULES]
+    extensions = mypycify(paths, opt_level="3", group_name=GROUP, target_dir=str(BUILD / "c"))
+    setup(
+        name="ludoteca-native",
+        ext_modules=extensions,
+        script_args=[
+            "--quiet",
+            "build_ext",
+            "--build-lib",
+            str(fresh),
+            "--build-temp",
+            str(BUILD / "objects"),
+            "--parallel",
+            str(os.cpu_count() or 1),
+        ],
+    )
+    # a running process keeps its loaded files: the old tree is unlinked, never overwritten
+    shutil.rmtree(lib, ignore_errors=True)
+    fresh.rename(lib)
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    names = [*MODULES, f"{GROUP}__mypyc"]
+    files = {n: str(Path("lib", *n.split("."))) + suffix for n in names}
+    manifest = {"suffix": suffix, "sources": sources, "files": files}
+    written = MANIFEST.with_suffix(".new")
+    written.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    written.rename(MANIFEST)
+
+
+def main() -> int:
+    """``python -m ludoteca.native``: build (the compiler's output goes to ``build.log``), or say
+    in one line why the rules stay pure Python."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    log = BUILD / "build.log"
+    saved = os.dup(1), os.dup(2)
+    try:
+        with log.open("w") as out:
+            os.dup2(out.fileno(), 1)
+            os.dup2(out.fileno(), 2)
+            try:
+                build()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os.dup2(saved[0], 1)
+                os.dup2(saved[1], 2)
+    except (Exception, SystemExit) as error:  # no compiler, no mypy: pure Python goes on
+        reason = str(error).strip().splitlines()[-1:] or [type(error).__name__]
+        print(f"compiling the rules failed ({reason[0]}; see {log}): using pure Python")
+        return 1
+    print(f"compiled the rules into {BUILD}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
