@@ -14,7 +14,7 @@ Every game of the catalogue that offers an encoding and a maximum length (``Game
 short name                    players      chance              information
 ============================  ===========  ==================  ==========================
 ``ludoteca_heroes``           2            sampled             imperfect (private hands)
-``ludoteca_dice_heroes``      2-4          explicit (6 faces)  perfect
+``ludoteca_dice_heroes``      2-4          explicit (dice)     perfect
 ``ludoteca_dwarves``          2-6          sampled             perfect (all chests open)
 ============================  ===========  ==================  ==========================
 
@@ -292,11 +292,17 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         return sorted(self.legal().ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(_uniform((self.dealt or self.position).outcomes))
+        position = self.dealt or self.position
+        node = position.roll
+        return list(_uniform(position.outcomes) if node is None else node.outcomes)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == int(pyspiel.PlayerId.CHANCE):
-            return f"chance {action} of {self.position.outcomes}"
+        if player == CHANCE:
+            position = self.position
+            node = position.roll
+            if node is None or not 0 <= action < len(node.draws):
+                return f"chance {action} of {position.outcomes}"
+            return f"chance {action} of {position.outcomes}: draws {node.draws[action]}"
         actions = self.shared.encoding.actions
         if not 0 <= action < len(actions):
             raise ValueError(f"no action {action} in {self.shared.entry.short_name}")
