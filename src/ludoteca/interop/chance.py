@@ -89,6 +89,13 @@ def roll(faces: tuple[Hashable, ...], dice: int) -> Roll:
     return Roll(tuple(draws), tuple(outcomes))
 
 
+@cache
+def _abilities(kind: type) -> tuple[bool, bool]:
+    """Whether a game class is ``Resumable``, and ``Dice``: asked once per class (a protocol's
+    ``isinstance`` costs tens of microseconds, more than a whole match's first action)."""
+    return issubclass(kind, Resumable), issubclass(kind, Dice)
+
+
 class NeedChance(Exception):
     """A draw past the end of the script: ``outcomes`` equally likely values are needed."""
 
@@ -171,8 +178,7 @@ class Position:
         self.outcomes = 0
         self.stopped: Any = None
         self.roll: Roll | None = None
-        self.resumable = isinstance(game, Resumable)
-        self.dice = isinstance(game, Dice)
+        self.resumable, self.dice = _abilities(type(game))
 
     # ------------------------------------------------------------------------ construction
     @classmethod
