@@ -262,6 +262,32 @@ def test_a_reroll_is_one_chance_node_per_colour_and_max_chance_outcomes_bounds_t
     assert max(sizes) <= game.max_chance_outcomes() == 56
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_dice_heroes_loads_with_sampled_chance(players: int) -> None:
+    """``chance=sampled``: no chance nodes, the dice drawn inside actions from ``rng_seed``'s
+    stream; OpenSpiel's simulation test passes on it (serialisation aside, as for every sampled
+    game)."""
+    game = pyspiel.load_game("ludoteca_dice_heroes", {"players": players, "chance": "sampled"})
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert game.max_chance_outcomes() == 0
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        assert not state.is_chance_node()
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_chance_is_refused_where_the_game_has_no_such_mode() -> None:
+    with pytest.raises(Exception, match="Unknown parameter 'chance'"):
+        pyspiel.load_game("ludoteca_dwarves", {"chance": "sampled"})
+    with pytest.raises(Exception, match="chance must be explicit or sampled, not 'dice'"):
+        pyspiel.load_game("ludoteca_dice_heroes", {"chance": "dice"})
+
+
 def test_the_same_rng_seed_deals_the_same_matches() -> None:
     def first_deals(seed: int) -> list[str]:
         game = pyspiel.load_game("ludoteca_heroes", {"rng_seed": seed})
