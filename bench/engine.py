@@ -7,7 +7,8 @@ Every game at its smallest and largest player count through ``Game.step`` (what 
 playouts call: the same match as ``apply_unchecked`` without building the match log; ``--events``
 adds rows through ``apply_unchecked``), and the reference, each run for ``--seconds`` of process
 CPU time per repetition (``--adapter`` adds each game through the OpenSpiel adapter, in the
-reference's loop); the repetitions are interleaved (every target
+reference's loop, and a game with explicit chance once more loaded with sampled chance); the
+repetitions are interleaved (every target
 once, then every target again), so a neighbour's load falls on all of them alike. Printed: the
 median over the repetitions and its ratio to the reference's median in the same run, after a
 line saying whether the rules run compiled (``make native``) or pure (``LUDOTECA_PURE=1``).
@@ -26,6 +27,7 @@ from typing import Any
 
 from ludoteca import native
 from ludoteca.core import Game
+from ludoteca.core.game import Chance
 from ludoteca.games import all_games, get
 
 GOAL = 0.5
@@ -59,7 +61,7 @@ class Speed:
 
     def line(self) -> str:
         return (
-            f"  {self.label:<22} {self.actions_per_second:>10,.0f} actions/s "
+            f"  {self.label:<32} {self.actions_per_second:>10,.0f} actions/s "
             f"{self.matches_per_second:>8,.0f} matches/s  {self.mean_length:>6.1f} actions/match"
         )
 
@@ -96,21 +98,25 @@ def liars_dice(seconds: float, seed: str = "bench") -> Speed | None:
     return spiel_playouts(pyspiel.load_game("liars_dice"), "openspiel liars_dice", seconds, seed)
 
 
-def adapter(game_id: str, players: int, seconds: float, seed: str = "bench") -> Speed | None:
+def adapter(
+    game_id: str, players: int, seconds: float, seed: str = "bench", sampled: bool = False
+) -> Speed | None:
     """The same loop over one of our games through the OpenSpiel adapter (registered as
-    ``ludoteca_<game>``); None when ``pyspiel`` is not installed."""
+    ``ludoteca_<game>``; ``sampled``: loaded with sampled chance); None when ``pyspiel`` is not
+    installed."""
     try:
         import pyspiel  # noqa: PLC0415 (optional: OpenSpiel may be absent)
 
-        from ludoteca.interop import openspiel  # noqa: PLC0415
+        import ludoteca.interop.openspiel  # noqa: F401, PLC0415 (registers the games)
     except ImportError:
         return None
     name = "ludoteca_" + game_id.replace("-", "_")
     params: dict[str, Any] = {"players": players}
-    if not openspiel.BY_NAME[name].explicit_chance:
-        params["rng_seed"] = 0
+    if sampled:
+        params["chance"] = "sampled"
     game = pyspiel.load_game(name, params)
-    return spiel_playouts(game, f"{game_id} {players}p openspiel", seconds, seed)
+    label = f"{game_id} {players}p openspiel" + (" sampled" if sampled else "")
+    return spiel_playouts(game, label, seconds, seed)
 
 
 def spiel_playouts(game: Any, label: str, seconds: float, seed: str) -> Speed:
@@ -156,6 +162,13 @@ def targets(game_ids: list[str], events: bool, through: bool) -> list[Target]:
                     (
                         f"{game_id} {players}p openspiel",
                         lambda s, g=game_id, p=players: adapter(g, p, s),
+                    )
+                )
+            if through and game.spec.chance is Chance.EXPLICIT:
+                found.append(
+                    (
+                        f"{game_id} {players}p openspiel sampled",
+                        lambda s, g=game_id, p=players: adapter(g, p, s, sampled=True),
                     )
                 )
     found.append(("openspiel liars_dice", liars_dice))
@@ -210,10 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     rows = compare(game_ids, args.seconds, args.repeats, args.events, args.adapter)
     own = {speed.label: speed for speed, _ in rows}
     for speed, ratio in rows:
-        plain = speed.label.split(" +")[0].removesuffix(" openspiel")
+        plain = speed.label.split(" +")[0].split(" openspiel")[0]
         low = ratio is not None and ratio < GOAL and speed.label == plain
         mark = "" if ratio is None else f"  {ratio:5.2f}x" + ("  BELOW" if low else "")
-        if speed.label.endswith(" openspiel") and plain in own:
+        if " openspiel" in speed.label and plain in own:
             slower = own[plain].actions_per_second / speed.actions_per_second
             mark += f"  ({slower:.1f}x slower than its own interface" + (
                 ")" if slower <= ADAPTER_GOAL else ", over the goal)"

@@ -8,8 +8,10 @@ on sampled states of our games (that suite only enumerates small games itself).
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import random
+from collections import Counter
 
 import numpy as np
 import pyspiel
@@ -18,8 +20,9 @@ from open_spiel.integration_tests import api_test as openspiel_api
 from open_spiel.python.algorithms import ismcts, mcts
 
 from ludoteca.games import get
+from ludoteca.games.dice_heroes.dice import FACES, ROLL
 from ludoteca.interop import openspiel
-from ludoteca.interop.chance import Position
+from ludoteca.interop.chance import Position, roll
 
 # (short name, players, simulations, sampled states): the smallest and largest table of each
 # game; the counts keep tests/interop within a minute on a busy 2-core machine (a 6-player
@@ -182,14 +185,107 @@ def test_dice_are_explicit_chance_nodes() -> None:
     assert state.is_chance_node()  # the opening roll-off
     assert state.chance_outcomes() == [(face, pytest.approx(1 / 6)) for face in range(6)]
     rng = random.Random(2)
-    rolls = 0
+    nodes = []
     while state.is_chance_node():
-        state.apply_action(rng.randrange(6))
-        rolls += 1
-    # the roll-off (three white dice per seat, again on a tie), then the first turn's roll
-    assert rolls >= 3 * 3 + 1
+        nodes.append(len(state.chance_outcomes()))
+        state.apply_action(rng.randrange(nodes[-1]))
+    # the set-up, a die at a time: the roll-off (three white dice per seat, again on a tie),
+    # then the first turn's three white dice
+    assert len(nodes) >= 3 * 3 + 3
+    assert set(nodes) == {6}
     assert state.current_player() in (0, 1, 2)
     assert state.legal_actions()[0] == 0  # "stop" is id 0
+    state.apply_action(0)  # stop: the next seat's roll is its three white dice, one node
+    assert state.chance_outcomes() == list(roll(ROLL[0], 3).outcomes)
+    assert len(state.chance_outcomes()) == 35  # multisets of five faces (a coin on two sides)
+
+
+@pytest.mark.parametrize(("colour", "dice"), [(0, 1), (0, 3), (1, 2), (1, 3), (2, 3)])
+def test_a_run_of_dice_has_the_exact_odds_of_rolling_them_one_by_one(
+    colour: int, dice: int
+) -> None:
+    """Every sequence of single draws, counted by the faces it shows, against the run's node."""
+    faces = ROLL[colour]
+    counted = Counter(
+        tuple(sorted(faces[v] for v in draws)) for draws in itertools.product(range(6), repeat=dice)
+    )
+    node = roll(faces, dice)
+    shown = [tuple(faces[v] for v in draws) for draws in node.draws]
+    assert all(list(f) == sorted(f) for f in shown)  # the run's dice show its faces ascending
+    assert sorted(shown) == sorted(counted)  # one outcome per multiset, none twice
+    assert [o for o, _ in node.outcomes] == list(range(len(shown)))
+    for f, (_, p) in zip(shown, node.outcomes, strict=True):
+        assert p == pytest.approx(counted[f] / 6**dice, abs=1e-15)
+    assert sum(p for _, p in node.outcomes) == pytest.approx(1.0, abs=1e-12)
+    distinct = len(set(FACES[("white", "yellow", "red")[colour]]))
+    assert len(shown) == len(list(itertools.combinations_with_replacement(range(distinct), dice)))
+
+
+def test_a_reroll_is_one_chance_node_per_colour_and_max_chance_outcomes_bounds_them() -> None:
+    """Re-rolling dice of several colours: one node per colour, white, yellow, red, each of the
+    multisets of that colour's dice, which then show the chosen faces in ascending order; no
+    node of any match exceeds ``max_chance_outcomes``."""
+    game = load("ludoteca_dice_heroes", 2)
+    rng = random.Random(5)
+    sizes: set[int] = set()
+    checked = 0
+    for _ in range(30):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                sizes.add(len(outcomes))
+                assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+                state.apply_action(rng.choices(*zip(*outcomes, strict=True))[0])
+                continue
+            colours = state.position.state.colours
+            everything = max(state.legal_actions())  # the mask of every die not showing X
+            numbers = [n + 1 for n in range(len(colours)) if everything >> n & 1]
+            runs = sorted({colours[n - 1] for n in numbers})
+            if len(runs) == 1:
+                state.apply_action(rng.choice(state.legal_actions()))
+                continue
+            state.apply_action(everything)
+            for colour in runs:
+                dice = [n for n in numbers if colours[n - 1] == colour]
+                node = roll(ROLL[colour], len(dice))
+                assert state.is_chance_node() and state.position.roll is node
+                outcome = rng.randrange(len(node.draws))
+                state.apply_action(outcome)
+                if colour != runs[-1]:  # the roll goes on: the stopped roll shows the faces
+                    faces = state.position.stopped.faces
+                    assert [faces[n - 1] for n in dice] == [
+                        ROLL[colour][v] for v in node.draws[outcome]
+                    ]
+                    checked += 1
+    assert checked >= 10
+    assert max(sizes) <= game.max_chance_outcomes() == 56
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_dice_heroes_loads_with_sampled_chance(players: int) -> None:
+    """``chance=sampled``: no chance nodes, the dice drawn inside actions from ``rng_seed``'s
+    stream; OpenSpiel's simulation test passes on it (serialisation aside, as for every sampled
+    game)."""
+    game = pyspiel.load_game("ludoteca_dice_heroes", {"players": players, "chance": "sampled"})
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert game.max_chance_outcomes() == 0
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        assert not state.is_chance_node()
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_chance_is_refused_where_the_game_has_no_such_mode() -> None:
+    with pytest.raises(Exception, match="Unknown parameter 'chance'"):
+        pyspiel.load_game("ludoteca_dwarves", {"chance": "sampled"})
+    with pytest.raises(Exception, match="chance must be explicit or sampled, not 'dice'"):
+        pyspiel.load_game("ludoteca_dice_heroes", {"chance": "dice"})
 
 
 def test_the_same_rng_seed_deals_the_same_matches() -> None:

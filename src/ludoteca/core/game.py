@@ -158,9 +158,9 @@ class GameSpec:
     """What a game is: identifier, names per language, player counts, and the facts research
     frameworks and clients read from it.
 
-    ``chance`` and ``chance_outcomes`` (the most outcomes of one explicit draw) say how chance is
-    handed to OpenSpiel; ``perfect_information`` is true when no seat ever has a secret;
-    ``constant_sum`` when ``Outcome.payoff`` always sums to 1 (false when nobody may win);
+    ``chance`` and ``chance_outcomes`` (the most outcomes of one explicit chance node) say how
+    chance is handed to OpenSpiel; ``perfect_information`` is true when no seat ever has a
+    secret; ``constant_sum`` when ``Outcome.payoff`` always sums to 1 (false when nobody may win);
     ``board`` is the web table's board (``None``: the generic board).
     """
 

@@ -8,16 +8,24 @@ ways to hand that to a framework:
 * **explicit**: the position's stream is a ``ScriptedStream`` that answers draws from a script of
   chance outcomes. The first draw past the script stops the action (``NeedChance``): the position
   becomes a chance node with ``n`` equally likely outcomes; choosing one extends the script and
-  goes on. A game that can go on from where the draw stopped it (``Resumable``: Dice Heroes,
-  whose every draw is a die of a roll) does so on the stopped state; for any other game the
-  action is re-run from the copy taken before it, which is exact because an action is a pure
-  function of (state, draws), but costs the action again for every outcome.
+  goes on. A game that can go on from where the draw stopped it (``Resumable``) does so on the
+  stopped state; for any other game the action is re-run from the copy taken before it, which is
+  exact because an action is a pure function of (state, draws), but costs the action again for
+  every outcome. A resumable game whose draws are dice (``Dice``: Dice Heroes) has one chance node
+  per run of interchangeable dice instead of one per die: its outcomes are the multisets of faces
+  the run can show, with their multinomial probabilities (``Roll``).
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Hashable, MutableSequence, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import combinations_with_replacement
+from math import factorial, prod
 from typing import Any, Final, Protocol, Self, TypeVar, cast, runtime_checkable
 
 from ludoteca.core import JSON, Game, Stream
@@ -37,10 +45,61 @@ class Resumable(Protocol):
     def resume(self, state: Any) -> None: ...
 
 
+@runtime_checkable
+class Dice(Resumable, Protocol):
+    """A resumable game whose every draw is a die of a roll, and whose dice of a roll showing the
+    same faces are interchangeable: which of two such dice shows which face changes nothing that
+    matters (the rules, the legal choices up to the dice's numbers, the outcome)."""
+
+    def dice_to_roll(self, state: Any) -> Sequence[tuple[Hashable, ...]]:
+        """The dice a stopped action still rolls, in draw order, each as its faces: the face
+        each draw value ``0 .. n-1`` shows (dice of one roll that are interchangeable give
+        equal tuples, and stand next to each other)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """The chance node of a run of interchangeable dice (``Dice``): one outcome per multiset of
+    faces the run can show. Outcome ``i`` gives the dice the draw values ``draws[i]``, the
+    first value showing each face, ascending (so the run's dice show its faces in ascending
+    order); its probability is multinomial: ``dice! / (c1! c2! ...) * (v1/n)^c1 * ...`` for
+    ``c`` dice showing a face that ``v`` of the ``n`` values show."""
+
+    draws: tuple[tuple[int, ...], ...]
+    outcomes: tuple[tuple[int, float], ...]
+    """``(outcome, probability)`` per outcome, as OpenSpiel's ``chance_outcomes`` lists them."""
+
+
+@cache
+def roll(faces: tuple[Hashable, ...], dice: int) -> Roll:
+    """The chance node of ``dice`` interchangeable dice with these faces (see ``Roll``)."""
+    values: dict[Hashable, list[int]] = {}
+    for value, face in enumerate(faces):
+        values.setdefault(face, []).append(value)
+    kinds = list(values.values())  # per face, the draw values showing it, by first value
+    draws: list[tuple[int, ...]] = []
+    outcomes: list[tuple[int, float]] = []
+    for shown in combinations_with_replacement(range(len(kinds)), dice):
+        counts = Counter(shown).values()
+        ways = factorial(dice) // prod(factorial(c) for c in counts)
+        weight = prod(len(kinds[k]) for k in shown)
+        outcomes.append((len(draws), float(Fraction(ways * weight, len(faces) ** dice))))
+        draws.append(tuple(kinds[k][0] for k in shown))
+    return Roll(tuple(draws), tuple(outcomes))
+
+
+@cache
+def _abilities(kind: type) -> tuple[bool, bool]:
+    """Whether a game class is ``Resumable``, and ``Dice``: asked once per class (a protocol's
+    ``isinstance`` costs tens of microseconds, more than a whole match's first action)."""
+    return issubclass(kind, Resumable), issubclass(kind, Dice)
+
+
 class NeedChance(Exception):
     """A draw past the end of the script: ``outcomes`` equally likely values are needed."""
 
-    # Raised once per die: made without a Python ``__init__``, the sentence only if shown.
+    # Raised once per chance node: made without a Python ``__init__``, the sentence only if shown.
     @property
     def outcomes(self) -> int:
         value: int = self.args[0]
@@ -91,14 +150,17 @@ class Position:
 
     In explicit mode ``state`` is never changed in place (an action runs on a copy), so copies of
     a position share it; ``stopped`` is the copy a ``Resumable`` game's action stopped in, at a
-    chance node."""
+    chance node, and ``roll`` that node's ``Roll`` when the game is ``Dice`` (else the node is
+    one draw of ``outcomes`` equally likely values)."""
 
     __slots__ = (
+        "dice",
         "game",
         "outcomes",
         "params",
         "pending",
         "resumable",
+        "roll",
         "script",
         "scripted",
         "state",
@@ -115,7 +177,8 @@ class Position:
         self.script: tuple[int, ...] = ()
         self.outcomes = 0
         self.stopped: Any = None
-        self.resumable = isinstance(game, Resumable)
+        self.roll: Roll | None = None
+        self.resumable, self.dice = _abilities(type(game))
 
     # ------------------------------------------------------------------------ construction
     @classmethod
@@ -142,7 +205,9 @@ class Position:
         copy.script = self.script
         copy.outcomes = self.outcomes
         copy.stopped = None if self.stopped is None else self.stopped.clone()
+        copy.roll = self.roll
         copy.resumable = self.resumable
+        copy.dice = self.dice
         return copy
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
@@ -167,7 +232,8 @@ class Position:
             raise ValueError("not a chance node")
         if not 0 <= outcome < self.outcomes:
             raise ValueError(f"chance outcome {outcome} is not below {self.outcomes}")
-        script = (*self.script, outcome)
+        node = self.roll
+        script = (*self.script, outcome) if node is None else self.script + node.draws[outcome]
         stopped = self.stopped
         if stopped is None:
             self._run(self.pending, script)
@@ -176,7 +242,7 @@ class Position:
         try:
             cast(Resumable, self.game).resume(stopped)
         except NeedChance as need:
-            self.script, self.outcomes = script, need.args[0]
+            self._stopped(self.pending, script, need, stopped)
             return
         self._settled(stopped)
 
@@ -192,16 +258,32 @@ class Position:
                 state.rng = stream
                 self.game.step(state, action)
         except NeedChance as need:
-            self.pending, self.script, self.outcomes = action, script, need.outcomes
-            self.stopped = state if self.resumable else None
+            self._stopped(action, script, need, state if self.resumable else None)
             return
         self._settled(state)
+
+    def _stopped(
+        self, action: Hashable, script: tuple[int, ...], need: NeedChance, state: Any
+    ) -> None:
+        """The action (or set-up) stopped for want of a draw: a chance node. ``state`` is where
+        it stopped (None: not resumable); a ``Dice`` game's node is the next run of
+        interchangeable dice, any other a single draw."""
+        self.pending, self.script, self.stopped = action, script, state
+        if state is None or not self.dice:
+            self.roll, self.outcomes = None, need.outcomes
+            return
+        dice = cast(Dice, self.game).dice_to_roll(state)
+        faces, run = dice[0], 1
+        while run < len(dice) and dice[run] == faces:
+            run += 1
+        node = self.roll = roll(faces, run)
+        self.outcomes = len(node.draws)
 
     def _settled(self, state: Any) -> None:
         """The action has had all its outcomes: ``state`` is the position after it."""
         state.rng = ScriptedStream()
         self.state, self.pending, self.script, self.outcomes = state, None, (), 0
-        self.stopped = None
+        self.stopped = self.roll = None
 
     def resampled(self, seat: int, rng: random.Random) -> Position:
         """A position ``seat`` cannot tell from this one (``Game.sample_world``)."""

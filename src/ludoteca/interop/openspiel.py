@@ -14,12 +14,14 @@ Every game of the catalogue that offers an encoding and a maximum length (``Game
 short name                    players      chance              information
 ============================  ===========  ==================  ==========================
 ``ludoteca_heroes``           2            sampled             imperfect (private hands)
-``ludoteca_dice_heroes``      2-4          explicit (6 faces)  perfect
+``ludoteca_dice_heroes``      2-4          explicit or sampled perfect
 ``ludoteca_dwarves``          2-6          sampled             perfect (all chests open)
 ============================  ===========  ==================  ==========================
 
-Sampled games take ``rng_seed``: the n-th new initial state of a loaded game is dealt from the
-seed ``openspiel:<rng_seed>:<n>``, and chance then happens inside actions from that stream.
+A game with explicit chance also loads with sampled chance (``{"chance": "sampled"}``), which
+leaves out its chance nodes for the algorithms that do not need them. Sampled chance takes
+``rng_seed``: the n-th new initial state of a loaded game is dealt from the seed
+``openspiel:<rng_seed>:<n>``, and chance then happens inside actions from that stream.
 Returns are ``Outcome.payoff`` (1 for a win, shared on a shared win or a draw, else 0).
 """
 
@@ -50,6 +52,7 @@ class Entry:
     short_name: str
     game_id: str
     explicit_chance: bool
+    """Chance as nodes by default (the game can also be loaded with sampled chance)."""
     perfect_information: bool
     constant_sum: bool
     max_chance_outcomes: int
@@ -83,11 +86,16 @@ def max_game_length(entry: Entry, players: int) -> int:
     return length
 
 
-def _game_type(entry: Entry) -> Any:
+EXPLICIT, SAMPLED = "explicit", "sampled"
+
+
+def _game_type(entry: Entry, explicit: bool) -> Any:
+    """The game's type, with explicit chance or not (the registered type: ``entry``'s default)."""
     spec = get(entry.game_id).spec
     params: dict[str, Any] = {"players": spec.min_players}
-    if not entry.explicit_chance:
-        params["rng_seed"] = 0
+    if entry.explicit_chance:
+        params["chance"] = EXPLICIT
+    params["rng_seed"] = 0
     info = pyspiel.GameType.Information
     mode = pyspiel.GameType.ChanceMode
     utility = pyspiel.GameType.Utility
@@ -95,7 +103,7 @@ def _game_type(entry: Entry) -> Any:
         short_name=entry.short_name,
         long_name=f"Ludoteca: {spec.name('en')}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=mode.EXPLICIT_STOCHASTIC if entry.explicit_chance else mode.SAMPLED_STOCHASTIC,
+        chance_mode=mode.EXPLICIT_STOCHASTIC if explicit else mode.SAMPLED_STOCHASTIC,
         information=(
             info.PERFECT_INFORMATION if entry.perfect_information else info.IMPERFECT_INFORMATION
         ),
@@ -114,8 +122,9 @@ def _game_type(entry: Entry) -> Any:
 class Shared:
     """What every state of one loaded game shares (copying a state never copies this)."""
 
-    def __init__(self, entry: Entry, players: int, rng_seed: int) -> None:
+    def __init__(self, entry: Entry, players: int, rng_seed: int, explicit: bool) -> None:
         self.entry = entry
+        self.explicit = explicit
         self.game: AnyGame = get(entry.game_id)
         self.params: JSON = self.game.spec.params({"players": players})
         self.players = players
@@ -127,7 +136,7 @@ class Shared:
         return next(self.deals)
 
     def new_position(self, deal: int) -> Position:
-        if self.entry.explicit_chance:
+        if self.explicit:
             return Position.explicit(self.game, self.params)
         return Position.sampled(self.game, self.params, f"openspiel:{self.rng_seed}:{deal}")
 
@@ -135,7 +144,7 @@ class Shared:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_shared, (self.entry.short_name, self.players, self.rng_seed))
+        return (_shared, (self.entry.short_name, self.players, self.rng_seed, self.explicit))
 
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -149,8 +158,8 @@ def _uniform(outcomes: int) -> tuple[tuple[int, float], ...]:
 
 
 @cache
-def _shared(short_name: str, players: int, rng_seed: int) -> Shared:
-    return Shared(BY_NAME[short_name], players, rng_seed)
+def _shared(short_name: str, players: int, rng_seed: int, explicit: bool) -> Shared:
+    return Shared(BY_NAME[short_name], players, rng_seed, explicit)
 
 
 class LegalCache:
@@ -179,7 +188,8 @@ class LegalCache:
 
 
 class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
-    """One of our games for OpenSpiel (``players`` and, for sampled chance, ``rng_seed``)."""
+    """One of our games for OpenSpiel (``players``; ``chance`` for a game with explicit chance;
+    ``rng_seed`` for sampled chance)."""
 
     def __init__(self, entry: Entry, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
@@ -187,17 +197,22 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
         players = game.spec.params({"players": params.get("players", game.spec.min_players)})[
             "players"
         ]
-        self.shared = Shared(entry, players, int(params.get("rng_seed", 0)))
+        chance = params.get("chance", EXPLICIT if entry.explicit_chance else SAMPLED)
+        if chance not in (EXPLICIT, SAMPLED) or (chance == EXPLICIT and not entry.explicit_chance):
+            offered = f"{EXPLICIT} or {SAMPLED}" if entry.explicit_chance else SAMPLED
+            raise ValueError(f"{entry.short_name}: chance must be {offered}, not {chance!r}")
+        explicit = chance == EXPLICIT
+        self.shared = Shared(entry, players, int(params.get("rng_seed", 0)), explicit)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.shared.encoding.actions),
-            max_chance_outcomes=entry.max_chance_outcomes,
+            max_chance_outcomes=entry.max_chance_outcomes if explicit else 0,
             num_players=players,
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0 if entry.constant_sum else None,
             max_game_length=max_game_length(entry, players),
         )
-        super().__init__(_game_type(entry), info, params)
+        super().__init__(_game_type(entry, explicit), info, params)
 
     def new_initial_state(self) -> LudotecaState:
         return LudotecaState(self, self.shared)
@@ -292,11 +307,17 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         return sorted(self.legal().ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(_uniform((self.dealt or self.position).outcomes))
+        position = self.dealt or self.position
+        node = position.roll
+        return list(_uniform(position.outcomes) if node is None else node.outcomes)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == int(pyspiel.PlayerId.CHANCE):
-            return f"chance {action} of {self.position.outcomes}"
+        if player == CHANCE:
+            position = self.position
+            node = position.roll
+            if node is None or not 0 <= action < len(node.draws):
+                return f"chance {action} of {position.outcomes}"
+            return f"chance {action} of {position.outcomes}: draws {node.draws[action]}"
         actions = self.shared.encoding.actions
         if not 0 <= action < len(actions):
             raise ValueError(f"no action {action} in {self.shared.entry.short_name}")
@@ -442,7 +463,9 @@ def register() -> list[str]:
             continue
         BY_NAME[entry.short_name] = entry
         GAME_CLASSES[entry.short_name] = _game_class(entry)
-        pyspiel.register_game(_game_type(entry), GAME_CLASSES[entry.short_name])
+        pyspiel.register_game(
+            _game_type(entry, entry.explicit_chance), GAME_CLASSES[entry.short_name]
+        )
         added.append(entry.short_name)
     return added
 

@@ -3,9 +3,11 @@ tensor (listed in ``docs/research.md``), from the documented observation only.""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from itertools import combinations
+from typing import Any
 
-from ludoteca.core import JSON
+from ludoteca.core import JSON, Game
 from ludoteca.core.encoding import Encoding, Tensor, observer_block, one_hot
 
 DICE_COLOURS = ("white", "yellow", "red")
@@ -25,6 +27,22 @@ def _subsets() -> tuple[str, ...]:
 class DiceHeroesEncoding(Encoding):
     game_id = "dice-heroes"
     actions = _subsets()
+
+    def __init__(self, players: int) -> None:
+        super().__init__(players)
+        self.by_dice: dict[Hashable, list[int]] = {}
+
+    def legal_ids(self, game: Game[Any, Any], state: Any) -> tuple[list[int], list[Hashable]]:
+        """The legal actions are ``stop`` and every set of the dice that may be re-rolled, the
+        last of them all those dice: it names the list, whose ids are found once per such set
+        (the ids are shared, never changed)."""
+        actions = game.legal_actions(state)
+        if not actions:
+            return [], actions
+        ids = self.by_dice.get(actions[-1])
+        if ids is None:
+            ids = self.by_dice[actions[-1]] = super().legal_ids(game, state)[0]
+        return ids, actions
 
     def blocks(self) -> list[tuple[str, tuple[int, ...], str]]:
         n = self.players

@@ -26,7 +26,7 @@ class DiceHeroesGame(Game[DiceState, Action]):
         min_players=2,
         max_players=4,
         chance=Chance.EXPLICIT,
-        chance_outcomes=6,  # one die at a time, six faces
+        chance_outcomes=56,  # the faces three yellow dice can show (the roll-off: one die, 6)
         perfect_information=True,
         constant_sum=True,
         board=Board(
@@ -58,6 +58,10 @@ class DiceHeroesGame(Game[DiceState, Action]):
 
     resume = staticmethod(rules.resume)
     """Go on with an action a draw stopped mid-roll (explicit chance)."""
+
+    dice_to_roll = staticmethod(rules.dice_to_roll)
+    """The dice a stopped roll still rolls, as their faces (explicit chance, one node per run of
+    dice of one colour)."""
 
     def outcome(self, state: DiceState) -> Outcome | None:
         return rules.outcome(state)

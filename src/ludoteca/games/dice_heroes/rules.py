@@ -415,6 +415,14 @@ def resume(state: DiceState) -> None:
     _settle(state, None)
 
 
+def dice_to_roll(state: DiceState) -> list[tuple[int, ...]]:
+    """The dice a stopped roll still rolls (``resume``), in draw order, each as ``ROLL`` of its
+    colour: the face per draw value. Dice of one colour are interchangeable (nothing in the rules
+    tells two white dice apart but their numbers) and stand together, white, yellow, red."""
+    colours = state.colours
+    return [ROLL[colours[n - 1]] for n in state.rolling]
+
+
 def outcome(state: DiceState) -> Outcome | None:
     if state.posters:
         return None
