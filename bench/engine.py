@@ -7,11 +7,12 @@ Every game at its smallest and largest player count through ``Game.step`` (what 
 playouts call: the same match as ``apply_unchecked`` without building the match log; ``--events``
 adds rows through ``apply_unchecked``), and the reference, each run for ``--seconds`` of process
 CPU time per repetition (``--adapter`` adds each game through the OpenSpiel adapter, in the
-reference's loop, and a game with explicit chance once more loaded with sampled chance); the
-repetitions are interleaved (every target
-once, then every target again), so a neighbour's load falls on all of them alike. Printed: the
-median over the repetitions and its ratio to the reference's median in the same run, after a
-line saying whether the rules run compiled (``make native``) or pure (``LUDOTECA_PURE=1``).
+reference's loop, with its default chance, and a game that offers explicit chance once more
+loaded with it: the row ``openspiel explicit``, whose chance nodes the loop draws); the
+repetitions are interleaved (every target once, then every target again), so a neighbour's load
+falls on all of them alike. Printed: the median over the repetitions and its ratio to the
+reference's median in the same run, after a line saying whether the rules run compiled (``make
+native``) or pure (``LUDOTECA_PURE=1``).
 """
 
 from __future__ import annotations
@@ -99,11 +100,11 @@ def liars_dice(seconds: float, seed: str = "bench") -> Speed | None:
 
 
 def adapter(
-    game_id: str, players: int, seconds: float, seed: str = "bench", sampled: bool = False
+    game_id: str, players: int, seconds: float, seed: str = "bench", chance: str | None = None
 ) -> Speed | None:
     """The same loop over one of our games through the OpenSpiel adapter (registered as
-    ``ludoteca_<game>``; ``sampled``: loaded with sampled chance); None when ``pyspiel`` is not
-    installed."""
+    ``ludoteca_<game>``; ``chance``: loaded with that chance, else the game's default); None
+    when ``pyspiel`` is not installed."""
     try:
         import pyspiel  # noqa: PLC0415 (optional: OpenSpiel may be absent)
 
@@ -112,10 +113,10 @@ def adapter(
         return None
     name = "ludoteca_" + game_id.replace("-", "_")
     params: dict[str, Any] = {"players": players}
-    if sampled:
-        params["chance"] = "sampled"
+    if chance is not None:
+        params["chance"] = chance
     game = pyspiel.load_game(name, params)
-    label = f"{game_id} {players}p openspiel" + (" sampled" if sampled else "")
+    label = f"{game_id} {players}p openspiel" + (f" {chance}" if chance else "")
     return spiel_playouts(game, label, seconds, seed)
 
 
@@ -164,11 +165,11 @@ def targets(game_ids: list[str], events: bool, through: bool) -> list[Target]:
                         lambda s, g=game_id, p=players: adapter(g, p, s),
                     )
                 )
-            if through and game.spec.chance is Chance.EXPLICIT:
+            if through and game.spec.chance is Chance.SAMPLED and game.spec.chance_outcomes:
                 found.append(
                     (
-                        f"{game_id} {players}p openspiel sampled",
-                        lambda s, g=game_id, p=players: adapter(g, p, s, sampled=True),
+                        f"{game_id} {players}p openspiel explicit",
+                        lambda s, g=game_id, p=players: adapter(g, p, s, chance="explicit"),
                     )
                 )
     found.append(("openspiel liars_dice", liars_dice))

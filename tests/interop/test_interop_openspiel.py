@@ -23,14 +23,16 @@ from ludoteca.games import get
 from ludoteca.games.dice_heroes.dice import FACES, ROLL
 from ludoteca.interop import openspiel
 from ludoteca.interop.chance import Position, roll
+from ludoteca.interop.moves import CHANCE, TERMINAL
 
 # (short name, players, simulations, sampled states): the smallest and largest table of each
-# game; the counts keep tests/interop within a minute on a busy 2-core machine (a 6-player
-# Dwarves match is the slowest).
+# game (Dice Heroes also with explicit chance: ``name:explicit``); the counts keep tests/interop
+# within a minute on a busy 2-core machine (a 6-player Dwarves match is the slowest).
 TABLES = [
     ("ludoteca_heroes", 2, 6, 200),
-    ("ludoteca_dice_heroes", 2, 4, 200),
-    ("ludoteca_dice_heroes", 4, 3, 200),
+    ("ludoteca_dice_heroes", 3, 3, 150),
+    ("ludoteca_dice_heroes:explicit", 2, 4, 200),
+    ("ludoteca_dice_heroes:explicit", 4, 3, 200),
     ("ludoteca_dwarves", 2, 4, 200),
     ("ludoteca_dwarves", 6, 1, 80),
 ]
@@ -50,7 +52,12 @@ API_CHECKS = [
 
 
 def load(name: str, players: int) -> pyspiel.Game:
-    return pyspiel.load_game(name, {"players": players})
+    """``short_name``, or ``short_name:chance`` for a chance other than the default."""
+    short_name, _, chance = name.partition(":")
+    params: dict[str, int | str] = {"players": players}
+    if chance:
+        params["chance"] = chance
+    return pyspiel.load_game(short_name, params)
 
 
 def play_states(game: pyspiel.Game, count: int, seed: int = 0) -> list[pyspiel.State]:
@@ -128,11 +135,14 @@ def test_declared_types() -> None:
     kinds = pyspiel.GameType
     heroes = load("ludoteca_heroes", 2).get_type()
     dice = load("ludoteca_dice_heroes", 2).get_type()
+    exact_dice = load("ludoteca_dice_heroes:explicit", 2).get_type()
     dwarves = load("ludoteca_dwarves", 2).get_type()
     assert heroes.information == kinds.Information.IMPERFECT_INFORMATION
     assert heroes.chance_mode == kinds.ChanceMode.SAMPLED_STOCHASTIC
     assert dice.information == kinds.Information.PERFECT_INFORMATION
-    assert dice.chance_mode == kinds.ChanceMode.EXPLICIT_STOCHASTIC
+    assert dice.chance_mode == kinds.ChanceMode.SAMPLED_STOCHASTIC
+    assert exact_dice.chance_mode == kinds.ChanceMode.EXPLICIT_STOCHASTIC
+    assert exact_dice.information == kinds.Information.PERFECT_INFORMATION
     assert dwarves.information == kinds.Information.PERFECT_INFORMATION
     assert dwarves.chance_mode == kinds.ChanceMode.SAMPLED_STOCHASTIC
     assert dwarves.utility == kinds.Utility.GENERAL_SUM  # the dragon can beat everybody
@@ -180,7 +190,7 @@ def test_heroes_hands_are_private_information() -> None:
 
 
 def test_dice_are_explicit_chance_nodes() -> None:
-    game = load("ludoteca_dice_heroes", 3)
+    game = load("ludoteca_dice_heroes:explicit", 3)
     state = game.new_initial_state()
     assert state.is_chance_node()  # the opening roll-off
     assert state.chance_outcomes() == [(face, pytest.approx(1 / 6)) for face in range(6)]
@@ -225,7 +235,7 @@ def test_a_reroll_is_one_chance_node_per_colour_and_max_chance_outcomes_bounds_t
     """Re-rolling dice of several colours: one node per colour, white, yellow, red, each of the
     multisets of that colour's dice, which then show the chosen faces in ascending order; no
     node of any match exceeds ``max_chance_outcomes``."""
-    game = load("ludoteca_dice_heroes", 2)
+    game = load("ludoteca_dice_heroes:explicit", 2)
     rng = random.Random(5)
     sizes: set[int] = set()
     checked = 0
@@ -263,13 +273,15 @@ def test_a_reroll_is_one_chance_node_per_colour_and_max_chance_outcomes_bounds_t
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_dice_heroes_loads_with_sampled_chance(players: int) -> None:
-    """``chance=sampled``: no chance nodes, the dice drawn inside actions from ``rng_seed``'s
-    stream; OpenSpiel's simulation test passes on it (serialisation aside, as for every sampled
-    game)."""
-    game = pyspiel.load_game("ludoteca_dice_heroes", {"players": players, "chance": "sampled"})
+def test_dice_heroes_has_sampled_chance_by_default(players: int) -> None:
+    """By default (as with ``chance=sampled``) no chance nodes, the dice drawn inside actions
+    from ``rng_seed``'s stream; OpenSpiel's simulation test passes on it (serialisation aside,
+    as for every sampled game)."""
+    game = load("ludoteca_dice_heroes", players)
     kind = game.get_type()
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    named = load("ludoteca_dice_heroes:sampled", players).get_type()
+    assert named.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert game.max_chance_outcomes() == 0
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
@@ -286,6 +298,11 @@ def test_chance_is_refused_where_the_game_has_no_such_mode() -> None:
         pyspiel.load_game("ludoteca_dwarves", {"chance": "sampled"})
     with pytest.raises(Exception, match="chance must be explicit or sampled, not 'dice'"):
         pyspiel.load_game("ludoteca_dice_heroes", {"chance": "dice"})
+
+
+def test_the_compiled_bookkeeping_uses_openspiels_player_ids() -> None:
+    assert int(pyspiel.PlayerId.CHANCE) == CHANCE
+    assert int(pyspiel.PlayerId.TERMINAL) == TERMINAL
 
 
 def test_the_same_rng_seed_deals_the_same_matches() -> None:
@@ -323,7 +340,7 @@ def test_an_illegal_action_is_refused() -> None:
 
 @pytest.mark.parametrize("explicit", [False, True])
 def test_positions_survive_pickle_mid_match(explicit: bool) -> None:
-    name = "ludoteca_dice_heroes" if explicit else "ludoteca_dwarves"
+    name = "ludoteca_dice_heroes:explicit" if explicit else "ludoteca_dwarves"
     game = load(name, 3)
     state = game.new_initial_state()
     rng = random.Random(1)

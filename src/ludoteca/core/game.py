@@ -158,10 +158,12 @@ class GameSpec:
     """What a game is: identifier, names per language, player counts, and the facts research
     frameworks and clients read from it.
 
-    ``chance`` and ``chance_outcomes`` (the most outcomes of one explicit chance node) say how
-    chance is handed to OpenSpiel; ``perfect_information`` is true when no seat ever has a
-    secret; ``constant_sum`` when ``Outcome.payoff`` always sums to 1 (false when nobody may win);
-    ``board`` is the web table's board (``None``: the generic board).
+    ``chance`` says how chance is handed to OpenSpiel by default; ``chance_outcomes``, the most
+    outcomes of one explicit chance node, is 0 for a game that offers no explicit chance (one
+    that does loads with either, ``chance=explicit`` or ``chance=sampled``);
+    ``perfect_information`` is true when no seat ever has a secret; ``constant_sum`` when
+    ``Outcome.payoff`` always sums to 1 (false when nobody may win); ``board`` is the web table's
+    board (``None``: the generic board).
     """
 
     id: str

@@ -14,14 +14,15 @@ Every game of the catalogue that offers an encoding and a maximum length (``Game
 short name                    players      chance              information
 ============================  ===========  ==================  ==========================
 ``ludoteca_heroes``           2            sampled             imperfect (private hands)
-``ludoteca_dice_heroes``      2-4          explicit or sampled perfect
+``ludoteca_dice_heroes``      2-4          sampled or explicit perfect
 ``ludoteca_dwarves``          2-6          sampled             perfect (all chests open)
 ============================  ===========  ==================  ==========================
 
-A game with explicit chance also loads with sampled chance (``{"chance": "sampled"}``), which
-leaves out its chance nodes for the algorithms that do not need them. Sampled chance takes
-``rng_seed``: the n-th new initial state of a loaded game is dealt from the seed
-``openspiel:<rng_seed>:<n>``, and chance then happens inside actions from that stream.
+Chance is sampled by default: it takes ``rng_seed``, the n-th new initial state of a loaded game
+is dealt from the seed ``openspiel:<rng_seed>:<n>``, and chance then happens inside actions from
+that stream. A game that offers explicit chance (``GameSpec.chance_outcomes``) also loads with
+``{"chance": "explicit"}``: chance nodes with their exact odds, for the algorithms that need
+them (Dice Heroes: one node per colour of a roll).
 Returns are ``Outcome.payoff`` (1 for a win, shared on a shared win or a draw, else 0).
 """
 
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
@@ -43,6 +44,7 @@ from ludoteca.games import all_games, get
 
 from .chance import AnyGame, Position
 from .encoding import Encoding, Tensor, canonical, encoding, private_part
+from .moves import CHANCE, TERMINAL, Legal, legal, play, player
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,8 @@ class Entry:
     game_id: str
     explicit_chance: bool
     """Chance as nodes by default (the game can also be loaded with sampled chance)."""
+    offers_explicit: bool
+    """Whether the game can be loaded with chance as nodes (``chance=explicit``)."""
     perfect_information: bool
     constant_sum: bool
     max_chance_outcomes: int
@@ -68,6 +72,7 @@ def entry_of(game: AnyGame) -> Entry | None:
         short_name="ludoteca_" + spec.id.replace("-", "_"),
         game_id=spec.id,
         explicit_chance=spec.chance is Chance.EXPLICIT,
+        offers_explicit=spec.chance is Chance.EXPLICIT or spec.chance_outcomes > 0,
         perfect_information=spec.perfect_information,
         constant_sum=spec.constant_sum,
         max_chance_outcomes=spec.chance_outcomes,
@@ -93,8 +98,8 @@ def _game_type(entry: Entry, explicit: bool) -> Any:
     """The game's type, with explicit chance or not (the registered type: ``entry``'s default)."""
     spec = get(entry.game_id).spec
     params: dict[str, Any] = {"players": spec.min_players}
-    if entry.explicit_chance:
-        params["chance"] = EXPLICIT
+    if entry.offers_explicit:
+        params["chance"] = EXPLICIT if entry.explicit_chance else SAMPLED
     params["rng_seed"] = 0
     info = pyspiel.GameType.Information
     mode = pyspiel.GameType.ChanceMode
@@ -147,10 +152,6 @@ class Shared:
         return (_shared, (self.entry.short_name, self.players, self.rng_seed, self.explicit))
 
 
-CHANCE = int(pyspiel.PlayerId.CHANCE)
-TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-
-
 @cache
 def _uniform(outcomes: int) -> tuple[tuple[int, float], ...]:
     """A chance node's outcomes 0..n-1, equally likely."""
@@ -162,34 +163,9 @@ def _shared(short_name: str, players: int, rng_seed: int, explicit: bool) -> Sha
     return Shared(BY_NAME[short_name], players, rng_seed, explicit)
 
 
-class LegalCache:
-    """The legal actions of one position and their ids, item by item (``Encoding.legal_ids``),
-    computed once; copies share it (it never changes for a position, and a copy that moves on
-    drops it)."""
-
-    __slots__ = ("actions", "ids")
-
-    def __init__(self, ids: list[int], actions: list[Hashable]) -> None:
-        self.ids = ids
-        self.actions = actions
-
-    def action(self, action_id: int) -> Hashable:
-        """The legal action of an id; ValueError when no legal action has it."""
-        try:
-            return self.actions[self.ids.index(action_id)]
-        except ValueError:
-            raise ValueError(f"action {action_id} is not legal here") from None
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> LegalCache:
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (LegalCache, (self.ids, self.actions))
-
-
 class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
-    """One of our games for OpenSpiel (``players``; ``chance`` for a game with explicit chance;
-    ``rng_seed`` for sampled chance)."""
+    """One of our games for OpenSpiel (``players``; ``chance`` for a game that offers explicit
+    chance; ``rng_seed`` for sampled chance)."""
 
     def __init__(self, entry: Entry, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
@@ -198,8 +174,8 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
             "players"
         ]
         chance = params.get("chance", EXPLICIT if entry.explicit_chance else SAMPLED)
-        if chance not in (EXPLICIT, SAMPLED) or (chance == EXPLICIT and not entry.explicit_chance):
-            offered = f"{EXPLICIT} or {SAMPLED}" if entry.explicit_chance else SAMPLED
+        if chance not in (EXPLICIT, SAMPLED) or (chance == EXPLICIT and not entry.offers_explicit):
+            offered = f"{EXPLICIT} or {SAMPLED}" if entry.offers_explicit else SAMPLED
             raise ValueError(f"{entry.short_name}: chance must be {offered}, not {chance!r}")
         explicit = chance == EXPLICIT
         self.shared = Shared(entry, players, int(params.get("rng_seed", 0)), explicit)
@@ -227,10 +203,7 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
 
 def _player_of(position: Position) -> int:
     """OpenSpiel's current player of a position: chance, the seat to move, or terminal."""
-    if position.pending is not None:  # a chance node
-        return CHANCE
-    seat = position.game.to_move(position.state)
-    return TERMINAL if seat is None else seat
+    return CHANCE if position.pending is not None else player(position.game, position.state)
 
 
 class LudotecaState(pyspiel.State):  # type: ignore[misc]
@@ -243,7 +216,7 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         # deal is only numbered here and dealt on first use, so a copy never pays for a set-up.
         self.deal = shared.next_deal()
         self.dealt: Position | None = None
-        self.legal_cache: LegalCache | None = None  # once listed for this position
+        self.legal_cache: Legal | None = None  # once listed for this position
         self.player: int | None = None  # current_player(), once known for this position
 
     @property
@@ -281,30 +254,27 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         current = self.player
         if current is None:
             current = self.current_player()
-        if current == TERMINAL:
-            return []
-        if current == CHANCE:
-            if player is None or player == CHANCE:
-                return list(range(self.position.outcomes))
-            return []
-        if player is not None and player != current:
-            return []
-        return sorted((self.legal_cache or self.legal()).ids)
+        if current >= 0:
+            if player is not None and player != current:
+                return []
+            return list((self.legal_cache or self.legal()).ascending)
+        if current == CHANCE and (player is None or player == CHANCE):
+            return list(range(self.position.outcomes))
+        return []
 
-    def legal(self) -> LegalCache:
+    def legal(self) -> Legal:
         """The legal actions of the seat to move (not at a chance node or the end)."""
         cache = self.legal_cache
         if cache is None:
             shared = self.shared
-            position = self.dealt or self.position
-            cache = LegalCache(*shared.encoding.legal_ids(shared.game, position.state))
-            self.legal_cache = cache
+            state = (self.dealt or self.position).state
+            cache = self.legal_cache = legal(shared.encoding, shared.game, state)
         return cache
 
     def _legal_actions(self, player: int) -> list[int]:
         if player < 0 or player != self.current_player():
             return []
-        return sorted(self.legal().ids)
+        return list(self.legal().ascending)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         position = self.dealt or self.position
@@ -336,6 +306,11 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
     # --------------------------------------------------------------------------- changes
     def _apply_action(self, action: int) -> None:
         position = self.dealt or self.position
+        if not position.scripted:  # sampled chance: every node a player's
+            moves = self.legal_cache or self.legal()
+            self.legal_cache = None
+            self.player = play(position.game, position.state, moves, action)  # asked next
+            return
         if position.pending is not None:  # a chance node
             position.apply_chance(action)
         else:

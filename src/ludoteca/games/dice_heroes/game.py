@@ -25,7 +25,7 @@ class DiceHeroesGame(Game[DiceState, Action]):
         names={"en": "Dice Heroes", "pt": "Heróis dos Dados", "de": "Würfelhelden"},
         min_players=2,
         max_players=4,
-        chance=Chance.EXPLICIT,
+        chance=Chance.SAMPLED,  # explicit too, one node per colour of a roll (56 outcomes at most)
         chance_outcomes=56,  # the faces three yellow dice can show (the roll-off: one die, 6)
         perfect_information=True,
         constant_sum=True,
