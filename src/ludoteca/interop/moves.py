@@ -1,10 +1,9 @@
-"""What the OpenSpiel adapter does at every player action, compiled with the rules.
+"""What the OpenSpiel adapter does at every player action.
 
 ``ludoteca.interop.openspiel``'s state (a ``pyspiel.State`` subclass, so Python) asks these for
 the legal action ids of a position and to play one of them: the ids through the game's
 ``Encoding``, ascending as OpenSpiel lists them, and after a move the player to move next. They
-know nothing of ``pyspiel`` (its player ids are copied here, and checked by the tests), so they
-compile with the rules (``ludoteca.native``) and run as they are in pure Python.
+know nothing of ``pyspiel`` (its player ids are copied here, and checked by the tests).
 """
 
 from __future__ import annotations

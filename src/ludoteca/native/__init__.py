@@ -44,11 +44,9 @@ MODULES = (
     "ludoteca.games.dwarves.state",
     "ludoteca.games.dwarves.stones",
     "ludoteca.games.heroes.rules",
-    "ludoteca.interop.moves",
 )
-"""What is compiled: every module a game's ``legal_actions`` and ``step`` run through, the base
-of their positions (a compiled class can only build on a compiled class), and what the OpenSpiel
-adapter does at every player action (``interop.moves``)."""
+"""What is compiled: every module a game's ``legal_actions`` and ``step`` run through, and the base
+of their positions (a compiled class can only build on a compiled class)."""
 
 SRC = Path(__file__).resolve().parents[2]
 BUILD = SRC.parent / "build" / "native"
