@@ -51,7 +51,7 @@ def value(chest: Sequence[int]) -> float:
     return _value(tuple(chest))
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def _value(chest: tuple[int, ...]) -> float:
     five = sorted(chest[:DIAMOND], reverse=True)
     return BEST * (five[0] + chest[DIAMOND]) + SIZE * sum(chest) + SECOND * five[1]
@@ -72,7 +72,7 @@ def drawn(chest: Sequence[int], source: Sequence[int], delta: int) -> float:
     return _drawn(tuple(chest), tuple(source), delta)
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def _drawn(chest: tuple[int, ...], source: tuple[int, ...], delta: int) -> float:
     total = sum(source)
     if not total:
@@ -139,7 +139,7 @@ def best_move(state: DwarvesState, me: int, moves: list[Move], meeting: float) -
     return best
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def best_meeting(
     mine: tuple[int, ...], theirs: tuple[int, ...], blind: bool
 ) -> tuple[Action | None, float]:
