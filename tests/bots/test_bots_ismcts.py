@@ -3,6 +3,7 @@ answers a forced move without searching."""
 
 from __future__ import annotations
 
+import gc
 import random
 import subprocess
 import sys
@@ -254,6 +255,33 @@ def test_the_deadline_stops_early_by_the_longest_pause_seen() -> None:
     assert deadline.slack == MAX_SLACK
     deadline.end = 10.01 + MAX_SLACK
     assert deadline()
+
+
+class CollectorWatch(RandomRollout):
+    """Random playouts that note whether the cyclic garbage collector was on."""
+
+    def __init__(self) -> None:
+        self.seen: set[bool] = set()
+
+    def play_out(self, game: Any, state: Any, rng: random.Random, stop: Any = None) -> bool:
+        self.seen.add(gc.isenabled())
+        return super().play_out(game, state, rng, stop)
+
+
+def test_hard_on_its_clock_searches_with_the_collector_off_and_turns_it_back_on() -> None:
+    """A full collection holds the process for up to 200 ms (measured in Dwarves searches);
+    near the end of a search that is an overrun no clock read can prevent."""
+    state = next(positions(HEROES, 2, "collector"))
+    seat = HEROES.to_move(state)
+    watch = CollectorWatch()
+    bot = IsmctsBot(Options(10**9, seconds=0.05, rollout=watch))
+    assert gc.isenabled()
+    decide(bot, HEROES, state, seat, random.Random(0))
+    assert watch.seen == {False}
+    assert gc.isenabled()
+    watch.seen.clear()
+    decide(IsmctsBot(Options(8, rollout=watch)), HEROES, state, seat, random.Random(0))
+    assert watch.seen == {True}, "a search on a fixed budget leaves the collector alone"
 
 
 BUSY = "while True: pass"

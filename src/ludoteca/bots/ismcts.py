@@ -21,6 +21,7 @@ action (the game's heuristic) is only overruled on paired evidence.
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import time
@@ -469,7 +470,15 @@ class IsmctsBot:
         if win is not None:
             return win
         options = self.options
-        if options.seconds is not None:
-            options = replace(options, seconds=options.seconds - (clock() - start))
-        self.last = search(game, world, seat, rng, options)
+        if options.seconds is None:
+            self.last = search(game, world, seat, rng, options)
+            return self.last.choice
+        options = replace(options, seconds=options.seconds - (clock() - start))
+        collecting = gc.isenabled()
+        gc.disable()  # a full collection can hold the search for 100-200 ms right at its end
+        try:
+            self.last = search(game, world, seat, rng, options)
+        finally:
+            if collecting:
+                gc.enable()
         return self.last.choice

@@ -11,7 +11,7 @@ from typing import Any
 from ludoteca.core import Game
 
 from .actions import Action, BlindTrade, Move, Steal, Trade
-from .board import FACES
+from .board import FACES, Board
 from .choices import options_between
 from .lineup import EXTRA
 from .state import MOVE, DwarvesState
@@ -93,54 +93,69 @@ class HeuristicBot:
 
     def choose(self, game: Game[Any, Any], world: Any, seat: int, rng: random.Random) -> Any:
         state: DwarvesState = world
-        actions: list[Action] = game.legal_actions(state)
         me = state.turn
         if state.phase == MOVE:
-            moves = [a for a in actions if isinstance(a, Move)]
-            pool = pool_counts(state)
-            meeting = self.meeting
-            return max(moves, key=lambda a: move_worth(state, me, a.tile, pool, meeting))
+            return best_move(state, me, game.legal_actions(state), self.meeting)
         other = state.queue[0]
-        mine, theirs = state.counts(me), state.counts(other)
-        return max(actions, key=lambda a: meet_worth(mine, theirs, a))
+        return best_meeting(
+            tuple(state.counts(me)),
+            tuple(state.counts(other)),
+            state.lineup.seats[other] == EXTRA,
+        )[0]
 
 
-def move_worth(
-    state: DwarvesState,
-    me: int,
-    tile: int,
-    pool: list[int] | None = None,
-    meeting: float = MEETING,
-) -> float:
-    """Moving to a tile: the dragon's bite, the hobbit's gift or the chance to reach it next turn,
-    ``meeting`` times the best choice with each dwarf met, and the risk of the dragon's next move
-    (``pool``: ``pool_counts(state)`` when the caller has it)."""
-    mine = state.counts(me)
-    if pool is None:
-        pool = pool_counts(state)
-    worth = 0.0
-    if tile == state.dragon:
-        worth += drawn(mine, mine, -1)
-    if tile == state.hobbit:
-        worth += drawn(mine, pool, 1) + (GIFT if state.pool else 0.0)
-    else:
-        worth += HOBBIT_NEXT * hobbit_chance(state, tile) * drawn(mine, pool, 1)
-    for other in state.lineup.others[me]:
-        if state.pos[other] == tile:
-            theirs = state.counts(other)
-            options = options_between(mine, theirs, state.lineup.seats[other] == EXTRA)
-            if options:
-                worth += meeting * max(meet_worth(mine, theirs, a) for a in options)
-    return worth + dragon_chance(state, tile) * drawn(mine, mine, -1)
-
-
-def meet_worth(mine: list[int], theirs: list[int], action: Action) -> float:
-    """A choice with the dwarf met: the change of the bot's chest less a share of the other's."""
-    return _meet_worth(tuple(mine), tuple(theirs), action)
+def best_move(state: DwarvesState, me: int, moves: list[Move], meeting: float) -> Move:
+    """The first of ``moves`` worth the most. Moving to a tile is worth the dragon's bite there,
+    the hobbit's gift or the chance to reach it next turn, ``meeting`` times the best choice with
+    each dwarf met (``best_meeting``), and the risk of the dragon's next move; what every tile
+    shares (the chest, the pool, the bite) is weighed once."""
+    mine = tuple(state.counts(me))
+    pool = tuple(pool_counts(state))
+    bite = drawn(mine, mine, -1)
+    gain = drawn(mine, pool, 1)
+    gift = gain + (GIFT if state.pool else 0.0)
+    board, hobbit, dragon, pos = state.board, state.hobbit, state.dragon, state.pos
+    seats = state.lineup.seats
+    others = state.lineup.others[me]
+    best, best_worth = moves[0], float("-inf")
+    for move in moves:
+        tile = move.tile
+        worth = 0.0
+        if tile == dragon:
+            worth += bite
+        if tile == hobbit:
+            worth += gift
+        else:
+            worth += HOBBIT_NEXT * hobbit_chance(board, tile, hobbit) * gain
+        if tile in pos:
+            for other in others:
+                if pos[other] == tile:
+                    options = best_meeting(mine, tuple(state.counts(other)), seats[other] == EXTRA)
+                    if options[0] is not None:
+                        worth += meeting * options[1]
+        worth += dragon_chance(board, dragon, tile) * bite
+        if worth > best_worth:
+            best, best_worth = move, worth
+    return best
 
 
 @lru_cache(maxsize=1 << 16)
-def _meet_worth(mine: tuple[int, ...], theirs: tuple[int, ...], action: Action) -> float:
+def best_meeting(
+    mine: tuple[int, ...], theirs: tuple[int, ...], blind: bool
+) -> tuple[Action | None, float]:
+    """The first of the options with a dwarf met (``options_between``) with the highest
+    ``meet_worth``, and that worth; (None, 0) when there is no option."""
+    best: Action | None = None
+    best_worth = float("-inf")
+    for action in options_between(mine, theirs, blind):
+        worth = meet_worth(mine, theirs, action)
+        if worth > best_worth:
+            best, best_worth = action, worth
+    return (best, best_worth) if best is not None else (None, 0.0)
+
+
+def meet_worth(mine: tuple[int, ...], theirs: tuple[int, ...], action: Action) -> float:
+    """A choice with the dwarf met: the change of the bot's chest less a share of the other's."""
     if isinstance(action, BlindTrade):
         me_gain = drawn(mine, theirs, 1) + drawn(mine, mine, -1)
         them_gain = drawn(theirs, mine, 1) + drawn(theirs, theirs, -1)
@@ -152,21 +167,27 @@ def _meet_worth(mine: tuple[int, ...], theirs: tuple[int, ...], action: Action) 
         assert isinstance(action, Steal)
         me_after = changed(mine, (action.take, 1))
         them_after = changed(theirs, (action.take, -1))
-    return value(me_after) - value(mine) - RIVAL * (value(them_after) - value(theirs))
+    return (
+        _value(tuple(me_after))
+        - _value(mine)
+        - RIVAL * (_value(tuple(them_after)) - _value(theirs))
+    )
 
 
-def dragon_chance(state: DwarvesState, tile: int) -> float:
-    """The chance the dragon's round-end move lands on ``tile`` (no doubles, the grey die)."""
-    reach = state.board.nxt[state.dragon]
+@lru_cache(maxsize=1 << 14)
+def dragon_chance(board: Board, dragon: int, tile: int) -> float:
+    """The chance the dragon's round-end move from ``dragon`` lands on ``tile`` (no doubles, the
+    grey die)."""
+    reach = board.nxt[dragon]
     return sum(5 for f in range(len(FACES)) if reach[f] == tile) / ROLLS
 
 
-def hobbit_chance(state: DwarvesState, tile: int) -> float:
+@lru_cache(maxsize=1 << 14)
+def hobbit_chance(board: Board, tile: int, hobbit: int) -> float:
     """The chance that a dwarf on ``tile`` can reach the hobbit's tile with the next roll."""
-    board = state.board
-    if (tile + 1) % board.size == state.hobbit:
+    if (tile + 1) % board.size == hobbit:
         return 1.0
-    misses = sum(1 for f in range(len(FACES)) if board.nxt[tile][f] != state.hobbit)
+    misses = sum(1 for f in range(len(FACES)) if board.nxt[tile][f] != hobbit)
     return 1.0 - (misses * misses - misses) / ROLLS
 
 
