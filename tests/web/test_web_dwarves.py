@@ -90,7 +90,13 @@ def dwarves_turn(page: Page, s: dict[str, Any], rng: random.Random, done: set[st
             assert tile in moves
             page.keyboard.press("Enter")
             return f"to {tile}"
-        tile = rng.choice(sorted(moves))
+        # towards another dwarf while no meeting has been played: a match's deal may else pass
+        # without one (the seed is the table's secret)
+        position = s["view"]["position"]
+        mine = position["pending"]["dwarf"]
+        taken = {str(d["tile"]) for d in position["dwarves"] if d["colour"] != mine}
+        meetings = sorted(moves & taken) if "trade" not in done else []
+        tile = rng.choice(meetings or sorted(moves))
         page.click(f".dw-tile[data-tile='{tile}']")
         return f"to {tile}"
     if rng.random() < 0.4:
