@@ -18,6 +18,7 @@ MARK_OF_FIXTURE = {
     "redis_url": "redis",
     "redis_server_binary": "redis",
     "browser": "browser",
+    "web_server": "slow",  # a `ludoteca serve` process
 }
 
 

@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -41,20 +40,15 @@ def serve(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedPro
 REDIS = "redis://127.0.0.1:6379/0"
 
 
-def slow(*values: object) -> Any:
-    """A case that starts one more process (a second of CPU): the fast lane keeps the first
-    case of each test, ``make test`` runs them all."""
-    return pytest.param(*values, marks=pytest.mark.slow)
-
-
+@pytest.mark.slow  # a `ludoteca serve` process per case
 @pytest.mark.parametrize(
     ("args", "env", "needs"),
     [
         (["--workers", "2"], {}, ["PostgreSQL", "Redis"]),  # the default SQLite file
-        slow(["--workers", "3", "--db", "memory://"], {}, ["PostgreSQL", "Redis"]),
-        slow(["--workers", "2", "--redis", REDIS], {}, ["PostgreSQL"]),
-        slow(["--db", "postgresql://nobody@127.0.0.1:1/none", "--workers", "2"], {}, ["Redis"]),
-        slow(
+        (["--workers", "3", "--db", "memory://"], {}, ["PostgreSQL", "Redis"]),
+        (["--workers", "2", "--redis", REDIS], {}, ["PostgreSQL"]),
+        (["--db", "postgresql://nobody@127.0.0.1:1/none", "--workers", "2"], {}, ["Redis"]),
+        (
             [],
             {"LUDOTECA_WORKERS": "2", "LUDOTECA_DB": "sqlite:///x.db", "LUDOTECA_REDIS": REDIS},
             ["PostgreSQL"],
@@ -214,17 +208,16 @@ def test_the_local_proxy_s_forwarded_address_is_what_the_limits_count(tmp_path: 
 
 
 # ---------------------------------------------------------------------------- bad settings
+@pytest.mark.slow  # a `ludoteca serve` process per case
 @pytest.mark.parametrize(
     ("env", "args", "said"),
     [
         ({"LUDOTECA_LEASE_SECONDS": "0"}, [], "LUDOTECA_LEASE_SECONDS must be at least 0.5"),
-        slow({"LUDOTECA_MAX_CONNECTIONS": "-5"}, [], "LUDOTECA_MAX_CONNECTIONS must be at least 1"),
-        slow({"LUDOTECA_BOT_DELAY": "-1"}, [], "LUDOTECA_BOT_DELAY must be at least 0"),
-        slow({"LUDOTECA_LIMIT_CREATE": "lots"}, [], "LUDOTECA_LIMIT_CREATE is 'N/second'"),
-        slow({}, ["--redis", "127.0.0.1:6379"], "the Redis address is redis://HOST:PORT/DB"),
-        slow(
-            {"LUDOTECA_LOG_FORMAT": "yaml"}, [], "LUDOTECA_LOG_FORMAT is json or text, not 'yaml'"
-        ),
+        ({"LUDOTECA_MAX_CONNECTIONS": "-5"}, [], "LUDOTECA_MAX_CONNECTIONS must be at least 1"),
+        ({"LUDOTECA_BOT_DELAY": "-1"}, [], "LUDOTECA_BOT_DELAY must be at least 0"),
+        ({"LUDOTECA_LIMIT_CREATE": "lots"}, [], "LUDOTECA_LIMIT_CREATE is 'N/second'"),
+        ({}, ["--redis", "127.0.0.1:6379"], "the Redis address is redis://HOST:PORT/DB"),
+        ({"LUDOTECA_LOG_FORMAT": "yaml"}, [], "LUDOTECA_LOG_FORMAT is json or text, not 'yaml'"),
     ],
     ids=["lease", "connections", "bot-delay", "limit", "redis-scheme", "log-format"],
 )

@@ -36,7 +36,10 @@ TABLES = [
     ("ludoteca_dwarves", 2, 4, 200),
     ("ludoteca_dwarves", 6, 1, 80),
 ]
-IDS = [f"{name}-{players}" for name, players, _, _ in TABLES]
+CASES = [  # six dwarves play 235 actions a match: those checks run in make test only
+    pytest.param(*table, id=f"{table[0]}-{table[1]}", marks=[pytest.mark.slow] * (table[1] == 6))
+    for table in TABLES
+]
 
 # (suite class of openspiel_api, test method); not bound to module names, or pytest would collect
 # the suite classes themselves
@@ -148,7 +151,7 @@ def test_declared_types() -> None:
     assert dwarves.utility == kinds.Utility.GENERAL_SUM  # the dragon can beat everybody
 
 
-@pytest.mark.parametrize(("name", "players", "sims", "states"), TABLES, ids=IDS)
+@pytest.mark.parametrize(("name", "players", "sims", "states"), CASES)
 def test_random_sim_test(name: str, players: int, sims: int, states: int) -> None:
     game = load(name, players)
     # OpenSpiel serialises a sampled-stochastic game through Game::GetRNGState, which a Python
@@ -157,7 +160,7 @@ def test_random_sim_test(name: str, players: int, sims: int, states: int) -> Non
     pyspiel.random_sim_test(game, num_sims=sims, serialize=explicit, verbose=False)
 
 
-@pytest.mark.parametrize(("name", "players", "sims", "states"), TABLES, ids=IDS)
+@pytest.mark.parametrize(("name", "players", "sims", "states"), CASES)
 def test_openspiel_api_checks(name: str, players: int, sims: int, states: int) -> None:
     game = load(name, players)
     sampled = play_states(game, states)

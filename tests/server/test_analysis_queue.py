@@ -123,6 +123,7 @@ def test_a_finished_match_is_analysed_by_the_server_as_by_the_command(sqlite_url
         server.stop()
 
 
+@pytest.mark.slow  # a whole match against a bot over a real server
 def test_a_server_that_analyses_nothing_says_so(sqlite_url: str) -> None:
     server = ThreadServer(server_settings(sqlite_url, analysis_workers=0, bot_delay=0.0)).start()
     try:
