@@ -44,7 +44,7 @@ class Deadlines:
                     await self.tick()
                 except Exception as exc:  # a failing round must not stop the next one
                     log("deadlines_failed", logging.ERROR, error=repr(exc))
-                await asyncio.sleep(settings.deadline_poll)
+                await self.residency.services.sleep(settings.deadline_poll)
         finally:
             for task in list(self._tasks):
                 task.cancel()
