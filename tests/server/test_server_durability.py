@@ -129,7 +129,7 @@ def run_kill_and_restart(db_url: str, workdir: Path, servers: list[ServerProcess
     first = ServerProcess(workdir, db_url, env=SLOW_BOTS).start()
     servers.append(first)
     bot_tables, people = create_tables(first)
-    told = asyncio.run(follow(first, bot_tables, people, seconds=1.0))
+    told = asyncio.run(follow(first, bot_tables, people, seconds=0.5))
     first.kill()
     everything = [*bot_tables, *people]
 
