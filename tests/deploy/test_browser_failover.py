@@ -40,7 +40,7 @@ from kit.wait import eventually
 from ludoteca.core import Receipt, verify
 from ludoteca.games import get
 
-pytestmark = [pytest.mark.browser, pytest.mark.postgres]
+pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.solo]
 
 TAKEOVER_SECONDS = 5  # docs/deploy.md: another process drives a dead one's tables within 5 s
 

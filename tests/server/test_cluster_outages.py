@@ -17,7 +17,7 @@ import pytest
 from kit.client import Client, two_people_table
 from kit.servers import ServerProcess, api, skewed_env
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.solo]
 
 LEASE_SECONDS = 1.5
 

@@ -15,7 +15,7 @@ import pytest
 from kit.servers import ServerProcess, api, health
 from kit.wait import eventually
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.solo]
 
 TURN = 2  # seconds per move: the settings let the test go below an hour
 TABLES = 6
