@@ -21,9 +21,11 @@ its own time, whatever its position costs per simulation, not a count estimated 
 0.8 s (it reads the clock after every playout). The table prints, per side,
 the median and the 10th and 90th percentiles of the seconds each decision took, and OpenSpiel's
 mean simulations per decision. The score is ours: 1 a win, 1/k a shared win or draw, 0 a loss or
-when nobody wins (the Dwarves' dragon or an extra dwarf: column N); 95% intervals are normal
-intervals of the mean score. Decisions with one legal action are answered at once by both sides
-and not timed.
+when nobody wins (the Dwarves' dragon or an extra dwarf: column N). The head-to-head score is our
+share of what the seats won, and an even share when no seat won (a match the dragon or an extra
+dwarf took is no win of one seat over another); where every match has a winner at the table it
+is the score. 95% intervals are normal intervals of the mean. Decisions with one legal action are
+answered at once by both sides and not timed.
 """
 
 from __future__ import annotations
@@ -141,6 +143,7 @@ class Pairing:
     game: str
     opponent: str
     scores: list[float] = field(default_factory=list)
+    head_to_head: list[float] = field(default_factory=list)
     nobody: int = 0
     ours: Clock = field(default_factory=Clock)
     theirs: Clock = field(default_factory=Clock)
@@ -148,15 +151,17 @@ class Pairing:
     def merge(self, other: Pairing) -> None:
         """Add the matches of ``other`` (the same pairing, played in another process)."""
         self.scores += other.scores
+        self.head_to_head += other.head_to_head
         self.nobody += other.nobody
         for mine, theirs in ((self.ours, other.ours), (self.theirs, other.theirs)):
             mine.times += theirs.times
             mine.simulations += theirs.simulations
 
-    def interval(self) -> tuple[float, float, float]:
-        n = len(self.scores)
-        mean = sum(self.scores) / n
-        var = sum((s - mean) ** 2 for s in self.scores) / (n - 1) if n > 1 else 0.0
+    @staticmethod
+    def interval(scores: list[float]) -> tuple[float, float, float]:
+        n = len(scores)
+        mean = sum(scores) / n
+        var = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.0
         half = 1.96 * math.sqrt(var / n)
         return mean, max(0.0, mean - half), min(1.0, mean + half)
 
@@ -250,6 +255,8 @@ def play(
     returns = state.returns()
     pairing.scores.append(returns[ours])
     pairing.nobody += not any(returns)
+    won = sum(returns)
+    pairing.head_to_head.append(returns[ours] / won if won else 1 / len(returns))
 
 
 def one_match(job: tuple[str, str, int, int, float, int, str]) -> Pairing:
@@ -292,8 +299,8 @@ def main() -> None:
     )
     print(
         f"{'game':22} {'opponent':8} {'n':>3} {'our score':>9} {'95% interval':>15} "
-        f"{'W':>3} {'D':>3} {'L':>3} {'N':>3} {'s/dec ours p50 [p10-p90]':>25} "
-        f"{'s/dec theirs p50 [p10-p90]':>27} {'sims/dec':>8}"
+        f"{'W':>3} {'D':>3} {'L':>3} {'N':>3} {'head to head':>21} "
+        f"{'s/dec ours p50 [p10-p90]':>25} {'s/dec theirs p50 [p10-p90]':>27} {'sims/dec':>8}"
     )
     for name in args.games:
         for opponent in args.opponents:
@@ -305,13 +312,15 @@ def main() -> None:
             with multiprocessing.Pool(args.jobs) as pool:
                 for played in pool.imap_unordered(one_match, jobs):
                     pairing.merge(played)
-            mean, low, high = pairing.interval()
+            mean, low, high = pairing.interval(pairing.scores)
+            head, head_low, head_high = pairing.interval(pairing.head_to_head)
             wins = sum(s == 1.0 for s in pairing.scores)
             losses = sum(s == 0.0 for s in pairing.scores) - pairing.nobody
             draws = len(pairing.scores) - wins - losses - pairing.nobody
             print(
                 f"{name:22} {opponent:8} {len(pairing.scores):3d} {mean:9.3f} "
                 f"[{low:5.3f}, {high:5.3f}] {wins:3d} {draws:3d} {losses:3d} {pairing.nobody:3d} "
+                f"{head:5.3f} [{head_low:5.3f}, {head_high:5.3f}] "
                 f"{pairing.ours.shown():>25} {pairing.theirs.shown():>27} "
                 f"{pairing.theirs.simulations / max(1, len(pairing.theirs.times)):8.1f}",
                 flush=True,
