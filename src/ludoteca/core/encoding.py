@@ -52,6 +52,14 @@ class Encoding(ABC):
 
     game_id: str
     actions: tuple[str, ...]
+    shares_lists = False
+    """Whether ``legal_ids`` hands out one ``ids`` list per distinct legal list, kept for the
+    encoding's life (the same list object for the same actions, in the same order), so that what
+    a caller derives from a list can be kept by the list's identity."""
+    repeats_lists = False
+    """Whether the game's legal lists are few and made of the same action objects each time
+    (tables of actions), so that what a caller derives from a list pays to be kept by the
+    identities of its actions."""
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -64,6 +72,7 @@ class Encoding(ABC):
         # the same objects again (tables of actions): no hashing of the action. Each object so
         # found is kept alive in ``seen``, so its ``id`` is never another object's.
         self.by_object: dict[int, int] = {}
+        self.id_of_object = self.by_object.__getitem__
         self.seen: list[Hashable] = []
         segments: list[Segment] = []
         offset = 0
@@ -99,11 +108,14 @@ class Encoding(ABC):
     def legal_ids(self, game: Game[Any, Any], state: Any) -> tuple[list[int], list[Hashable]]:
         """The legal actions (the game's order) and their ids, item by item."""
         actions = game.legal_actions(state)
+        return self.ids_of(game, state, actions), actions
+
+    def ids_of(self, game: Game[Any, Any], state: Any, actions: list[Hashable]) -> list[int]:
+        """The ids of ``actions``, legal in ``state``, item by item (a new list)."""
         try:
-            ids = list(map(self.by_object.__getitem__, map(id, actions)))
+            return list(map(self.id_of_object, map(id, actions)))
         except KeyError:
-            ids = [self.action_id(game, state, a) for a in actions]
-        return ids, actions
+            return [self.action_id(game, state, a) for a in actions]
 
     def legal(self, game: Game[Any, Any], state: Any) -> dict[int, Hashable]:
         """The legal actions by id (ids ascending)."""

@@ -1,14 +1,15 @@
 """What the OpenSpiel adapter does at every player action.
 
 ``ludoteca.interop.openspiel``'s state (a ``pyspiel.State`` subclass, so Python) asks these for
-the legal action ids of a position and to play one of them: the ids through the game's
-``Encoding``, ascending as OpenSpiel lists them, and after a move the player to move next. They
-know nothing of ``pyspiel`` (its player ids are copied here, and checked by the tests).
+the legal action ids of a position (``lister``: the ids through the game's ``Encoding``, ascending
+as OpenSpiel lists them, kept per legal list where that pays) and for the player to move; it plays
+an action itself, in ``_apply_action`` (one frame less per action). They know nothing of
+``pyspiel`` (its player ids are copied here, and checked by the tests).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any, Final
 
 from ludoteca.core.encoding import Encoding
@@ -26,7 +27,10 @@ class Legal:
     """The legal actions of the seat to move in one position: ``actions`` in the game's order,
     ``ids`` theirs item by item (never changed: an encoding may hand out the same list again),
     ``ascending`` the ids as OpenSpiel lists them. A position's never change, so copies of an
-    adapter state share it (a copy that moves on drops it)."""
+    adapter state share it (a copy that moves on drops it), and so do the positions whose legal
+    lists are the same when the encoding hands out one ``ids`` list per such list."""
+
+    __slots__ = ("actions", "ascending", "ids")
 
     def __init__(self, ids: list[int], actions: list[Hashable]) -> None:
         self.ids = ids
@@ -47,23 +51,57 @@ class Legal:
         return (Legal, (self.ids, self.actions))
 
 
-def legal(encoding: Encoding, game: AnyGame, state: Any) -> Legal:
-    """The legal actions of ``state``'s seat to move and their ids (``Encoding.legal_ids``,
-    which a game's encoding may answer from what it knows of its lists)."""
-    ids, actions = encoding.legal_ids(game, state)
-    return Legal(ids, actions)
+TABLES = 1 << 16
+"""The most legal lists a loaded game keeps the ``Legal`` of (``lister``)."""
+
+
+def lister(encoding: Encoding, game: AnyGame) -> Callable[[Any], Legal]:
+    """What lists the legal actions of a state of ``game`` as a ``Legal`` (ids through
+    ``encoding``), for the positions of one loaded game.
+
+    A legal list met again is neither mapped to ids nor sorted again, where that can be told
+    cheaply: an encoding that ``shares_lists`` hands out one ``ids`` list per legal list, whose
+    ``Legal`` is kept by that list's identity; one whose ``repeats_lists`` (a game with few
+    distinct legal lists, its actions from tables) has the ``Legal`` of each list kept by the
+    identities of its action objects, up to ``TABLES`` lists. A kept ``Legal`` holds its lists,
+    so no other object can take their identities while it is kept.
+    """
+    tables: dict[Hashable, Legal] = {}
+    if encoding.shares_lists:
+        legal_ids = encoding.legal_ids
+
+        def shared(state: Any) -> Legal:
+            ids, actions = legal_ids(game, state)
+            found = tables.get(id(ids))
+            if found is None:
+                found = tables[id(ids)] = Legal(ids, actions)
+            return found
+
+        return shared
+    legal_actions, ids_of = game.legal_actions, encoding.ids_of
+    if encoding.repeats_lists:
+
+        def repeated(state: Any) -> Legal:
+            actions = legal_actions(state)
+            key = tuple(map(id, actions))
+            found = tables.get(key)
+            if found is None:
+                found = Legal(ids_of(game, state, actions), actions)
+                if len(tables) < TABLES:
+                    tables[key] = found
+            return found
+
+        return repeated
+
+    def listed(state: Any) -> Legal:
+        actions = legal_actions(state)
+        return Legal(ids_of(game, state, actions), actions)
+
+    return listed
 
 
 def player(game: AnyGame, state: Any) -> int:
     """OpenSpiel's current player of a state that is no chance node: the seat to move, or
     ``TERMINAL``."""
-    seat: int | None = game.to_move(state)
-    return TERMINAL if seat is None else seat
-
-
-def play(game: AnyGame, state: Any, moves: Legal, action_id: int) -> int:
-    """Play the legal action of ``action_id`` on ``state`` (``Game.step``, chance drawn from the
-    state's own stream); returns the player to move next."""
-    game.step(state, moves.action(action_id))
     seat: int | None = game.to_move(state)
     return TERMINAL if seat is None else seat

@@ -29,6 +29,7 @@ class DwarvesEncoding(Encoding):
         "trade blind",
         *(f"steal {take}" for take in STONES),
     )
+    repeats_lists = True  # some thousands of distinct legal lists, their actions from tables
 
     def blocks(self) -> list[tuple[str, tuple[int, ...], str]]:
         return [
