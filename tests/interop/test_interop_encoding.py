@@ -57,6 +57,27 @@ def test_every_legal_action_has_the_id_of_its_text(game_id: str) -> None:
         game.apply_unchecked(state, rng.choice(game.legal_actions(state)))
 
 
+@pytest.mark.parametrize("game_id", ["heroes", "dice-heroes", "dwarves"])
+def test_legal_ids_are_the_ids_of_the_legal_actions_in_their_order(game_id: str) -> None:
+    # Heroes finds its ids with the actions in the rules, Dice Heroes keeps them per list: both
+    # must give, item by item, the id of each action's text, beside the rules' own list.
+    game = get(game_id)
+    rng = random.Random(1)
+    seen: set[int] = set()
+    for match in range(40):
+        players = (game.spec.min_players, game.spec.max_players)[match % 2]
+        layout = encoding(game_id, players)
+        state = game.new({"players": players}, f"ids-{match}")
+        while actions := game.legal_actions(state):
+            ids, listed = layout.legal_ids(game, state)
+            assert listed == actions
+            assert ids == [layout.ids[game.action_to_text(state, a)] for a in actions]
+            seen.update(ids)
+            game.step(state, rng.choice(actions))
+    if game_id == "heroes":  # a Fighter's strikes, a Ranger's or a Fighter's skip, a draw
+        assert seen >= {0, 1} and seen & set(range(130, 145))
+
+
 def test_errors_name_what_is_wrong() -> None:
     with pytest.raises(EncodingError, match="no research encoding for 'chess'"):
         encoding("chess", 2)

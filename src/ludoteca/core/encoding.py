@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +109,11 @@ class Encoding(ABC):
         """The legal actions (the game's order) and their ids, item by item."""
         actions = game.legal_actions(state)
         return self.ids_of(game, state, actions), actions
+
+    def legal_ids_of_state(self) -> Callable[[Any], tuple[list[int], list[Hashable]]] | None:
+        """A function of the state alone answering as ``legal_ids`` does (a game's rules that
+        find the ids with the actions), for callers that list many positions; None if none."""
+        return None
 
     def ids_of(self, game: Game[Any, Any], state: Any, actions: list[Hashable]) -> list[int]:
         """The ids of ``actions``, legal in ``state``, item by item (a new list)."""

@@ -64,11 +64,12 @@ def lister(encoding: Encoding, game: AnyGame) -> Callable[[Any], Legal]:
     ``Legal`` is kept by that list's identity; one whose ``repeats_lists`` (a game with few
     distinct legal lists, its actions from tables) has the ``Legal`` of each list kept by the
     identities of its action objects, up to ``TABLES`` lists. A kept ``Legal`` holds its lists,
-    so no other object can take their identities while it is kept.
+    so no other object can take their identities while it is kept. An encoding whose rules find
+    the ids with the actions (``Encoding.legal_ids_of_state``) is asked directly.
     """
     tables: dict[Hashable, Legal] = {}
+    legal_ids = encoding.legal_ids
     if encoding.shares_lists:
-        legal_ids = encoding.legal_ids
 
         def shared(state: Any) -> Legal:
             ids, actions = legal_ids(game, state)
@@ -78,8 +79,8 @@ def lister(encoding: Encoding, game: AnyGame) -> Callable[[Any], Legal]:
             return found
 
         return shared
-    legal_actions, ids_of = game.legal_actions, encoding.ids_of
     if encoding.repeats_lists:
+        legal_actions, ids_of = game.legal_actions, encoding.ids_of
 
         def repeated(state: Any) -> Legal:
             actions = legal_actions(state)
@@ -93,9 +94,18 @@ def lister(encoding: Encoding, game: AnyGame) -> Callable[[Any], Legal]:
 
         return repeated
 
+    direct = encoding.legal_ids_of_state()
+    if direct is not None:
+
+        def found(state: Any) -> Legal:
+            ids, actions = direct(state)
+            return Legal(ids, actions)
+
+        return found
+
     def listed(state: Any) -> Legal:
-        actions = legal_actions(state)
-        return Legal(ids_of(game, state, actions), actions)
+        ids, actions = legal_ids(game, state)
+        return Legal(ids, actions)
 
     return listed
 

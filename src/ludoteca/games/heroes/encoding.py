@@ -3,11 +3,13 @@ tensor (listed in ``docs/research.md``), from the documented observation only.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, cast
 
-from ludoteca.core import JSON
+from ludoteca.core import JSON, Game
 from ludoteca.core.encoding import Encoding, Tensor, observer_block, one_hot
+
+from . import rules
 
 ROLES = ("halfling", "bard", "ranger", "fighter", "rogue", "wizard", "cleric", "paladin")
 ROOMS = tuple(f"{col}{row}" for row in range(1, 6) for col in "abc")
@@ -30,6 +32,15 @@ class HeroesEncoding(Encoding):
         *(f"place {role} {room}" for role in ROLES for room in (*ROOMS, "camp")),
         *(f"strike {room}" for room in ROOMS),
     )
+
+    def legal_ids(self, game: Game[Any, Any], state: Any) -> tuple[list[int], list[Hashable]]:
+        """Found by the rules with the actions (``rules.legal_ids``, numbered as ``actions``
+        here, which the tests check), not looked up action by action."""
+        ids, actions = rules.legal_ids(state)
+        return ids, cast(list[Hashable], actions)
+
+    def legal_ids_of_state(self) -> Callable[[Any], tuple[list[int], list[Hashable]]]:
+        return cast(Callable[[Any], tuple[list[int], list[Hashable]]], rules.legal_ids)
 
     def blocks(self) -> list[tuple[str, tuple[int, ...], str]]:
         return [
