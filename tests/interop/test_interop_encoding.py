@@ -59,8 +59,8 @@ def test_every_legal_action_has_the_id_of_its_text(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", ["heroes", "dice-heroes", "dwarves"])
 def test_legal_ids_are_the_ids_of_the_legal_actions_in_their_order(game_id: str) -> None:
-    # Heroes finds its ids with the actions in the rules, Dice Heroes keeps them per list: both
-    # must give, item by item, the id of each action's text, beside the rules' own list.
+    # Dice Heroes keeps its ids per list, Heroes' rules find them with the actions (ascending,
+    # for the adapter): every way must give the id of each action's text, beside the action.
     game = get(game_id)
     rng = random.Random(1)
     seen: set[int] = set()
@@ -68,12 +68,18 @@ def test_legal_ids_are_the_ids_of_the_legal_actions_in_their_order(game_id: str)
         players = (game.spec.min_players, game.spec.max_players)[match % 2]
         layout = encoding(game_id, players)
         state = game.new({"players": players}, f"ids-{match}")
+        direct = layout.ascending_ids_of_state()
         while actions := game.legal_actions(state):
             ids, listed = layout.legal_ids(game, state)
             assert listed == actions
             assert ids == [layout.ids[game.action_to_text(state, a)] for a in actions]
             seen.update(ids)
+            if direct is not None:
+                ascending, by_id = direct(state)
+                assert ascending == sorted(ids)
+                assert dict(zip(ascending, by_id, strict=True)) == dict(zip(ids, actions))
             game.step(state, rng.choice(actions))
+    assert (layout.ascending_ids_of_state() is not None) == (game_id == "heroes")
     if game_id == "heroes":  # a Fighter's strikes, a Ranger's or a Fighter's skip, a draw
         assert seen >= {0, 1} and seen & set(range(130, 145))
 

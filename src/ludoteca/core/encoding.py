@@ -110,9 +110,10 @@ class Encoding(ABC):
         actions = game.legal_actions(state)
         return self.ids_of(game, state, actions), actions
 
-    def legal_ids_of_state(self) -> Callable[[Any], tuple[list[int], list[Hashable]]] | None:
-        """A function of the state alone answering as ``legal_ids`` does (a game's rules that
-        find the ids with the actions), for callers that list many positions; None if none."""
+    def ascending_ids_of_state(self) -> Callable[[Any], tuple[list[int], list[Hashable]]] | None:
+        """A function of the state alone giving the legal ids ascending and, item by item, their
+        actions (a game's rules that find the ids with the actions), for callers that list many
+        positions; None when the game has none."""
         return None
 
     def ids_of(self, game: Game[Any, Any], state: Any, actions: list[Hashable]) -> list[int]:

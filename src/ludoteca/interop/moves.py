@@ -32,10 +32,13 @@ class Legal:
 
     __slots__ = ("actions", "ascending", "ids")
 
-    def __init__(self, ids: list[int], actions: list[Hashable]) -> None:
+    def __init__(
+        self, ids: list[int], actions: list[Hashable], ascending: list[int] | None = None
+    ) -> None:
+        """``ascending``: ``ids`` sorted, when the caller has them so (else sorted here)."""
         self.ids = ids
         self.actions = actions
-        self.ascending = sorted(ids)
+        self.ascending = sorted(ids) if ascending is None else ascending
 
     def action(self, action_id: int) -> Hashable:
         """The legal action of an id; ValueError when no legal action has it."""
@@ -65,7 +68,7 @@ def lister(encoding: Encoding, game: AnyGame) -> Callable[[Any], Legal]:
     distinct legal lists, its actions from tables) has the ``Legal`` of each list kept by the
     identities of its action objects, up to ``TABLES`` lists. A kept ``Legal`` holds its lists,
     so no other object can take their identities while it is kept. An encoding whose rules find
-    the ids with the actions (``Encoding.legal_ids_of_state``) is asked directly.
+    the ids with the actions (``Encoding.ascending_ids_of_state``) is asked directly.
     """
     tables: dict[Hashable, Legal] = {}
     legal_ids = encoding.legal_ids
@@ -94,12 +97,12 @@ def lister(encoding: Encoding, game: AnyGame) -> Callable[[Any], Legal]:
 
         return repeated
 
-    direct = encoding.legal_ids_of_state()
+    direct = encoding.ascending_ids_of_state()
     if direct is not None:
 
         def found(state: Any) -> Legal:
             ids, actions = direct(state)
-            return Legal(ids, actions)
+            return Legal(ids, actions, ids)
 
         return found
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, cast
 
-from ludoteca.core import JSON, Game
+from ludoteca.core import JSON
 from ludoteca.core.encoding import Encoding, Tensor, observer_block, one_hot
 
 from . import rules
@@ -33,14 +33,10 @@ class HeroesEncoding(Encoding):
         *(f"strike {room}" for room in ROOMS),
     )
 
-    def legal_ids(self, game: Game[Any, Any], state: Any) -> tuple[list[int], list[Hashable]]:
-        """Found by the rules with the actions (``rules.legal_ids``, numbered as ``actions``
-        here, which the tests check), not looked up action by action."""
-        ids, actions = rules.legal_ids(state)
-        return ids, cast(list[Hashable], actions)
-
-    def legal_ids_of_state(self) -> Callable[[Any], tuple[list[int], list[Hashable]]]:
-        return cast(Callable[[Any], tuple[list[int], list[Hashable]]], rules.legal_ids)
+    def ascending_ids_of_state(self) -> Callable[[Any], tuple[list[int], list[Hashable]]]:
+        """The rules find the ids with the actions (``rules.ascending_ids``, numbered as
+        ``actions`` here, which the tests check), not looked up action by action."""
+        return cast(Callable[[Any], tuple[list[int], list[Hashable]]], rules.ascending_ids)
 
     def blocks(self) -> list[tuple[str, tuple[int, ...], str]]:
         return [

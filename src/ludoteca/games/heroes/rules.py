@@ -421,26 +421,23 @@ def legal_actions(state: HeroesState) -> list[Action]:
     return placements(state, seat, [DRAW] if draw_amount(state, seat) else [])
 
 
-def legal_ids(state: HeroesState) -> tuple[list[int], list[Action]]:
-    """``legal_actions`` and, item by item, their ids in the research encoding (``PLACE_IDS``
-    and friends), found with them instead of looked up one by one."""
+def ascending_ids(state: HeroesState) -> tuple[list[int], list[Action]]:
+    """The ids of the legal actions in the research encoding (``PLACE_IDS`` and friends),
+    ascending, and item by item the actions: ``legal_actions`` with skip first (its id is below
+    the others'), found with their ids instead of looked up one by one."""
     if state.result is not None:
         return [], []
     seat = state.mover
     if state.pending == STRIKE_CHOICE:
         targets = strike_targets(state)
         struck = [r for r in range(15) if targets >> r & 1]
-        return [*(STRIKE_IDS[r] for r in struck), SKIP_ID], [*(STRIKE[r] for r in struck), SKIP]
-    out: list[Action] = []
-    ids: list[int] = []
+        return [SKIP_ID, *(STRIKE_IDS[r] for r in struck)], [SKIP, *(STRIKE[r] for r in struck)]
     if state.pending == RANGER_CHOICE:
-        _placements_with_ids(state, seat, out, ids)
-        out.append(SKIP)
-        ids.append(SKIP_ID)
-        return ids, out
-    if draw_amount(state, seat):
-        out.append(DRAW)
-        ids.append(DRAW_ID)
+        out, ids = [SKIP], [SKIP_ID]
+    elif draw_amount(state, seat):
+        out, ids = [DRAW], [DRAW_ID]
+    else:
+        out, ids = [], []
     _placements_with_ids(state, seat, out, ids)
     return ids, out
 
