@@ -56,10 +56,6 @@ class Encoding(ABC):
     """Whether ``legal_ids`` hands out one ``ids`` list per distinct legal list, kept for the
     encoding's life (the same list object for the same actions, in the same order), so that what
     a caller derives from a list can be kept by the list's identity."""
-    repeats_lists = False
-    """Whether the game's legal lists are few and made of the same action objects each time
-    (tables of actions), so that what a caller derives from a list pays to be kept by the
-    identities of its actions."""
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -114,6 +110,12 @@ class Encoding(ABC):
         """A function of the state alone giving the legal ids ascending and, item by item, their
         actions (a game's rules that find the ids with the actions), for callers that list many
         positions; None when the game has none."""
+        return None
+
+    def code_of_state(self) -> Callable[[Any], int] | None:
+        """A function of the state alone naming its legal list by a number (one number for one
+        list, the same for the same list), cheaper than listing it, for callers that keep what
+        they derive from a list: a game with few distinct legal lists; None for the others."""
         return None
 
     def ids_of(self, game: Game[Any, Any], state: Any, actions: list[Hashable]) -> list[int]:

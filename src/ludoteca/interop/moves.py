@@ -64,11 +64,11 @@ def lister(encoding: Encoding, game: AnyGame) -> Callable[[Any], Legal]:
 
     A legal list met again is neither mapped to ids nor sorted again, where that can be told
     cheaply: an encoding that ``shares_lists`` hands out one ``ids`` list per legal list, whose
-    ``Legal`` is kept by that list's identity; one whose ``repeats_lists`` (a game with few
-    distinct legal lists, its actions from tables) has the ``Legal`` of each list kept by the
-    identities of its action objects, up to ``TABLES`` lists. A kept ``Legal`` holds its lists,
-    so no other object can take their identities while it is kept. An encoding whose rules find
-    the ids with the actions (``Encoding.ascending_ids_of_state``) is asked directly.
+    ``Legal`` is kept by that list's identity (a kept ``Legal`` holds its list, so no other list
+    can take that identity while it is kept); one that names a position's legal list by a number
+    (``Encoding.code_of_state``, a game with few distinct lists) has the ``Legal`` of each list
+    kept by that number, up to ``TABLES`` lists. An encoding whose rules find the ids with the
+    actions (``Encoding.ascending_ids_of_state``) is asked directly.
     """
     tables: dict[Hashable, Legal] = {}
     legal_ids = encoding.legal_ids
@@ -82,21 +82,21 @@ def lister(encoding: Encoding, game: AnyGame) -> Callable[[Any], Legal]:
             return found
 
         return shared
-    if encoding.repeats_lists:
+    code = encoding.code_of_state()
+    if code is not None:
         legal_actions, ids_of = game.legal_actions, encoding.ids_of
 
-        def repeated(state: Any) -> Legal:
-            actions = legal_actions(state)
-            key = tuple(map(id, actions))
+        def coded(state: Any) -> Legal:
+            key = code(state)
             found = tables.get(key)
             if found is None:
+                actions = legal_actions(state)
                 found = Legal(ids_of(game, state, actions), actions)
                 if len(tables) < TABLES:
                     tables[key] = found
             return found
 
-        return repeated
-
+        return coded
     direct = encoding.ascending_ids_of_state()
     if direct is not None:
 
