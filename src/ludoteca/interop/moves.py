@@ -3,7 +3,7 @@
 ``ludoteca.interop.openspiel``'s state (a ``pyspiel.State`` subclass, so Python) asks these for
 the legal action ids of a position (``lister``: the ids through the game's ``Encoding``, ascending
 as OpenSpiel lists them, kept per legal list where that pays) and for the player to move; it plays
-an action itself, in ``_apply_action`` (one frame less per action). They know nothing of
+the action of an id itself (``_apply_action``: a frame less per action). They know nothing of
 ``pyspiel`` (its player ids are copied here, and checked by the tests).
 """
 
@@ -27,8 +27,8 @@ class Legal:
     """The legal actions of the seat to move in one position: ``actions`` in the game's order,
     ``ids`` theirs item by item (never changed: an encoding may hand out the same list again),
     ``ascending`` the ids as OpenSpiel lists them. A position's never change, so copies of an
-    adapter state share it (a copy that moves on drops it), and so do the positions whose legal
-    lists are the same when the encoding hands out one ``ids`` list per such list."""
+    adapter state share it (a copy that moves on drops it), and so do all the positions with the
+    same legal list when ``lister`` can tell them."""
 
     __slots__ = ("actions", "ascending", "ids")
 
