@@ -57,6 +57,39 @@ def test_every_legal_action_has_the_id_of_its_text(game_id: str) -> None:
         game.apply_unchecked(state, rng.choice(game.legal_actions(state)))
 
 
+@pytest.mark.parametrize("game_id", ["heroes", "dice-heroes", "dwarves"])
+def test_legal_ids_are_the_ids_of_the_legal_actions_in_their_order(game_id: str) -> None:
+    # Dice Heroes keeps its ids per list, Heroes' rules find them with the actions (ascending,
+    # for the adapter), Dwarves' name each list by its ids packed into a number: every way must
+    # give the id of each action's text, beside the action.
+    game = get(game_id)
+    rng = random.Random(1)
+    seen: set[int] = set()
+    for match in range(40):
+        players = (game.spec.min_players, game.spec.max_players)[match % 2]
+        layout = encoding(game_id, players)
+        state = game.new({"players": players}, f"ids-{match}")
+        direct, code = layout.ascending_ids_of_state(), layout.code_of_state()
+        while actions := game.legal_actions(state):
+            ids, listed = layout.legal_ids(game, state)
+            assert listed == actions
+            assert ids == [layout.ids[game.action_to_text(state, a)] for a in actions]
+            seen.update(ids)
+            if direct is not None:
+                ascending, by_id = direct(state)
+                assert ascending == sorted(ids)
+                assert dict(zip(ascending, by_id, strict=True)) == dict(
+                    zip(ids, actions, strict=True)
+                )
+            if code is not None:  # the ids packed, six bits each after a leading 1
+                assert code(state) == sum(i << 6 * n for n, i in enumerate(reversed([1, *ids])))
+            game.step(state, rng.choice(actions))
+    assert (layout.ascending_ids_of_state() is not None) == (game_id == "heroes")
+    assert (layout.code_of_state() is not None) == (game_id == "dwarves")
+    if game_id == "heroes":  # a Fighter's strikes, a Ranger's or a Fighter's skip, a draw
+        assert seen >= {0, 1} and seen & set(range(130, 145))
+
+
 def test_errors_name_what_is_wrong() -> None:
     with pytest.raises(EncodingError, match="no research encoding for 'chess'"):
         encoding("chess", 2)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +52,10 @@ class Encoding(ABC):
 
     game_id: str
     actions: tuple[str, ...]
+    shares_lists = False
+    """Whether ``legal_ids`` hands out one ``ids`` list per distinct legal list, kept for the
+    encoding's life (the same list object for the same actions, in the same order), so that what
+    a caller derives from a list can be kept by the list's identity."""
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -64,6 +68,7 @@ class Encoding(ABC):
         # the same objects again (tables of actions): no hashing of the action. Each object so
         # found is kept alive in ``seen``, so its ``id`` is never another object's.
         self.by_object: dict[int, int] = {}
+        self.id_of_object = self.by_object.__getitem__
         self.seen: list[Hashable] = []
         segments: list[Segment] = []
         offset = 0
@@ -99,11 +104,26 @@ class Encoding(ABC):
     def legal_ids(self, game: Game[Any, Any], state: Any) -> tuple[list[int], list[Hashable]]:
         """The legal actions (the game's order) and their ids, item by item."""
         actions = game.legal_actions(state)
+        return self.ids_of(game, state, actions), actions
+
+    def ascending_ids_of_state(self) -> Callable[[Any], tuple[list[int], list[Hashable]]] | None:
+        """A function of the state alone giving the legal ids ascending and, item by item, their
+        actions (a game's rules that find the ids with the actions), for callers that list many
+        positions; None when the game has none."""
+        return None
+
+    def code_of_state(self) -> Callable[[Any], int] | None:
+        """A function of the state alone naming its legal list by a number (one number for one
+        list, the same for the same list), cheaper than listing it, for callers that keep what
+        they derive from a list: a game with few distinct legal lists; None for the others."""
+        return None
+
+    def ids_of(self, game: Game[Any, Any], state: Any, actions: list[Hashable]) -> list[int]:
+        """The ids of ``actions``, legal in ``state``, item by item (a new list)."""
         try:
-            ids = list(map(self.by_object.__getitem__, map(id, actions)))
+            return list(map(self.id_of_object, map(id, actions)))
         except KeyError:
-            ids = [self.action_id(game, state, a) for a in actions]
-        return ids, actions
+            return [self.action_id(game, state, a) for a in actions]
 
     def legal(self, game: Game[Any, Any], state: Any) -> dict[int, Hashable]:
         """The legal actions by id (ids ascending)."""

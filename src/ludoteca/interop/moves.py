@@ -1,14 +1,15 @@
 """What the OpenSpiel adapter does at every player action.
 
 ``ludoteca.interop.openspiel``'s state (a ``pyspiel.State`` subclass, so Python) asks these for
-the legal action ids of a position and to play one of them: the ids through the game's
-``Encoding``, ascending as OpenSpiel lists them, and after a move the player to move next. They
-know nothing of ``pyspiel`` (its player ids are copied here, and checked by the tests).
+the legal action ids of a position (``lister``: the ids through the game's ``Encoding``, ascending
+as OpenSpiel lists them, kept per legal list where that pays) and for the player to move; it plays
+the action of an id itself (``_apply_action``: a frame less per action). They know nothing of
+``pyspiel`` (its player ids are copied here, and checked by the tests).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any, Final
 
 from ludoteca.core.encoding import Encoding
@@ -26,12 +27,18 @@ class Legal:
     """The legal actions of the seat to move in one position: ``actions`` in the game's order,
     ``ids`` theirs item by item (never changed: an encoding may hand out the same list again),
     ``ascending`` the ids as OpenSpiel lists them. A position's never change, so copies of an
-    adapter state share it (a copy that moves on drops it)."""
+    adapter state share it (a copy that moves on drops it), and so do all the positions with the
+    same legal list when ``lister`` can tell them."""
 
-    def __init__(self, ids: list[int], actions: list[Hashable]) -> None:
+    __slots__ = ("actions", "ascending", "ids")
+
+    def __init__(
+        self, ids: list[int], actions: list[Hashable], ascending: list[int] | None = None
+    ) -> None:
+        """``ascending``: ``ids`` sorted, when the caller has them so (else sorted here)."""
         self.ids = ids
         self.actions = actions
-        self.ascending = sorted(ids)
+        self.ascending = sorted(ids) if ascending is None else ascending
 
     def action(self, action_id: int) -> Hashable:
         """The legal action of an id; ValueError when no legal action has it."""
@@ -47,23 +54,67 @@ class Legal:
         return (Legal, (self.ids, self.actions))
 
 
-def legal(encoding: Encoding, game: AnyGame, state: Any) -> Legal:
-    """The legal actions of ``state``'s seat to move and their ids (``Encoding.legal_ids``,
-    which a game's encoding may answer from what it knows of its lists)."""
-    ids, actions = encoding.legal_ids(game, state)
-    return Legal(ids, actions)
+TABLES = 1 << 16
+"""The most legal lists a loaded game keeps the ``Legal`` of (``lister``)."""
+
+
+def lister(encoding: Encoding, game: AnyGame) -> Callable[[Any], Legal]:
+    """What lists the legal actions of a state of ``game`` as a ``Legal`` (ids through
+    ``encoding``), for the positions of one loaded game.
+
+    A legal list met again is neither mapped to ids nor sorted again, where that can be told
+    cheaply: an encoding that ``shares_lists`` hands out one ``ids`` list per legal list, whose
+    ``Legal`` is kept by that list's identity (a kept ``Legal`` holds its list, so no other list
+    can take that identity while it is kept); one that names a position's legal list by a number
+    (``Encoding.code_of_state``, a game with few distinct lists) has the ``Legal`` of each list
+    kept by that number, up to ``TABLES`` lists. An encoding whose rules find the ids with the
+    actions (``Encoding.ascending_ids_of_state``) is asked directly.
+    """
+    tables: dict[Hashable, Legal] = {}
+    legal_ids = encoding.legal_ids
+    if encoding.shares_lists:
+
+        def shared(state: Any) -> Legal:
+            ids, actions = legal_ids(game, state)
+            found = tables.get(id(ids))
+            if found is None:
+                found = tables[id(ids)] = Legal(ids, actions)
+            return found
+
+        return shared
+    code = encoding.code_of_state()
+    if code is not None:
+        legal_actions, ids_of = game.legal_actions, encoding.ids_of
+
+        def coded(state: Any) -> Legal:
+            key = code(state)
+            found = tables.get(key)
+            if found is None:
+                actions = legal_actions(state)
+                found = Legal(ids_of(game, state, actions), actions)
+                if len(tables) < TABLES:
+                    tables[key] = found
+            return found
+
+        return coded
+    direct = encoding.ascending_ids_of_state()
+    if direct is not None:
+
+        def found(state: Any) -> Legal:
+            ids, actions = direct(state)
+            return Legal(ids, actions, ids)
+
+        return found
+
+    def listed(state: Any) -> Legal:
+        ids, actions = legal_ids(game, state)
+        return Legal(ids, actions)
+
+    return listed
 
 
 def player(game: AnyGame, state: Any) -> int:
     """OpenSpiel's current player of a state that is no chance node: the seat to move, or
     ``TERMINAL``."""
-    seat: int | None = game.to_move(state)
-    return TERMINAL if seat is None else seat
-
-
-def play(game: AnyGame, state: Any, moves: Legal, action_id: int) -> int:
-    """Play the legal action of ``action_id`` on ``state`` (``Game.step``, chance drawn from the
-    state's own stream); returns the player to move next."""
-    game.step(state, moves.action(action_id))
     seat: int | None = game.to_move(state)
     return TERMINAL if seat is None else seat

@@ -44,7 +44,7 @@ from ludoteca.games import all_games, get
 
 from .chance import AnyGame, Position
 from .encoding import Encoding, Tensor, canonical, encoding, private_part
-from .moves import CHANCE, TERMINAL, Legal, legal, play, player
+from .moves import CHANCE, TERMINAL, Legal, lister, player
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,7 @@ class Shared:
         self.params: JSON = self.game.spec.params({"players": players})
         self.players = players
         self.encoding: Encoding = encoding(entry.game_id, players)
+        self.legal = lister(self.encoding, self.game)
         self.rng_seed = rng_seed
         self.deals = itertools.count()
 
@@ -257,7 +258,10 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         if current >= 0:
             if player is not None and player != current:
                 return []
-            return list((self.legal_cache or self.legal()).ascending)
+            cache = self.legal_cache
+            if cache is None:  # ``legal``, without its frame
+                cache = self.legal_cache = self.shared.legal((self.dealt or self.position).state)
+            return cache.ascending[:]
         if current == CHANCE and (player is None or player == CHANCE):
             return list(range(self.position.outcomes))
         return []
@@ -266,15 +270,13 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         """The legal actions of the seat to move (not at a chance node or the end)."""
         cache = self.legal_cache
         if cache is None:
-            shared = self.shared
-            state = (self.dealt or self.position).state
-            cache = self.legal_cache = legal(shared.encoding, shared.game, state)
+            cache = self.legal_cache = self.shared.legal((self.dealt or self.position).state)
         return cache
 
     def _legal_actions(self, player: int) -> list[int]:
         if player < 0 or player != self.current_player():
             return []
-        return list(self.legal().ascending)
+        return self.legal().ascending[:]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         position = self.dealt or self.position
@@ -307,9 +309,16 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         position = self.dealt or self.position
         if not position.scripted:  # sampled chance: every node a player's
-            moves = self.legal_cache or self.legal()
+            moves = self.legal_cache or self.shared.legal(position.state)
+            try:
+                chosen = moves.actions[moves.ids.index(action)]
+            except ValueError:
+                raise ValueError(f"action {action} is not legal here") from None
             self.legal_cache = None
-            self.player = play(position.game, position.state, moves, action)  # asked next
+            game, state = position.game, position.state
+            game.step(state, chosen)  # chance drawn from the state's own stream
+            seat = game.to_move(state)
+            self.player = TERMINAL if seat is None else seat  # asked next, always
             return
         if position.pending is not None:  # a chance node
             position.apply_chance(action)

@@ -27,6 +27,7 @@ def _subsets() -> tuple[str, ...]:
 class DiceHeroesEncoding(Encoding):
     game_id = "dice-heroes"
     actions = _subsets()
+    shares_lists = True  # ``legal_ids``: one ids list per set of re-rollable dice
 
     def __init__(self, players: int) -> None:
         super().__init__(players)

@@ -46,10 +46,8 @@ class DiceHeroesGame(Game[DiceState, Action]):
     def players(self, state: DiceState) -> int:
         return state.players
 
-    def to_move(self, state: DiceState) -> int | None:
-        return state.seat if state.seat >= 0 else None
-
-    # the rules' own functions, called without a frame in between (search and playouts)
+    # the rules' own functions, called without a frame in between (search, playouts, OpenSpiel)
+    to_move = staticmethod(rules.to_move)
     legal_actions = staticmethod(legal_actions)
     step = staticmethod(play)
 

@@ -376,6 +376,11 @@ def setup(players: int, rng: Stream, events: Log) -> DiceState:
     return state
 
 
+def to_move(state: DiceState) -> int | None:
+    """The seat to move; None once over."""
+    return state.seat if state.seat >= 0 else None
+
+
 def legal_actions(state: DiceState) -> list[Action]:
     if state.seat < 0:
         return []

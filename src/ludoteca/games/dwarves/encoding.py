@@ -3,10 +3,13 @@ tensor (listed in ``docs/research.md``), from the documented observation only.""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ludoteca.core import JSON
 from ludoteca.core.encoding import Encoding, Tensor, observer_block, one_hot
+
+from .choices import code
 
 STONES = ("gold", "ruby", "sapphire", "emerald", "garnet", "diamond")
 TILE_KINDS = ("yellow", "red", "blue", "green", "orange", "purple", "portal", "passage")
@@ -29,6 +32,11 @@ class DwarvesEncoding(Encoding):
         "trade blind",
         *(f"steal {take}" for take in STONES),
     )
+
+    def code_of_state(self) -> Callable[[Any], int]:
+        """``choices.code``: the ids of the legal list packed into a number (some thousands of
+        distinct lists in a match's positions)."""
+        return code
 
     def blocks(self) -> list[tuple[str, tuple[int, ...], str]]:
         return [

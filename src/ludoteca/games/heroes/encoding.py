@@ -3,11 +3,13 @@ tensor (listed in ``docs/research.md``), from the documented observation only.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, cast
 
 from ludoteca.core import JSON
 from ludoteca.core.encoding import Encoding, Tensor, observer_block, one_hot
+
+from . import rules
 
 ROLES = ("halfling", "bard", "ranger", "fighter", "rogue", "wizard", "cleric", "paladin")
 ROOMS = tuple(f"{col}{row}" for row in range(1, 6) for col in "abc")
@@ -30,6 +32,11 @@ class HeroesEncoding(Encoding):
         *(f"place {role} {room}" for role in ROLES for room in (*ROOMS, "camp")),
         *(f"strike {room}" for room in ROOMS),
     )
+
+    def ascending_ids_of_state(self) -> Callable[[Any], tuple[list[int], list[Hashable]]]:
+        """The rules find the ids with the actions (``rules.ascending_ids``, numbered as
+        ``actions`` here, which the tests check), not looked up action by action."""
+        return cast(Callable[[Any], tuple[list[int], list[Hashable]]], rules.ascending_ids)
 
     def blocks(self) -> list[tuple[str, tuple[int, ...], str]]:
         return [

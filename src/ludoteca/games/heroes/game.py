@@ -45,10 +45,8 @@ class HeroesGame(Game[HeroesState, Action]):
     def players(self, state: HeroesState) -> int:
         return 2
 
-    def to_move(self, state: HeroesState) -> int | None:
-        return None if state.result is not None else state.mover
-
-    # the rules' own functions, called without a frame in between (search and playouts)
+    # the rules' own functions, called without a frame in between (search, playouts, OpenSpiel)
+    to_move = staticmethod(rules.to_move)
     legal_actions = staticmethod(legal_actions)
     step = staticmethod(play)
 

@@ -108,6 +108,24 @@ def _placements_by_mask(role: int, first: int, count: int) -> tuple[tuple[Action
 PLACE_LOW = tuple(_placements_by_mask(role, 0, 8) for role in range(8))
 PLACE_HIGH = tuple(_placements_by_mask(role, 8, 7) for role in range(8))
 
+# The research encoding's ids of the same actions (``HeroesEncoding.actions``: draw 0, skip 1,
+# then each role's placements a1..c5 and camp, then the strikes a1..c5), for ``legal_ids``.
+DRAW_ID, SKIP_ID = 0, 1
+PLACE_IDS = tuple(tuple(2 + role * 16 + t for t in range(16)) for role in range(8))
+STRIKE_IDS = tuple(2 + 8 * 16 + r for r in range(15))
+
+
+def _place_ids_by_mask(role: int, first: int, count: int) -> tuple[tuple[int, ...], ...]:
+    """``_placements_by_mask``'s ids."""
+    return tuple(
+        tuple(PLACE_IDS[role][first + r] for r in range(count) if m >> r & 1)
+        for m in range(1 << count)
+    )
+
+
+PLACE_LOW_IDS = tuple(_place_ids_by_mask(role, 0, 8) for role in range(8))
+PLACE_HIGH_IDS = tuple(_place_ids_by_mask(role, 8, 7) for role in range(8))
+
 NO_CHOICE, STRIKE_CHOICE, RANGER_CHOICE = 0, 1, 2
 CHOICES = (None, "strike", "ranger")
 
@@ -327,6 +345,42 @@ def placements(state: HeroesState, seat: int, out: list[Action] | None = None) -
     return out
 
 
+def _placements_with_ids(state: HeroesState, seat: int, out: list[Action], ids: list[int]) -> None:
+    """``placements`` appended to ``out``, and their ids to ``ids`` (the same walk, written out
+    again so that ``placements`` stays as it is)."""
+    hand = state.hands[seat]
+    own_rooms = state.masks[seat]
+    home = CAMP_ROW[seat]
+    chain = own_rooms & home
+    while True:  # connection
+        grown = SPREAD[chain] & own_rooms
+        if grown == chain:
+            break
+        chain = grown
+    near = SPREAD[chain] | home  # connected_rooms
+    camp = chain & CAMP_ROW[1 - seat]  # reaches_camp
+    rooms = state.hero_rooms
+    own, rival = seat * 8, 8 - seat * 8
+    fits = [-1] * 8  # per role in hand, the rooms it fits
+    above = 0
+    for role in range(PALADIN, HALFLING, -1):
+        above |= rooms[rival + role]
+        if hand[role]:
+            fits[role] = (ALL_ROOMS if role == ROGUE else near) & ~(above | rooms[own + role])
+    if hand[HALFLING]:
+        fits[HALFLING] = near & ~rooms[own]
+    for role in range(8):
+        fit = fits[role]
+        if fit >= 0:
+            out += PLACE_LOW[role][fit & 255]
+            out += PLACE_HIGH[role][fit >> 8]
+            ids += PLACE_LOW_IDS[role][fit & 255]
+            ids += PLACE_HIGH_IDS[role][fit >> 8]
+            if camp:
+                out.append(PLACE[role][CAMP])
+                ids.append(PLACE_IDS[role][CAMP])
+
+
 def can_place(state: HeroesState, seat: int) -> bool:
     """Whether ``seat`` has at least one placement."""
     hand = state.hands[seat]
@@ -347,6 +401,11 @@ def strike_targets(state: HeroesState) -> int:
     return NEIGHBOURS[state.pending_room] & state.masks[1 - state.mover]
 
 
+def to_move(state: HeroesState) -> int | None:
+    """The seat to move; None once over."""
+    return None if state.result is not None else state.mover
+
+
 def legal_actions(state: HeroesState) -> list[Action]:
     """Stable order: draw, then placements; or strikes (a1..c5) then skip; or placements, skip."""
     if state.result is not None:
@@ -360,6 +419,27 @@ def legal_actions(state: HeroesState) -> list[Action]:
         out.append(SKIP)
         return out
     return placements(state, seat, [DRAW] if draw_amount(state, seat) else [])
+
+
+def ascending_ids(state: HeroesState) -> tuple[list[int], list[Action]]:
+    """The ids of the legal actions in the research encoding (``PLACE_IDS`` and friends),
+    ascending, and item by item the actions: ``legal_actions`` with skip first (its id is below
+    the others'), found with their ids instead of looked up one by one."""
+    if state.result is not None:
+        return [], []
+    seat = state.mover
+    if state.pending == STRIKE_CHOICE:
+        targets = strike_targets(state)
+        struck = [r for r in range(15) if targets >> r & 1]
+        return [SKIP_ID, *(STRIKE_IDS[r] for r in struck)], [SKIP, *(STRIKE[r] for r in struck)]
+    if state.pending == RANGER_CHOICE:
+        out, ids = [SKIP], [SKIP_ID]
+    elif draw_amount(state, seat):
+        out, ids = [DRAW], [DRAW_ID]
+    else:
+        out, ids = [], []
+    _placements_with_ids(state, seat, out, ids)
+    return ids, out
 
 
 # ---------------------------------------------------------------------------------- effects
