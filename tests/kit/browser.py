@@ -106,17 +106,21 @@ def state(page: Page) -> State:
 def decision(page: Page, after: int) -> State:
     """Wait until the page has a state newer than version ``after`` that asks this seat for an
     action (or ends the match), drawn on the page; return it."""
-    page.wait_for_function(
+    # the state that passed the check is the one returned (read in the same evaluation: the page
+    # may replace it meanwhile, e.g. while it joins the table Play again opened)
+    found = page.wait_for_function(
         """(after) => {
           const d = window.__ludoteca;
           const s = d && d.state;
-          return s && s.view && s.version > after && (s.view.over || s.legal.length > 0)
+          const ready = s && s.view && s.version > after && (s.view.over || s.legal.length > 0)
             && document.querySelector(".board-root > *") !== null;
+          return ready ? s : null;
         }""",
         arg=after,
         timeout=TURN_TIMEOUT_MS,
     )
-    return state(page)
+    decided: State = found.json_value()
+    return decided
 
 
 def lit_targets(page: Page) -> set[str]:
