@@ -308,12 +308,10 @@ def _blocked(state: HeroesState, seat: int) -> list[int]:
     return blocked
 
 
-def placements(state: HeroesState, seat: int, out: list[Action] | None = None) -> list[Action]:
-    """Every placement of ``seat``: by role (halfling..paladin), then target (a1..c5, camp);
-    appended to ``out`` when given. (``connection`` and ``_blocked``'s rooms, written out for
-    the roles in hand.)"""
-    if out is None:
-        out = []
+def _fits(state: HeroesState, seat: int) -> tuple[list[int], int]:
+    """Per role (halfling..paladin) the rooms (mask) a hero of it in ``seat``'s hand may be
+    placed in, -1 for a role not in hand; and whether the rival's camp is reached (non-zero).
+    (``connection`` and ``_blocked``'s rooms, written out for the roles in hand.)"""
     hand = state.hands[seat]
     own_rooms = state.masks[seat]
     home = CAMP_ROW[seat]
@@ -327,7 +325,7 @@ def placements(state: HeroesState, seat: int, out: list[Action] | None = None) -
     camp = chain & CAMP_ROW[1 - seat]  # reaches_camp
     rooms = state.hero_rooms
     own, rival = seat * 8, 8 - seat * 8
-    fits = [-1] * 8  # per role in hand, the rooms it fits
+    fits = [-1] * 8
     above = 0
     for role in range(PALADIN, HALFLING, -1):
         above |= rooms[rival + role]
@@ -335,6 +333,15 @@ def placements(state: HeroesState, seat: int, out: list[Action] | None = None) -
             fits[role] = (ALL_ROOMS if role == ROGUE else near) & ~(above | rooms[own + role])
     if hand[HALFLING]:
         fits[HALFLING] = near & ~rooms[own]
+    return fits, camp
+
+
+def placements(state: HeroesState, seat: int, out: list[Action] | None = None) -> list[Action]:
+    """Every placement of ``seat``: by role (halfling..paladin), then target (a1..c5, camp);
+    appended to ``out`` when given."""
+    if out is None:
+        out = []
+    fits, camp = _fits(state, seat)
     for role in range(8):
         fit = fits[role]
         if fit >= 0:
@@ -346,29 +353,8 @@ def placements(state: HeroesState, seat: int, out: list[Action] | None = None) -
 
 
 def _placements_with_ids(state: HeroesState, seat: int, out: list[Action], ids: list[int]) -> None:
-    """``placements`` appended to ``out``, and their ids to ``ids`` (the same walk, written out
-    again so that ``placements`` stays as it is)."""
-    hand = state.hands[seat]
-    own_rooms = state.masks[seat]
-    home = CAMP_ROW[seat]
-    chain = own_rooms & home
-    while True:  # connection
-        grown = SPREAD[chain] & own_rooms
-        if grown == chain:
-            break
-        chain = grown
-    near = SPREAD[chain] | home  # connected_rooms
-    camp = chain & CAMP_ROW[1 - seat]  # reaches_camp
-    rooms = state.hero_rooms
-    own, rival = seat * 8, 8 - seat * 8
-    fits = [-1] * 8  # per role in hand, the rooms it fits
-    above = 0
-    for role in range(PALADIN, HALFLING, -1):
-        above |= rooms[rival + role]
-        if hand[role]:
-            fits[role] = (ALL_ROOMS if role == ROGUE else near) & ~(above | rooms[own + role])
-    if hand[HALFLING]:
-        fits[HALFLING] = near & ~rooms[own]
+    """``placements`` appended to ``out``, and their ids to ``ids``."""
+    fits, camp = _fits(state, seat)
     for role in range(8):
         fit = fits[role]
         if fit >= 0:
