@@ -341,30 +341,27 @@ def placements(state: HeroesState, seat: int, out: list[Action] | None = None) -
     appended to ``out`` when given."""
     if out is None:
         out = []
-    fits, camp = _fits(state, seat)
-    for role in range(8):
-        fit = fits[role]
-        if fit >= 0:
-            out += PLACE_LOW[role][fit & 255]
-            out += PLACE_HIGH[role][fit >> 8]
-            if camp:
-                out.append(PLACE[role][CAMP])
+    _placements_with_ids(state, seat, out, None)
     return out
 
 
-def _placements_with_ids(state: HeroesState, seat: int, out: list[Action], ids: list[int]) -> None:
-    """``placements`` appended to ``out``, and their ids to ``ids``."""
+def _placements_with_ids(
+    state: HeroesState, seat: int, out: list[Action], ids: list[int] | None
+) -> None:
+    """``placements`` appended to ``out``, and their ids to ``ids`` unless it is None."""
     fits, camp = _fits(state, seat)
     for role in range(8):
         fit = fits[role]
         if fit >= 0:
             out += PLACE_LOW[role][fit & 255]
             out += PLACE_HIGH[role][fit >> 8]
-            ids += PLACE_LOW_IDS[role][fit & 255]
-            ids += PLACE_HIGH_IDS[role][fit >> 8]
+            if ids is not None:
+                ids += PLACE_LOW_IDS[role][fit & 255]
+                ids += PLACE_HIGH_IDS[role][fit >> 8]
             if camp:
                 out.append(PLACE[role][CAMP])
-                ids.append(PLACE_IDS[role][CAMP])
+                if ids is not None:
+                    ids.append(PLACE_IDS[role][CAMP])
 
 
 def can_place(state: HeroesState, seat: int) -> bool:
