@@ -1,7 +1,7 @@
 """Engine speed: random playouts through the rules interface, actions per CPU second per game,
 side by side with OpenSpiel's ``liars_dice`` (C++ behind pybind11) driven by the same loop.
 
-    .venv/bin/python bench/engine.py [--seconds 2] [--repeats 3] [--game dwarves]
+    .venv/bin/python bench/engine.py [--seconds 0.25] [--repeats 16] [--game dwarves]
 
 Every game at its smallest and largest player count through ``Game.step`` (what search and
 playouts call: the same match as ``apply_unchecked`` without building the match log; ``--events``
@@ -9,10 +9,11 @@ adds rows through ``apply_unchecked``), and the reference, each run for ``--seco
 CPU time per repetition (``--adapter`` adds each game through the OpenSpiel adapter, in the
 reference's loop, with its default chance, and a game that offers explicit chance once more
 loaded with it: the row ``openspiel explicit``, whose chance nodes the loop draws); the
-repetitions are interleaved (every target once, then every target again), so a neighbour's load
-falls on all of them alike. Printed: the median over the repetitions and its ratio to the
-reference's median in the same run, after a line saying whether the rules run compiled (``make
-native``) or pure (``LUDOTECA_PURE=1``).
+repetitions are short and interleaved (every target once, then every target again), so a
+neighbour's load falls on all of them alike: on a shared machine, 3 runs of 2 s moved the ratios
+by up to a third from one bench to the next, 16 runs of 0.25 s by about a tenth. Printed: the
+median over the repetitions and its ratio to the reference's median in the same run, after a
+line saying whether the rules run compiled (``make native``) or pure (``LUDOTECA_PURE=1``).
 """
 
 from __future__ import annotations
@@ -205,8 +206,8 @@ def compare(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per run")
-    parser.add_argument("--repeats", type=int, default=3, help="interleaved repetitions")
+    parser.add_argument("--seconds", type=float, default=0.25, help="CPU seconds per run")
+    parser.add_argument("--repeats", type=int, default=16, help="interleaved repetitions")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument(
         "--events", action="store_true", help="also time apply_unchecked (with the match log)"

@@ -371,3 +371,55 @@ def test_ismcts_runs_on_a_game_typed_imperfect_for_it() -> None:
     assert bot.step(state) in state.legal_actions()
     with pytest.raises(ValueError, match="no game 'ludoteca_chess'"):
         openspiel.load_typed_imperfect("ludoteca_chess")
+
+
+@pytest.mark.parametrize("short_name", ["ludoteca_heroes", "ludoteca_dwarves"])
+def test_actions_played_from_python_reach_openspiels_record_in_order(short_name: str) -> None:
+    """With sampled chance ``apply_action`` plays in Python and notes the action for C++: the
+    history, move number and serialisation read as if every action had gone through C++, when
+    the two ways are mixed, across clones and children, and after a refused action."""
+    players = 3 if short_name == "ludoteca_dwarves" else 2
+    python_way = pyspiel.load_game(short_name, {"players": players, "rng_seed": 7})
+    cpp_way = pyspiel.load_game(short_name, {"players": players, "rng_seed": 7})
+    state, reference = python_way.new_initial_state(), cpp_way.new_initial_state()
+    assert state.is_initial_state()
+    rng = random.Random(5)
+    clones: list[tuple[pyspiel.State, pyspiel.State]] = []
+    step = 0
+    while not reference.is_terminal():
+        action = rng.choice(reference.legal_actions())
+        pyspiel.State.apply_action(reference, action)  # C++ ApplyAction, always eager
+        if step % 7 == 3:
+            pyspiel.State.apply_action(state, action)  # C++ after Python: must come after it
+        elif step % 11 == 5:
+            state = state.child(action)
+        else:
+            state.apply_action(action)
+        assert not state.is_initial_state()
+        assert state.move_number() == reference.move_number()
+        if step % 5 == 0:
+            assert state.history() == reference.history()
+        if step % 9 == 2:
+            clones.append((state.clone(), reference.clone()))
+        step += 1
+
+    def pairs(s: pyspiel.State) -> list[tuple[int, int]]:
+        return [(h.player, h.action) for h in s.full_history()]
+
+    assert pairs(state) == pairs(reference)
+    assert state.history_str() == reference.history_str()
+    assert str(state) == str(reference)
+    assert state.returns() == reference.returns()
+    with pytest.raises(Exception, match="not legal"):
+        state.apply_action(0)
+    assert state.history() == reference.history()
+    for copy, copied in clones:  # a clone keeps its own notes: it plays on apart
+        while not copied.is_terminal():
+            action = rng.choice(copied.legal_actions())
+            copy.apply_action(action)
+            pyspiel.State.apply_action(copied, action)
+        assert copy.history() == copied.history()
+        assert str(copy) == str(copied)
+    restored = python_way.deserialize_state(state.serialize())
+    assert restored.history() == reference.history()
+    assert str(restored) == str(reference)

@@ -133,8 +133,7 @@ class Shared:
         self.game: AnyGame = get(entry.game_id)
         self.params: JSON = self.game.spec.params({"players": players})
         self.players = players
-        self.encoding: Encoding = encoding(entry.game_id, players)
-        self.legal = lister(self.encoding, self.game)
+        self.encoding, self.legal = _listing(entry.game_id, players)
         self.rng_seed = rng_seed
         self.deals = itertools.count()
 
@@ -151,6 +150,14 @@ class Shared:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_shared, (self.entry.short_name, self.players, self.rng_seed, self.explicit))
+
+
+@cache
+def _listing(game_id: str, players: int) -> tuple[Encoding, Callable[[Any], Legal]]:
+    """A game's encoding for a player count and what lists its legal actions: one for every
+    load of the game, so the legal lists ``lister`` keeps outlive a loaded game."""
+    found = encoding(game_id, players)
+    return found, lister(found, get(game_id))
 
 
 @cache
@@ -207,8 +214,25 @@ def _player_of(position: Position) -> int:
     return CHANCE if position.pending is not None else player(position.game, position.state)
 
 
+class Unsynced(list[tuple[int, int]]):
+    """The (player, action) pairs a state has played from Python and not yet handed to C++; a
+    copied state gets its own list (the pairs themselves never change)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Unsynced:
+        return Unsynced(self)
+
+
 class LudotecaState(pyspiel.State):  # type: ignore[misc]
-    """A position: a chance node (explicit chance), a seat to move, or the end."""
+    """A position: a chance node (explicit chance), a seat to move, or the end.
+
+    With sampled chance, an action played from Python (``apply_action``) is noted here and
+    reaches OpenSpiel's C++ record of the match (its history and move number) when that record
+    is read through this class (``history``, ``full_history``, ``history_str``,
+    ``move_number``, ``serialize``, ``undo_action``; a ``clone`` takes the notes with it) or
+    when C++ plays the next action: the record always reads as if every action had gone through
+    C++. C++ code handed a state straight after Python played on it, that reads its history
+    without asking the state anything first, would read it as it was: call ``sync()`` before.
+    """
 
     def __init__(self, game: LudotecaGame, shared: Shared) -> None:
         super().__init__(game)
@@ -219,6 +243,8 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         self.dealt: Position | None = None
         self.legal_cache: Legal | None = None  # once listed for this position
         self.player: int | None = None  # current_player(), once known for this position
+        self.unsynced = Unsynced()  # (player, action) played from Python, not yet in C++
+        self.replaying = False  # ``sync`` is handing them to C++
 
     @property
     def position(self) -> Position:
@@ -306,19 +332,57 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         return canonical(self.position.to_json())
 
     # --------------------------------------------------------------------------- changes
+    def apply_action(self, action: int) -> None:
+        """As OpenSpiel's ``State::ApplyAction``. With sampled chance, the action is played here
+        and only noted for OpenSpiel's own record of the match (``sync``): pybind11's way, C++
+        calling back into Python for ``current_player`` and then ``_apply_action``, would cost
+        more than the rules' own work."""
+        position = self.dealt or self.position
+        if position.scripted:  # explicit chance: C++ records every action at once
+            pyspiel.State.apply_action(self, action)
+            return
+        player = self.player
+        if player is None:
+            player = self.current_player()
+        moves = self.legal_cache or self.shared.legal(position.state)
+        try:
+            chosen = moves.actions[moves.ids.index(action)]
+        except ValueError:
+            raise ValueError(f"action {action} is not legal here") from None
+        self.legal_cache = None
+        game, state = position.game, position.state
+        game.step(state, chosen)  # chance drawn from the state's own stream
+        seat = game.to_move(state)
+        self.player = TERMINAL if seat is None else seat  # asked next, always
+        self.unsynced.append((player, action))
+
+    def sync(self) -> None:
+        """Hand OpenSpiel's C++ state the actions played from Python since (``apply_action``),
+        in order, so that its history and move number are what eager play would have made."""
+        pending = self.unsynced
+        if not pending:
+            return
+        self.unsynced = Unsynced()
+        known = self.player
+        self.replaying = True
+        try:
+            for player, action in pending:
+                self.player = player  # what C++ asks ``current_player`` before each action
+                pyspiel.State.apply_action(self, action)
+        finally:
+            self.replaying = False
+            self.player = known
+
     def _apply_action(self, action: int) -> None:
+        """Called by C++ (OpenSpiel's ``ApplyAction``, from a C++ algorithm, ``child`` or a
+        ``sync``), which records the action itself once this returns."""
+        if self.replaying:
+            return  # already played, by ``apply_action``
+        self.sync()  # what Python played comes first in C++'s history
         position = self.dealt or self.position
         if not position.scripted:  # sampled chance: every node a player's
-            moves = self.legal_cache or self.shared.legal(position.state)
-            try:
-                chosen = moves.actions[moves.ids.index(action)]
-            except ValueError:
-                raise ValueError(f"action {action} is not legal here") from None
-            self.legal_cache = None
-            game, state = position.game, position.state
-            game.step(state, chosen)  # chance drawn from the state's own stream
-            seat = game.to_move(state)
-            self.player = TERMINAL if seat is None else seat  # asked next, always
+            self.apply_action(action)
+            self.unsynced.pop()  # C++ records this one
             return
         if position.pending is not None:  # a chance node
             position.apply_chance(action)
@@ -326,6 +390,38 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
             position.apply((self.legal_cache or self.legal()).action(action))
         self.legal_cache = None
         self.player = _player_of(position)  # asked next, always
+
+    # OpenSpiel's record of the match, as if every action had gone through C++.
+    def history(self) -> list[int]:
+        self.sync()
+        return list(pyspiel.State.history(self))
+
+    def full_history(self) -> list[Any]:
+        self.sync()
+        return list(pyspiel.State.full_history(self))
+
+    def history_str(self) -> str:
+        self.sync()
+        return str(pyspiel.State.history_str(self))
+
+    def move_number(self) -> int:
+        return int(pyspiel.State.move_number(self)) + len(self.unsynced)
+
+    def is_initial_state(self) -> bool:
+        return not self.unsynced and bool(pyspiel.State.is_initial_state(self))
+
+    def serialize(self) -> str:
+        self.sync()
+        return str(pyspiel.State.serialize(self))
+
+    def undo_action(self, player: int, action: int) -> None:
+        self.sync()
+        pyspiel.State.undo_action(self, player, action)
+
+    def child(self, action: int) -> LudotecaState:
+        copy: LudotecaState = self.clone()
+        copy.apply_action(action)
+        return copy
 
     def resample_from_infostate(
         self, player: int, probability_sampler: Callable[[], float]
