@@ -13,7 +13,7 @@ from ludoteca.games.words import Messages
 
 from . import notation, rules, view
 from .actions import Action
-from .bot import SEARCH_MEETING, HeuristicBot
+from .bot import SEARCH_GIFT, SEARCH_MEETING, SEARCH_RIVAL, SEARCH_RIVAL_EXTRA, HeuristicBot
 from .choices import legal
 from .encoding import DwarvesEncoding
 from .play import act
@@ -99,7 +99,9 @@ class DwarvesGame(Game[DwarvesState, Action]):
         return HeuristicBot()
 
     def search_bot(self) -> Bot:
-        return HeuristicBot(meeting=SEARCH_MEETING)
+        return HeuristicBot(
+            SEARCH_MEETING, rival=SEARCH_RIVAL, rival_extra=SEARCH_RIVAL_EXTRA, gift=SEARCH_GIFT
+        )
 
     def words(self, lang: str) -> Words:
         return DwarvesWords(Messages(lang))
