@@ -114,4 +114,8 @@ def test_deadlines_fire_once_across_processes_and_a_kill(
             # ... and on time: within 2 s, or the duty's and the lease's takeover at the kill
             near_kill = previous_end + TURN <= killed_at + 0.5 and start >= killed_at - 0.5
             assert late <= (DUTY + LEASE + 2.0 if near_kill else 2.0), (table_id, played)
-    assert health(survivor.base)["deadlines_fired"] > 0
+    # the survivor kept every table going: it read sleeping ones for their deadline (its duty)
+    # or, having taken over those the holder drove, drives them and their timers fire there (on
+    # a slow machine a table fired every 2 s may not find the second it needs to doze between)
+    seen = health(survivor.base)
+    assert seen["deadlines_fired"] > 0 or seen["driving"] > 0, seen
