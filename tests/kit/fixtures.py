@@ -58,6 +58,18 @@ def postgres_url(postgres_base: str, request: pytest.FixtureRequest) -> Iterator
         conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
+@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh store of each kind in turn: in memory, a SQLite file, a PostgreSQL schema (the
+    storage contract's tests run against all three)."""
+    if request.param == "memory":
+        return "memory://"
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    found: str = request.getfixturevalue("postgres_url")
+    return found
+
+
 @pytest.fixture
 def redis_url(request: pytest.FixtureRequest) -> str:
     """The local Redis (tests keep to key prefixes of their own)."""
@@ -176,5 +188,6 @@ __all__ = [
     "redis_url",
     "server",
     "sqlite_url",
+    "store_url",
     "web_server",
 ]

@@ -24,17 +24,7 @@ from ludoteca.server.config import Settings
 from ludoteca.server.storage import Storage, open_storage
 
 
-@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "memory":
-        return "memory://"
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
-    found: str = request.getfixturevalue("postgres_url")
-    return found
-
-
-def test_a_job_is_claimed_once_and_again_only_after_its_worker_died(url: str) -> None:
+def test_a_job_is_claimed_once_and_again_only_after_its_worker_died(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         assert await store.load_analysis("t1") is None
         assert await store.queue_analysis("t1", 10.0)
@@ -64,7 +54,7 @@ def test_a_job_is_claimed_once_and_again_only_after_its_worker_died(url: str) ->
         assert gave_up.result == "its worker stopped 3 times"
 
     async def run() -> None:
-        store = open_storage(url)
+        store = open_storage(store_url)
         try:
             await scenario(store)
         finally:
@@ -74,10 +64,10 @@ def test_a_job_is_claimed_once_and_again_only_after_its_worker_died(url: str) ->
 
 
 def test_two_processes_claiming_at_once_take_each_job_once(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    store_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
 
     async def run() -> None:
-        one, two = open_storage(url), open_storage(url)
+        one, two = open_storage(store_url), open_storage(store_url)
         try:
             for n in range(6):
                 await one.queue_analysis(f"t{n}", float(n))

@@ -29,21 +29,11 @@ from ludoteca.server.storage import (
 Scenario = Callable[[Storage], Awaitable[None]]
 
 
-@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "memory":
-        return "memory://"
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
-    found: str = request.getfixturevalue("postgres_url")
-    return found
-
-
-def check(url: str, scenario: Scenario) -> None:
-    """Run ``scenario`` on a store opened at ``url``, then close it."""
+def check(store_url: str, scenario: Scenario) -> None:
+    """Run ``scenario`` on a store opened at ``store_url``, then close it."""
 
     async def run() -> None:
-        store = open_storage(url)
+        store = open_storage(store_url)
         try:
             await scenario(store)
         finally:
@@ -76,7 +66,7 @@ async def results(*calls: Awaitable[None]) -> list[BaseException | None]:
 
 
 # ------------------------------------------------------------------------------ round trips
-def test_a_table_comes_back_as_stored_and_copies_are_the_callers(url: str) -> None:
+def test_a_table_comes_back_as_stored_and_copies_are_the_callers(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         row = table(
             "t1", created_at=12.5, seats=[SeatRow(1, "open", "Seat 2"), SeatRow(0, "human", "Ana")]
@@ -95,10 +85,10 @@ def test_a_table_comes_back_as_stored_and_copies_are_the_callers(url: str) -> No
         assert await store.load_table("nothing") is None
         assert await store.load_actions("nothing") == []
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_versions_say_where_each_table_stands_in_one_read(url: str) -> None:
+def test_versions_say_where_each_table_stands_in_one_read(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await store.create_table(table("t1"))
         await store.create_table(table("t2", status="open"))
@@ -108,10 +98,10 @@ def test_versions_say_where_each_table_stands_in_one_read(url: str) -> None:
         assert found == {"t1": (2, "over"), "t2": (0, "open")}
         assert await store.versions([]) == {}
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_a_taken_id_or_a_bad_row_stores_nothing(url: str) -> None:
+def test_a_taken_id_or_a_bad_row_stores_nothing(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await store.create_table(table("t1"))
         with pytest.raises(ConflictError, match="already a table t1"):
@@ -124,10 +114,10 @@ def test_a_taken_id_or_a_bad_row_stores_nothing(url: str) -> None:
         assert kept is not None and kept.game == "heroes"
         assert await store.load_table("t2") is None and await store.load_table("t3") is None
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_a_seat_is_replaced_and_a_missing_seat_is_a_conflict(url: str) -> None:
+def test_a_seat_is_replaced_and_a_missing_seat_is_a_conflict(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await store.create_table(table("t1"))
         await store.update_seat("t1", SeatRow(0, "human", "Ana", None, "hash", away=True))
@@ -138,10 +128,10 @@ def test_a_seat_is_replaced_and_a_missing_seat_is_a_conflict(url: str) -> None:
         with pytest.raises(ConflictError):
             await store.update_seat("gone", SeatRow(0, "human", "Nobody"))
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_a_table_starts_once(url: str) -> None:
+def test_a_table_starts_once(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await store.create_table(table("t1", status="open", seats=[SeatRow(0, "open", "Seat 1")]))
         await store.start_table("t1", [SeatRow(0, "bot", "Bot 1", "easy")], 5.0)
@@ -156,10 +146,10 @@ def test_a_table_starts_once(url: str) -> None:
         with pytest.raises(ConflictError, match="not waiting to be dealt"):
             await store.deal_table("t1", 9.0)
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_a_start_naming_a_seat_the_table_lacks_stores_nothing(url: str) -> None:
+def test_a_start_naming_a_seat_the_table_lacks_stores_nothing(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await store.create_table(table("t1", status="open", seats=[SeatRow(0, "open", "Seat 1")]))
         with pytest.raises(ConflictError, match="no seat"):
@@ -171,12 +161,12 @@ def test_a_start_naming_a_seat_the_table_lacks_stores_nothing(url: str) -> None:
             None,
             [SeatRow(0, "open", "Seat 1")],
         )
-        assert store.dialect == url.split(":", 1)[0]
+        assert store.dialect == store_url.split(":", 1)[0]
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_seats_commit_then_reveal_then_the_table_is_dealt_once(url: str) -> None:
+def test_seats_commit_then_reveal_then_the_table_is_dealt_once(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await store.create_table(table("t1", status="open"))
         ana, bo = "ab" * 32, "cd" * 32
@@ -218,11 +208,11 @@ def test_seats_commit_then_reveal_then_the_table_is_dealt_once(url: str) -> None
         with pytest.raises(ConflictError, match="not taking reveals"):
             await store.reveal_seat("t1", 1, "bo-seed", "2" * 32)
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
 # -------------------------------------------------------------------------------- appends
-def test_a_step_is_stored_once_and_the_version_moves_with_it(url: str) -> None:
+def test_a_step_is_stored_once_and_the_version_moves_with_it(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await store.create_table(table("t1"))
         await store.append(Append("t1", step(1), 1.0, None))
@@ -250,10 +240,10 @@ def test_a_step_is_stored_once_and_the_version_moves_with_it(url: str) -> None:
             3,
         )
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_appends_together_each_hear_their_own_result(url: str) -> None:
+def test_appends_together_each_hear_their_own_result(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         for n in range(20):
             await store.create_table(table(f"t{n}"))
@@ -265,14 +255,14 @@ def test_appends_together_each_hear_their_own_result(url: str) -> None:
         assert isinstance(answers[5], ConflictError)
         assert [len(await store.load_actions(f"t{n}")) for n in range(20)] == [1] * 20
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_two_writers_of_the_same_step_store_it_once(url: str) -> None:
+def test_two_writers_of_the_same_step_store_it_once(store_url: str) -> None:
     """Two stores on one database (two server processes), or two callers of the one memory store."""
 
     async def scenario(first: Storage) -> None:
-        second = first if url == "memory://" else open_storage(url)
+        second = first if store_url == "memory://" else open_storage(store_url)
         try:
             await first.create_table(table("t1"))
             answers = await results(
@@ -288,7 +278,7 @@ def test_two_writers_of_the_same_step_store_it_once(url: str) -> None:
             if second is not first:
                 await second.close()
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
 # ------------------------------------------------------------------------------- listings
@@ -312,7 +302,7 @@ async def listing(store: Storage) -> None:
         await store.create_table(table(table_id, created_at=age, game=game, status=status))
 
 
-def test_pages_walk_the_tables_newest_first_without_gaps(url: str) -> None:
+def test_pages_walk_the_tables_newest_first_without_gaps(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await listing(store)
         pages, cursor = [], None
@@ -328,10 +318,10 @@ def test_pages_walk_the_tables_newest_first_without_gaps(url: str) -> None:
         first = (await store.list_tables(limit=2)).rows
         assert [len(r.seats) for r in first] == [2, 2], "pages carry their seats"
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_pages_filter_by_status_and_game(url: str) -> None:
+def test_pages_filter_by_status_and_game(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await listing(store)
         open_heroes = await store.list_tables(statuses=["open"], game="heroes", limit=2)
@@ -349,7 +339,7 @@ def test_pages_filter_by_status_and_game(url: str) -> None:
         reload = await store.tables_with_status(["open", "playing"], 3)
         assert [r.id for r in reload] == ["x8", "x7", "b"]
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
 @pytest.mark.parametrize(
@@ -362,7 +352,7 @@ def test_pages_filter_by_status_and_game(url: str) -> None:
     ],
 )
 def test_a_bad_page_request_is_refused(
-    url: str, limit: int, cursor: str | None, message: str
+    store_url: str, limit: int, cursor: str | None, message: str
 ) -> None:
     async def scenario(store: Storage) -> None:
         with pytest.raises(ValueError, match=message):
@@ -372,10 +362,10 @@ def test_a_bad_page_request_is_refused(
         with pytest.raises(ValueError, match="at least 1"):
             await store.tables_with_status(["open"], 0)
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_open_tables_expire_and_started_ones_stay(url: str) -> None:
+def test_open_tables_expire_and_started_ones_stay(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await listing(store)
         expired = await store.expire_open_tables(older_than=7.0)
@@ -387,10 +377,10 @@ def test_open_tables_expire_and_started_ones_stay(url: str) -> None:
         assert await store.expire_open_tables(older_than=7.0) == []
         assert await store.count_tables(statuses=["expired"]) == 4
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_tables_named_expire_only_while_open(url: str) -> None:
+def test_tables_named_expire_only_while_open(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await listing(store)
         expired = await store.expire_tables(["x7", "x8", "a", "x1", "nothing"])
@@ -411,10 +401,10 @@ def test_tables_named_expire_only_while_open(url: str) -> None:
         with pytest.raises(ConflictError, match="no longer open"):
             await store.start_table("x7", [SeatRow(0, "human", "Late")], 9.0)
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_pages_by_offset_and_the_count_behind_them(url: str) -> None:
+def test_pages_by_offset_and_the_count_behind_them(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await listing(store)
         page = await store.list_tables(statuses=["open", "playing"], limit=3, offset=2)
@@ -428,10 +418,10 @@ def test_pages_by_offset_and_the_count_behind_them(url: str) -> None:
         assert await store.count_tables(statuses=["open"], game="heroes") == 3
         assert await store.count_tables() == 8
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
-def test_a_closed_store_refuses_calls(url: str) -> None:
+def test_a_closed_store_refuses_calls(store_url: str) -> None:
     async def scenario(store: Storage) -> None:
         await store.ping()
         await store.close()
@@ -440,7 +430,7 @@ def test_a_closed_store_refuses_calls(url: str) -> None:
         with pytest.raises(RuntimeError, match="closed"):
             await store.append(Append("t1", step(1), 0.0, None))
 
-    check(url, scenario)
+    check(store_url, scenario)
 
 
 # ----------------------------------------------------------------------- opening a store
@@ -505,10 +495,10 @@ def test_when_the_database_fails_every_waiting_append_hears_it(tmp_path: Path) -
 
 
 def test_close_lets_the_waiting_appends_commit(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    store_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
 
     async def scenario() -> None:
-        store = open_storage(url)
+        store = open_storage(store_url)
         await store.create_table(table("t1"))
         pending = asyncio.create_task(store.append(Append("t1", step(1), 0.0, None)))
         await asyncio.sleep(0)  # the append is waiting for its commit
@@ -518,7 +508,7 @@ def test_close_lets_the_waiting_appends_commit(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
     async def reopened() -> list[ActionRow]:
-        store = open_storage(url)
+        store = open_storage(store_url)
         try:
             return await store.load_actions("t1")
         finally:
@@ -529,7 +519,7 @@ def test_close_lets_the_waiting_appends_commit(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------------ turn-based tables
 def test_due_tables_come_by_due_time_and_a_step_moves_the_due_time_and_the_seat(
-    url: str,
+    store_url: str,
 ) -> None:
     async def scenario(store: Storage) -> None:
         tb = {"pace": "turn-based", "turn_seconds": 3600}
@@ -559,4 +549,4 @@ def test_due_tables_come_by_due_time_and_a_step_moves_the_due_time_and_the_seat(
         awake = await store.tables_with_status(["playing"], sleeping=False)
         assert [r.id for r in awake] == ["real"]
 
-    check(url, scenario)
+    check(store_url, scenario)
