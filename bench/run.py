@@ -22,7 +22,7 @@ import strength
 from ludoteca.bots.levels import HARD_ITERATIONS, HARD_SECONDS
 from ludoteca.games import all_games, get
 
-STRENGTH_ITERATIONS = {"dice-heroes": 200, "dwarves": 480, "heroes": 100}
+STRENGTH_ITERATIONS = {"dice-heroes": 480, "dwarves": 480, "heroes": 100}
 """The hard bot's fixed budget in the strength table, per game: at most the median it reaches in
 its table budget on this machine (checked below)."""
 

@@ -1,4 +1,5 @@
-"""The heuristic bot: what it keeps and re-rolls, and that it beats the random bot."""
+"""The heuristic bot: what it keeps and re-rolls, and that it beats the random bot; the search
+policy of ``hard``, which differs from it at two players only."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ import pytest
 from dice_heroes_helpers import GAME, position, seat
 
 from ludoteca.bots import RandomBot
-from ludoteca.core import decide
+from ludoteca.core import Bot, decide
 
 
-def _choice(data: dict[str, Any]) -> str:
+def _choice(data: dict[str, Any], bot: Bot | None = None) -> str:
     state = GAME.from_json(data)
-    bot = GAME.heuristic_bot()
+    bot = bot or GAME.heuristic_bot()
     action = decide(bot, GAME, state, 0, random.Random(0))
     assert action in GAME.legal_actions(state)
     return GAME.action_to_text(state, action)
@@ -70,6 +71,36 @@ def test_keeps_growth_faces_early_and_rerolls_them_late() -> None:
     late["seats"][0]["posters"] = [10, 10]
     late["seats"][1]["posters"] = [5, 10, 10, 10]
     assert _choice(late) == "reroll 1 2"
+
+
+def _duel(dice: tuple[str, ...], **changes: Any) -> dict[str, Any]:
+    """2 players, seat 1 holds the posters with one white sword; seat 0 rolled ``dice``."""
+    seats = [seat(), seat(troop=(2, 0, 0))]
+    data = position(players=2, seats=seats, holder=1, laid=("white:sword1",), dice=dice)
+    data.update(changes)
+    return data
+
+
+def test_the_search_policy_stops_as_soon_as_it_outbids_a_single_rival() -> None:
+    dice = ("white:sword2", "white:coin", "white:coin")
+    assert _choice(_duel(dice)) == "reroll 2 3", "medium improves a thin lead"
+    assert _choice(_duel(dice), GAME.search_bot()) == "stop"
+    # against two rivals it plays as medium does
+    three = _against(("white:sword1",), dice)
+    assert _choice(three, GAME.search_bot()) == _choice(three) == "reroll 2 3"
+
+
+def test_the_search_policy_keeps_growth_faces_all_game_against_a_single_rival() -> None:
+    dice = ("white:yellow-die", "white:coin", "white:sword1")
+    late = _duel(dice, posters=[15])
+    late["seats"][0]["posters"] = [5, 10]
+    late["seats"][1]["posters"] = [10, 10]
+    assert _choice(late) == "reroll 1 2", "medium re-rolls a growth face late"
+    assert _choice(late, GAME.search_bot()) == "reroll 2"
+    three = _against(("white:sword1",), dice, posters=[15])
+    three["seats"][0]["posters"] = [10, 10]
+    three["seats"][1]["posters"] = [5, 10, 10, 10]
+    assert _choice(three, GAME.search_bot()) == _choice(three) == "reroll 1 2"
 
 
 @pytest.mark.slow

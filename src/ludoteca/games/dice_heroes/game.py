@@ -11,7 +11,7 @@ from ludoteca.core.game import Board, Chance, Words
 from ludoteca.games.words import Messages
 
 from . import notation, rules, view
-from .bot import HeuristicBot
+from .bot import SEARCH_DUEL_SAFE, HeuristicBot
 from .encoding import DiceHeroesEncoding
 from .rules import Action, DiceState, legal_actions, play
 from .words import DiceHeroesWords
@@ -96,6 +96,11 @@ class DiceHeroesGame(Game[DiceState, Action]):
 
     def heuristic_bot(self) -> Bot:
         return HeuristicBot()
+
+    def search_bot(self) -> Bot:
+        """The heuristic that, at a two-player table, stops as soon as it outbids and keeps
+        growth faces all game: measured stronger than ``medium`` (``bot.SEARCH_DUEL_SAFE``)."""
+        return HeuristicBot(duel_safe=SEARCH_DUEL_SAFE, duel_growth=True)
 
     def words(self, lang: str) -> Words:
         return DiceHeroesWords(Messages(lang))
