@@ -47,8 +47,9 @@ SEARCH_RIVAL, SEARCH_RIVAL_EXTRA, SEARCH_GIFT = 0.75, 0.25, 1.0
 moves by the dice), and a hobbit's gift worth less beside a trade. Tuned on 2-player matches
 without search, the same seeds for every candidate (docs/bots.md): against ``medium`` the margin
 grew from +20.5 to +25.6 points over 6,000 matches (+20.2 to +24.5 on other seeds), against
-``random`` nothing moved (32.6% and 32.5%). ``hard`` on the strength bench: 40.0% against
-``random`` (35.0% before), +23.0 points against ``medium`` (+19.0 before)."""
+``random`` nothing moved (32.6% and 32.5%). ``hard`` on the strength bench: +23.0 points against
+``medium`` (+19.0 before); against ``random`` 40.0% of the bench's 100 matches, but 33.0% of 300
+others, as before."""
 
 HOBBIT_NEXT = 0.4
 """What having the hobbit in reach next turn is worth, as a share of its gift."""
