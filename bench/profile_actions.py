@@ -40,12 +40,12 @@ from ludoteca.core import Match
 from ludoteca.core.fairness import seat_commitment
 from ludoteca.games import all_games
 from ludoteca.server import connection
-from ludoteca.server.bots import BotRunner
 from ludoteca.server.config import Settings
-from ludoteca.server.ledger import Services
-from ludoteca.server.lobby import Lobby
+from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.storage import Storage, open_storage
-from ludoteca.server.table import Table
+from ludoteca.server.table.bot_runner import BotRunner
+from ludoteca.server.table.ledger import Services
+from ludoteca.server.table.table import Table
 
 T = TypeVar("T")
 PHASES = ("bot", "prepare", "store", "commit", "submit rest", "view", "encode")

@@ -40,7 +40,7 @@ from ludoteca.core.fairness import (
     seat_commitment,
 )
 from ludoteca.games import all_games, get
-from ludoteca.server.keys import KeyRing, rotate
+from ludoteca.server.signing import KeyRing, rotate
 from ludoteca.terminal import StreamKeyboard, Terminal, TerminalTable, describe_outcome
 
 

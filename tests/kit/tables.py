@@ -13,12 +13,12 @@ from typing import Any
 
 from kit.servers import server_settings
 from ludoteca.core.fairness import seat_commitment
-from ludoteca.server.bots import BotRunner
-from ludoteca.server.cluster import Notice
-from ludoteca.server.ledger import Services
-from ludoteca.server.lobby import Lobby
+from ludoteca.server.cluster.base import Notice
+from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.storage import Storage, open_storage
-from ludoteca.server.table import Table
+from ludoteca.server.table.bot_runner import BotRunner
+from ludoteca.server.table.ledger import Services
+from ludoteca.server.table.table import Table
 
 
 @dataclass

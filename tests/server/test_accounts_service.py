@@ -14,8 +14,8 @@ from ludoteca.server.accounts.rows import memory_engine
 from ludoteca.server.accounts.service import Accounts
 from ludoteca.server.accounts.store import AccountStore
 from ludoteca.server.config import Settings
-from ludoteca.server.limiting import RateLimits
-from ludoteca.server.protocol import Rejected
+from ludoteca.server.guards.limits import RateLimits
+from ludoteca.server.messages import Rejected
 from ludoteca.server.storage import (
     ActionRow,
     Append,

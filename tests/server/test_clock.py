@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ludoteca.server.clock import TurnClock, next_turn_start
-from ludoteca.server.outbox import TokenBucket
+from ludoteca.server.realtime.outbox import TokenBucket
+from ludoteca.server.table.clock import TurnClock, next_turn_start
 
 
 def test_a_turn_runs_for_its_seconds() -> None:

@@ -33,7 +33,7 @@ from kit.servers import ServerProcess, api, free_port, skewed_env
 from kit.wait import eventually
 from ludoteca.core import verify
 from ludoteca.games import get
-from ludoteca.server.clock import next_turn_start
+from ludoteca.server.table.clock import next_turn_start
 
 pytestmark = [pytest.mark.slow, pytest.mark.solo]
 

@@ -10,9 +10,9 @@ from typing import Any
 from test_table_inprocess import two_people
 
 from kit.tables import FakeClock, Hub, Watcher, commit_then_reveal, process_on, seated, settle
-from ludoteca.server.protocol import Rejected
+from ludoteca.server.messages import Rejected
 from ludoteca.server.storage.memory import MemoryStorage
-from ludoteca.server.table import Table
+from ludoteca.server.table.table import Table
 
 
 def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:

@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from ludoteca.server.cluster import Notice
-from ludoteca.server.redis_cluster import RedisCluster
+from ludoteca.server.cluster.base import Notice
+from ludoteca.server.cluster.redis_leases import RedisCluster
 
 
 class Recorder:

@@ -16,10 +16,10 @@ from kit.tables import FakeClock, lobby_on, seated
 from ludoteca.core import verify
 from ludoteca.core.fairness import match_seed, seat_commitment
 from ludoteca.games import get
-from ludoteca.server.lobby import Lobby, SeatRequest
-from ludoteca.server.protocol import Rejected
+from ludoteca.server.lobby.lobby import Lobby, SeatRequest
+from ludoteca.server.messages import Rejected
 from ludoteca.server.storage.memory import MemoryStorage
-from ludoteca.server.table import Table
+from ludoteca.server.table.table import Table
 
 SALT_A, SALT_B = "a" * 32, "b" * 32
 HEROES = get("heroes")

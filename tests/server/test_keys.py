@@ -12,7 +12,7 @@ from pathlib import Path
 from ludoteca.bots.arena import play_match
 from ludoteca.core import MatchRecord, verify
 from ludoteca.games import get
-from ludoteca.server.keys import KeyRing, rotate
+from ludoteca.server.signing import KeyRing, rotate
 
 
 def record(label: str) -> MatchRecord:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from kit.tables import FakeClock, commit_then_reveal, lobby_on
-from ludoteca.server.lobby import SeatRequest
+from ludoteca.server.lobby.lobby import SeatRequest
 from ludoteca.server.storage.memory import MemoryStorage
 
 

@@ -16,13 +16,13 @@ from sqlalchemy import insert, text
 from kit.servers import server_settings
 from ludoteca.core import Match, Player, commitment
 from ludoteca.games import get
-from ludoteca.server.bots import BotRunner
-from ludoteca.server.ledger import Services
-from ludoteca.server.lobby import Lobby, SeatRequest
-from ludoteca.server.protocol import Rejected, Status
+from ludoteca.server.lobby.lobby import Lobby, SeatRequest
+from ludoteca.server.messages import Rejected, Status
 from ludoteca.server.storage import ActionRow, SeatRow, SqlStorage, TableRow, open_storage
 from ludoteca.server.storage.schema import actions, seats, tables
 from ludoteca.server.storage.statements import seat_values, table_values
+from ludoteca.server.table.bot_runner import BotRunner
+from ludoteca.server.table.ledger import Services
 
 
 class Clock:

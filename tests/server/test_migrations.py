@@ -32,12 +32,12 @@ from ludoteca.games import get
 from ludoteca.server.accounts.ratings import Rating
 from ludoteca.server.accounts.rows import NameTaken
 from ludoteca.server.accounts.store import AccountStore
-from ludoteca.server.ledger import token_hash
 from ludoteca.server.main import check_database
 from ludoteca.server.storage import SchemaBehind, open_storage
 from ludoteca.server.storage.engine import engine_for
 from ludoteca.server.storage.migrate import DatabaseError, alembic_config, head, new_revision
 from ludoteca.server.storage.schema import metadata
+from ludoteca.server.table.ledger import token_hash
 
 OLD_SCHEMA = """
 CREATE TABLE actions (

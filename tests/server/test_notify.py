@@ -25,7 +25,7 @@ from ludoteca.games import all_games
 from ludoteca.server.config import Settings
 from ludoteca.server.notify.notifier import SENDERS
 from ludoteca.server.notify.push import BadSubscription, allowed_endpoint
-from ludoteca.server.turns import TurnBegan
+from ludoteca.server.table.turns import TurnBegan
 
 PASSWORD = "correct horse battery"
 COUNT = 200

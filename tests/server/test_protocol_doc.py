@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ludoteca.core import LudotecaError, NotYourTurnError, ReplayError, StaleVersionError
 from ludoteca.core.record import RecordError
-from ludoteca.server.protocol import HTTP_STATUS, CloseCode, ErrorCode, Rejected, SeatKind, Status
+from ludoteca.server.messages import HTTP_STATUS, CloseCode, ErrorCode, Rejected, SeatKind, Status
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 

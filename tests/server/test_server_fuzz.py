@@ -31,8 +31,8 @@ from kit.servers import ThreadServer, api, server_settings
 from kit.wait import eventually
 from ludoteca.core import verify
 from ludoteca.games import get
-from ludoteca.server.lobby import Lobby
-from ludoteca.server.protocol import CloseCode, ErrorCode
+from ludoteca.server.lobby.lobby import Lobby
+from ludoteca.server.messages import CloseCode, ErrorCode
 
 pytestmark = pytest.mark.slow  # thousands of fuzzed messages and requests
 

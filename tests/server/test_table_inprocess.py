@@ -14,10 +14,10 @@ from kit.tables import SALT, FakeClock, commit_then_reveal, lobby_on, seated
 from ludoteca.core import verify
 from ludoteca.core.fairness import seat_commitment
 from ludoteca.games import get
-from ludoteca.server.lobby import SeatRequest
-from ludoteca.server.protocol import Rejected
+from ludoteca.server.lobby.lobby import SeatRequest
+from ludoteca.server.messages import Rejected
 from ludoteca.server.storage.memory import MemoryStorage
-from ludoteca.server.table import Table
+from ludoteca.server.table.table import Table
 
 
 def moved_on(table: Table, version: int) -> Callable[[], bool]:

@@ -12,13 +12,13 @@ import pytest
 
 from kit.tables import FakeClock, Hub, commit_then_reveal, lobby_on, process_on, settle
 from ludoteca.core import MatchRecord
-from ludoteca.server.deadlines import Deadlines
-from ludoteca.server.lobby import Lobby, SeatRequest
-from ludoteca.server.pacing import FIRED_TWICE
-from ludoteca.server.protocol import Rejected
+from ludoteca.server.lobby.deadlines import Deadlines
+from ludoteca.server.lobby.lobby import Lobby, SeatRequest
+from ludoteca.server.messages import Rejected
 from ludoteca.server.storage.memory import MemoryStorage
-from ludoteca.server.table import Table
-from ludoteca.server.turns import TurnBegan
+from ludoteca.server.table.pacing import FIRED_TWICE
+from ludoteca.server.table.table import Table
+from ludoteca.server.table.turns import TurnBegan
 
 DAY = 24 * 3600
 

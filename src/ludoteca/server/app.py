@@ -19,31 +19,30 @@ from starlette.websockets import WebSocket
 
 from ludoteca import __version__
 
-from . import replay
 from .accounts.origin import OriginCheck
 from .accounts.rows import memory_engine
 from .accounts.service import Accounts
 from .accounts.store import AccountStore
-from .analysis import Analyst
-from .api import accounts, analysis, games, invite, notify, ops, records, sockets, tables
+from .analysis.queue import Analyst
+from .api import accounts, analysis, games, invite, notify, ops, records, replay, sockets, tables
 from .api.deps import AppState, TooMany
-from .bots import BotRunner
+from .cluster.checks import Watch, storage_label
+from .cluster.redis_leases import open_cluster
 from .config import Settings
-from .deadlines import Deadlines
-from .keys import KeyRing
-from .ledger import Services
-from .limiting import BodySizeLimit, ConnectionCaps, RateLimits
-from .lobby import Lobby
+from .guards.limits import BodySizeLimit, ConnectionCaps, RateLimits
+from .lobby.deadlines import Deadlines
+from .lobby.lobby import Lobby
 from .logs import log, quiet_protocol_errors
+from .messages import CloseCode, ErrorCode, Rejected, http_status
 from .notify.keys import NotifyKeys
 from .notify.notifier import Notifier, offer
 from .notify.store import NotifyStore
-from .protocol import CloseCode, ErrorCode, Rejected, http_status
-from .pwa import mount_app_shell
-from .redis_cluster import open_cluster
-from .site import mount_web, web_root
+from .signing import KeyRing
+from .site.pages import mount_web, web_root
+from .site.pwa import mount_app_shell
 from .storage import SqlStorage, Storage, open_storage
-from .watch import Watch, storage_label
+from .table.bot_runner import BotRunner
+from .table.ledger import Services
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -15,10 +15,10 @@ from fastapi import FastAPI
 
 from .app import create_app
 from .config import Settings
-from .keys import KeyRing
+from .guards.transport import uvicorn_protocols
 from .logs import configure
+from .signing import KeyRing
 from .storage.migrate import DatabaseError, prepare_url
-from .wire import uvicorn_protocols
 
 # what each worker process imports and calls to build its app (uvicorn's ``factory=True``)
 WORKER_FACTORY = "ludoteca.server.main:worker_app"
@@ -33,8 +33,8 @@ def uvicorn_options(settings: Settings, workers: int = 1) -> dict[str, object]:
     is named, and each worker reads its limits from the environment."""
     http, ws = uvicorn_protocols(settings)
     return {
-        "http": http if workers == 1 else "ludoteca.server.wire:EnvHttp",
-        "ws": ws if workers == 1 else "ludoteca.server.wire:GuardedWebSocket",
+        "http": http if workers == 1 else "ludoteca.server.guards.transport:EnvHttp",
+        "ws": ws if workers == 1 else "ludoteca.server.guards.transport:GuardedWebSocket",
         "ws_max_size": settings.ws_max_frame_bytes,  # a larger frame closes the socket (1009)
         "ws_ping_interval": settings.ws_ping_interval,
         "ws_ping_timeout": settings.ws_ping_timeout,

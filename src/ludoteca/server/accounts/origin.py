@@ -15,7 +15,7 @@ from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ludoteca.server.protocol import ErrorCode
+from ludoteca.server.messages import ErrorCode
 
 from .service import COOKIE
 

@@ -21,7 +21,7 @@ from webauthn.helpers.structs import (
 )
 
 from ludoteca.server.logs import log
-from ludoteca.server.protocol import ErrorCode, Rejected
+from ludoteca.server.messages import ErrorCode, Rejected
 
 from .rows import Account, Challenge, NameTaken, Passkey
 from .rules import RuleError, check_name, name_key

@@ -22,9 +22,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ludoteca.server.api.deps import TooMany
-from ludoteca.server.limiting import RateLimits
+from ludoteca.server.guards.limits import RateLimits
 from ludoteca.server.logs import log
-from ludoteca.server.protocol import ErrorCode, Rejected, SeatKind, Status
+from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
 from ludoteca.server.storage import Storage, TableRow
 
 from .passkeys import Passkeys

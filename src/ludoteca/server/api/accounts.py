@@ -14,9 +14,9 @@ from ludoteca.games import all_games
 from ludoteca.server.accounts.rows import Session
 from ludoteca.server.accounts.rules import MAX_PASSWORD
 from ludoteca.server.accounts.service import COOKIE, MARK, Accounts, SignedIn
-from ludoteca.server.lobby import Lobby
-from ludoteca.server.protocol import MAX_TOKEN, ErrorCode, Rejected
-from ludoteca.server.table import Table
+from ludoteca.server.lobby.lobby import Lobby
+from ludoteca.server.messages import MAX_TOKEN, ErrorCode, Rejected
+from ludoteca.server.table.table import Table
 
 from .deps import Client, LobbyDep, State
 

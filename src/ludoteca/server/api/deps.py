@@ -14,15 +14,15 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
-from ludoteca.server.analysis import Analyst
-from ludoteca.server.bots import BotRunner
+from ludoteca.server.analysis.queue import Analyst
+from ludoteca.server.cluster.checks import Watch
 from ludoteca.server.config import Settings
-from ludoteca.server.deadlines import Deadlines
-from ludoteca.server.limiting import ConnectionCaps, RateLimits
-from ludoteca.server.lobby import Lobby
-from ludoteca.server.protocol import ErrorCode, Rejected
+from ludoteca.server.guards.limits import ConnectionCaps, RateLimits
+from ludoteca.server.lobby.deadlines import Deadlines
+from ludoteca.server.lobby.lobby import Lobby
+from ludoteca.server.messages import ErrorCode, Rejected
 from ludoteca.server.storage import Storage
-from ludoteca.server.watch import Watch
+from ludoteca.server.table.bot_runner import BotRunner
 
 if TYPE_CHECKING:
     from ludoteca.server.accounts.service import Accounts

@@ -11,7 +11,7 @@ from fastapi.responses import FileResponse, PlainTextResponse, Response
 
 from ludoteca.core import LANGUAGES
 from ludoteca.games import all_games, get
-from ludoteca.server.protocol import ErrorCode, Rejected
+from ludoteca.server.messages import ErrorCode, Rejected
 
 router = APIRouter(tags=["games"])
 

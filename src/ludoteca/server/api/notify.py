@@ -17,11 +17,11 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from ludoteca.server.notify.messages import lang_of, words, zone_of
+from ludoteca.server.messages import MAX_TOKEN, ErrorCode, Rejected, Status
 from ludoteca.server.notify.notifier import Notifier, offer
 from ludoteca.server.notify.push import BadSubscription, allowed_endpoint, allowed_keys
-from ludoteca.server.protocol import MAX_TOKEN, ErrorCode, Rejected, Status
-from ludoteca.server.site import accepted_language
+from ludoteca.server.notify.wording import lang_of, words, zone_of
+from ludoteca.server.site.pages import accepted_language
 
 from .accounts import HeldSeat, MaybeMe, Me, seats_held
 from .deps import Client, LobbyDep, State, rate_limit

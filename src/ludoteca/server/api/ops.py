@@ -8,8 +8,8 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from ludoteca import __version__
-from ludoteca.server.pacing import FIRED_TWICE
-from ludoteca.server.protocol import Status
+from ludoteca.server.messages import Status
+from ludoteca.server.table.pacing import FIRED_TWICE
 
 from .deps import State
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 
 from ludoteca.core import Receipt, verify
 from ludoteca.games import get
-from ludoteca.server.protocol import ErrorCode, Rejected
+from ludoteca.server.messages import ErrorCode, Rejected
 
 from .deps import LobbyDep
 

@@ -13,8 +13,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query, WebSocket
 from fastapi.responses import JSONResponse
 
-from ludoteca.server.connection import Connection, LobbyFeed
-from ludoteca.server.protocol import CloseCode, ErrorCode
+from ludoteca.server.messages import CloseCode, ErrorCode
+from ludoteca.server.realtime.connection import Connection, LobbyFeed
 
 from .deps import AppState, Client, State
 

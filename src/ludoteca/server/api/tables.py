@@ -21,9 +21,9 @@ from pydantic import (
 )
 
 from ludoteca.bots import LEVELS
-from ludoteca.server.lobby import Lobby, SeatRequest
-from ludoteca.server.protocol import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejected
-from ludoteca.server.table import Table
+from ludoteca.server.lobby.lobby import Lobby, SeatRequest
+from ludoteca.server.messages import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejected
+from ludoteca.server.table.table import Table
 
 from .accounts import AccountsDep, MaybeMe
 from .deps import Client, LobbyDep, bearer, links, rate_limit

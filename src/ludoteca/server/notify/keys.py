@@ -1,7 +1,7 @@
 """The notifications' keys: the VAPID key that signs every push request (its public half is the
 ``applicationServerKey`` browsers subscribe with) and the secret that signs unsubscribe and
 confirmation links. Kept in one folder (``LUDOTECA_NOTIFY_KEYS``), made once even when several
-processes start at once, as the signing keys are (``server/keys.py``)."""
+processes start at once, as the signing keys are (``server/signing.py``)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 
-from ludoteca.server.keys import _locked
+from ludoteca.server.signing import _locked
 
 VAPID_FILE = "vapid.pem"
 SECRET_FILE = "links.secret"

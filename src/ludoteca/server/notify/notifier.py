@@ -15,13 +15,13 @@ import httpx
 
 from ludoteca.server.config import Settings
 from ludoteca.server.logs import log
-from ludoteca.server.turns import TurnBegan
+from ludoteca.server.table.turns import TurnBegan
 
 from .keys import NotifyKeys
 from .mail import message, send_mail
-from .messages import turn_message, words
 from .push import BadSubscription, send_push
 from .store import MailTarget, NotifyStore, PushTarget
+from .wording import turn_message, words
 
 PUSH_TIMEOUT = 10.0
 GONE = (404, 410)  # the push service forgot the subscription: so do we

@@ -7,10 +7,10 @@ in-memory store, for tests). See docs/storage.md.
 
 from __future__ import annotations
 
+from .contract import Storage
 from .engine import engine_for
 from .memory import MemoryStorage
 from .migrate import DatabaseError, SchemaBehind, prepare
-from .protocol import Storage
 from .rows import (
     DONE,
     FAILED,

@@ -18,12 +18,12 @@ import orjson
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from .logs import log
+from ludoteca.server.logs import log
 
 if TYPE_CHECKING:
-    from .config import Settings
+    from ludoteca.server.config import Settings
 
-from .cluster import Cluster, Handler, Notice, Solo
+from .base import Cluster, Handler, Notice, Solo
 from .redis_scripts import CLAIM, DRAW, DUTY, HAND_OFF, PEERS, PRESENCE, RELEASE, TAKE_LAPSED
 
 SEARCH_SECONDS = 30.0

@@ -16,14 +16,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ludoteca.core.record import Actor
+from ludoteca.server.messages import ErrorCode, Rejected, SeatKind
+from ludoteca.server.storage import SeatRow, TableRow
+from ludoteca.server.storage.rows import PACES, REAL_TIME, TURN_BASED
 
 from .clock import TurnClock
-from .protocol import ErrorCode, Rejected, SeatKind
-from .storage import SeatRow, TableRow
-from .storage.rows import PACES, REAL_TIME, TURN_BASED
 
 if TYPE_CHECKING:
-    from .config import Settings
+    from ludoteca.server.config import Settings
 
 DEFAULT_TURN_BASED_SECONDS = 24 * 3600
 PRESETS = (12 * 3600, 24 * 3600, 3 * 24 * 3600)  # what the lobby page offers

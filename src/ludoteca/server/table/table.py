@@ -16,14 +16,14 @@ from dataclasses import replace
 
 from ludoteca.core import LudotecaError
 from ludoteca.core.record import Actor
+from ludoteca.server.logs import log, monotonic_ms
+from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
+from ludoteca.server.storage import ActionRow, Append, ConflictError, SeatRow
 
 from . import pacing
 from .clock import next_turn_start
 from .driver import Driven
-from .logs import log, monotonic_ms
-from .protocol import ErrorCode, Rejected, SeatKind, Status
 from .seeding import commitment_problem, reveal_problem
-from .storage import ActionRow, Append, ConflictError, SeatRow
 from .turns import TurnBegan
 
 

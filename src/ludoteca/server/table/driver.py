@@ -10,10 +10,10 @@ import asyncio
 from abc import abstractmethod
 
 from ludoteca.core.record import Actor
+from ludoteca.server.logs import log
+from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
 
-from .bots import SEARCHING_LEVELS
-from .logs import log
-from .protocol import ErrorCode, Rejected, SeatKind, Status
+from .bot_runner import SEARCHING_LEVELS
 from .replication import Replicated
 
 

@@ -18,9 +18,9 @@ import orjson
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from .config import Settings
-from .logs import log
-from .protocol import (
+from ludoteca.server.config import Settings
+from ludoteca.server.logs import log
+from ludoteca.server.messages import (
     CLIENT_MESSAGES,
     MESSAGE_TYPES,
     ClientMessage,

@@ -12,11 +12,10 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .config import Settings
-from .lobby import Lobby
-from .logs import log
-from .outbox import Outbox, Reader, parse
-from .protocol import (
+from ludoteca.server.config import Settings
+from ludoteca.server.lobby.lobby import Lobby
+from ludoteca.server.logs import log
+from ludoteca.server.messages import (
     Act,
     Back,
     CloseCode,
@@ -28,7 +27,9 @@ from .protocol import (
     Reveal,
     Sync,
 )
-from .table import Table
+from ludoteca.server.table.table import Table
+
+from .outbox import Outbox, Reader, parse
 
 NO_HELLO = 'send {"type": "hello"} first (with your seat token)'
 

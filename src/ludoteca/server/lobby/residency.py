@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ludoteca.games import all_games
+from ludoteca.server.cluster.base import Notice
+from ludoteca.server.config import Settings
+from ludoteca.server.logs import log, monotonic_ms
+from ludoteca.server.messages import ErrorCode, Rejected, Status
+from ludoteca.server.storage import ActionRow, Storage, TableRow
+from ludoteca.server.table.ledger import Services
+from ludoteca.server.table.table import Table
 
-from .cluster import Notice
-from .config import Settings
-from .ledger import Services
-from .logs import log, monotonic_ms
-from .protocol import ErrorCode, Rejected, Status
 from .sleeping import doze_all
-from .storage import ActionRow, Storage, TableRow
-from .table import Table
 
 MAX_TABLE_ID = 32  # ids are 8 characters; a longer one is refused without asking storage
 

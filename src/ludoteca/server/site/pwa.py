@@ -15,7 +15,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
-from .site import BUNDLE, accepted_language
+from .pages import BUNDLE, accepted_language
 
 SHELL_FOLDERS = ("js", "css", "i18n", "icons")
 NAMES = {

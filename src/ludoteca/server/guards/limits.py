@@ -19,9 +19,9 @@ from limits.storage import storage_from_string
 from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .config import Settings
-from .logs import log
-from .protocol import ErrorCode
+from ludoteca.server.config import Settings
+from ludoteca.server.logs import log
+from ludoteca.server.messages import ErrorCode
 
 ACTIONS = (
     "create",

@@ -21,19 +21,19 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ludoteca.core import Deal, Event, Game, Match, Player, ReplayError, Step, fingerprint
 from ludoteca.core.record import Actor
+from ludoteca.server.analysis.queue import MatchOverHook, NoAnalysis
+from ludoteca.server.cluster.base import Cluster, NoticeKind, Solo
+from ludoteca.server.messages import SeatKind, Status
+from ludoteca.server.signing import KeyRing
+from ludoteca.server.storage import ActionRow, SeatRow, Storage, TableRow
 
 from . import pacing
-from .analysis import MatchOverHook, NoAnalysis
-from .bots import BotRunner
-from .cluster import Cluster, NoticeKind, Solo
-from .keys import KeyRing
-from .protocol import SeatKind, Status
+from .bot_runner import BotRunner
 from .seeding import deal_of, waiting_for
-from .storage import ActionRow, SeatRow, Storage, TableRow
 from .turns import NoTurnHook, TurnHook
 
 if TYPE_CHECKING:
-    from .config import Settings
+    from ludoteca.server.config import Settings
 
 
 class Listener(Protocol):

@@ -26,8 +26,8 @@ import orjson
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from .config import Network, Settings, trusted_networks
-from .protocol import ErrorCode
+from ludoteca.server.config import Network, Settings, trusted_networks
+from ludoteca.server.messages import ErrorCode
 
 READ_BUDGET = 4096  # bytes of one websocket parsed per turn of the event loop
 QUEUE_LIMIT = 32  # messages waiting for the app before the connection is read no further

@@ -15,7 +15,8 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
-from .logs import log
+from ludoteca.server.logs import log
+
 from .residency import Residency
 from .sleeping import doze
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from . import pacing
-from .logs import log
-from .protocol import SeatKind, Status
+from ludoteca.server.logs import log
+from ludoteca.server.messages import SeatKind, Status
+from ludoteca.server.table import pacing
 
 if TYPE_CHECKING:
     from .residency import Residency

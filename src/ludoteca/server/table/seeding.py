@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from ludoteca.core import Deal
 from ludoteca.core.fairness import contribution_problem, is_hex64, salt_problem, seat_commitment
-
-from .protocol import ErrorCode
-from .storage import SeatRow, TableRow
+from ludoteca.server.messages import ErrorCode
+from ludoteca.server.storage import SeatRow, TableRow
 
 
 def deal_of(row: TableRow) -> Deal:

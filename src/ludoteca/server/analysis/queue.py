@@ -25,10 +25,9 @@ from typing import Any, Protocol
 
 from ludoteca.bots.analysis import analyse_json
 from ludoteca.core import MatchRecord
-
-from .logs import log
-from .protocol import ErrorCode, Rejected, Status
-from .storage import DONE, FAILED, AnalysisRow, Storage
+from ludoteca.server.logs import log
+from ludoteca.server.messages import ErrorCode, Rejected, Status
+from ludoteca.server.storage import DONE, FAILED, AnalysisRow, Storage
 
 MAX_ATTEMPTS = 3
 """Workers that may die on one job before it is given up (``failed``)."""

@@ -8,11 +8,11 @@ import logging
 from dataclasses import replace
 
 from ludoteca.core import ReplayError
+from ludoteca.server.cluster.base import Notice, NoticeKind
+from ludoteca.server.logs import log
+from ludoteca.server.messages import Status
+from ludoteca.server.storage import ActionRow
 
-from .cluster import Notice, NoticeKind
-from .logs import log
-from .protocol import Status
-from .storage import ActionRow
 from .views import Presented
 
 

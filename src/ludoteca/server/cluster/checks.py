@@ -9,11 +9,11 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from .logs import log
+from ludoteca.server.logs import log
 
 if TYPE_CHECKING:
-    from .config import Settings
-    from .storage import Storage
+    from ludoteca.server.config import Settings
+    from ludoteca.server.storage import Storage
 
 
 SAMPLES = 3  # reads of the database's clock per look: the fastest answer is the most exact

@@ -13,15 +13,15 @@ from ludoteca.bots import LEVELS
 from ludoteca.core import InvalidParamsError, MatchRecord, commitment
 from ludoteca.core.fairness import new_secret
 from ludoteca.games import all_games
+from ludoteca.server.logs import log
+from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
+from ludoteca.server.storage import ConflictError, SeatRow, TableRow
+from ludoteca.server.storage.rows import REAL_TIME
+from ludoteca.server.table import pacing
+from ludoteca.server.table.ledger import token_hash
+from ludoteca.server.table.table import Table
 
-from . import pacing
-from .ledger import token_hash
-from .logs import log
-from .protocol import ErrorCode, Rejected, SeatKind, Status
 from .residency import Residency
-from .storage import ConflictError, SeatRow, TableRow
-from .storage.rows import REAL_TIME
-from .table import Table
 
 MAX_NAME = 24
 

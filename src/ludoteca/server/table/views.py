@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ludoteca.core import MatchRecord
+from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
 
 from .ledger import TableBase
-from .protocol import ErrorCode, Rejected, SeatKind, Status
 from .seeding import due
 
 

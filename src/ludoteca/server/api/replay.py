@@ -18,9 +18,9 @@ from ludoteca.core import verify
 from ludoteca.core.match import Match
 from ludoteca.core.record import MatchRecord, RecordError
 from ludoteca.games import get
+from ludoteca.server.messages import ErrorCode, Rejected, http_status
 
-from .api.deps import LobbyDep
-from .protocol import ErrorCode, Rejected, http_status
+from .deps import LobbyDep
 
 JSON = dict[str, Any]
 RECORD = Body(description="a match record, as from /api/tables/{table_id}/record")

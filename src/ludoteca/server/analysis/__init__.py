@@ -1,0 +1,2 @@
+"""The analysis of finished matches on the server (``docs/analysis.md``): the queue in the
+database and the workers that drain it."""

@@ -1,0 +1,3 @@
+"""Several server processes serving one set of tables (``docs/cluster.md``): notices and the
+``Cluster`` protocol, leases and notices in Redis with their Lua scripts, and the checks a process
+makes of the deployment it is part of (its clock, the Redis prefix)."""

@@ -1,0 +1,2 @@
+"""The lobby: creating, joining, leaving and starting tables, which tables this process holds in
+memory, the turn-based tables that sleep in the database, and the firing of their deadlines."""

@@ -1,0 +1,3 @@
+"""One table: its state and ledger, what each seat is shown, its life among several processes, its
+one timer (bots and clocks), and the actions people send; the pure arithmetic of its pace and
+clock; the commit-then-reveal of its seeds."""
