@@ -44,7 +44,7 @@ from ludoteca.server.config import Settings
 from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.storage import Storage, open_storage
 from ludoteca.server.table.bot_runner import BotRunner
-from ludoteca.server.table.ledger import Services
+from ludoteca.server.services import Services
 from ludoteca.server.table.table import Table
 
 T = TypeVar("T")

@@ -151,12 +151,12 @@ def test_a_table_is_driven_where_its_people_are_connected() -> None:
         hub, store = Hub(clock), MemoryStorage()
         async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
             table_a, _ = await two_people(a, turn_seconds=30)
-            assert hub.members["a"][0].drives(table_a.id) and table_a._driver is not None
+            assert hub.members["a"][0].drives(table_a.id) and table_a.timer() is not None
             table_b = await b.get(table_a.id)
             table_b.listeners.add(Watcher(seat=0))
             await table_b.seated_here()
-            assert hub.members["b"][0].drives(table_a.id) and table_b._driver is not None
-            assert not hub.members["a"][0].drives(table_a.id) and table_a._driver is None
+            assert hub.members["b"][0].drives(table_a.id) and table_b.timer() is not None
+            assert not hub.members["a"][0].drives(table_a.id) and table_a.timer() is None
             assert table_a.id not in a.tables  # nobody follows it at a: it left memory there
             table_a = await a.get(table_a.id)
             table_a.listeners.add(Watcher(seat=1))

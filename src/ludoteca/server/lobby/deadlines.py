@@ -113,7 +113,7 @@ class Deadlines:
             held = self.residency.held.get(table_id)
             if held is None or await doze(self.residency, table_id):
                 del self.woken[table_id]
-            elif held.table.listeners or held.table.connected_elsewhere:
+            elif held.table.listeners or held.table.audience.elsewhere:
                 del self.woken[table_id]  # someone is at it: the sweep lets it doze later
             elif held.table.row.status != "playing":
                 del self.woken[table_id]

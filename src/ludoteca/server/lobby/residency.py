@@ -18,8 +18,8 @@ from ludoteca.server.cluster.base import Notice
 from ludoteca.server.config import Settings
 from ludoteca.server.logs import log, monotonic_ms
 from ludoteca.server.messages import ErrorCode, Rejected, Status
+from ludoteca.server.services import Services
 from ludoteca.server.storage import ActionRow, Storage, TableRow
-from ludoteca.server.table.ledger import Services
 from ludoteca.server.table.table import Table
 
 from .sleeping import doze_all
@@ -173,7 +173,7 @@ class Residency:
         return [
             tid
             for tid in table_ids
-            if (h := self.held.get(tid)) is None or not h.table.seated_listeners()
+            if (h := self.held.get(tid)) is None or not h.table.audience.seated_here()
         ]
 
     async def live(self) -> list[str]:
@@ -258,7 +258,7 @@ class Residency:
         table = self._table(row)
         if row.status in (Status.PLAYING, Status.OVER):
             try:
-                table.begin(await read_steps(self.storage, row))
+                table.ledger.begin(await read_steps(self.storage, row))
             except Exception as exc:
                 raise self._break(row.id, exc) from None
         return table
@@ -300,7 +300,7 @@ class Residency:
         self.loading[table_id] += 1
         try:
             found = await self.peek(table_id)
-            found.connected_elsewhere = await self.services.cluster.presence(table_id)
+            found.audience.elsewhere = await self.services.cluster.presence(table_id)
         finally:
             self.loading[table_id] -= 1
             if not self.loading[table_id]:

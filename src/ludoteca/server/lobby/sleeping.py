@@ -31,7 +31,7 @@ async def doze(residency: Residency, table_id: str, margin: float = 1.0) -> bool
         or seat is None
         or table.seats[seat].kind != SeatKind.HUMAN
         or table.listeners
-        or table.connected_elsewhere
+        or table.audience.elsewhere
         or table.lock.locked()
     ):
         return False

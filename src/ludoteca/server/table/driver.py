@@ -7,88 +7,96 @@ person's, marked as played by a bot or by the table."""
 from __future__ import annotations
 
 import asyncio
-from abc import abstractmethod
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from ludoteca.core.record import Actor
 from ludoteca.server.logs import log
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
 
 from .bot_runner import SEARCHING_LEVELS
-from .replication import Replicated
+from .ledger import Ledger
+from .views import Views
+
+Submit = Callable[[int, str, int | None, Actor], Awaitable[None]]
+"""The table's ``submit``: a seat, an action's text, the version it was chosen at, and who."""
 
 
-class Driven(Replicated):
-    """The driving layer of a table (see ``ledger`` for the layers)."""
+@dataclass(slots=True, eq=False)
+class Driver:
+    """The timer of one table, and what it does when it fires: ``deal_if_due`` for a starting
+    table, ``submit`` of a bot's choice for a bot's seat or a person's whose time ran out."""
 
-    __slots__ = ()
-
-    @abstractmethod
-    async def submit(self, seat: int, text: str, version: int | None, by: Actor = "player") -> None:
-        """Apply an action, or raise Rejected (``table``)."""
-
-    @abstractmethod
-    async def deal_if_due(self) -> None:
-        """End a starting table's wait: close its commitments, or deal (``table``)."""
+    ledger: Ledger
+    views: Views
+    submit: Submit
+    deal_if_due: Callable[[], Awaitable[None]]
+    _task: asyncio.Task[None] | None = None
 
     def schedule(self) -> None:
         """(Re)arm the one timer of this table: the end of the wait for the people's seeds, a
         bot's move or the seat's clock."""
+        ledger, services = self.ledger, self.ledger.services
         current = asyncio.current_task()
-        if self._driver is not None and self._driver is not current and not self._driver.done():
-            self._driver.cancel()
-        self._driver = None
-        if not self.services.cluster.drives(self.id):
+        if self._task is not None and self._task is not current and not self._task.done():
+            self._task.cancel()
+        self._task = None
+        if not services.cluster.drives(ledger.id):
             return  # another process drives this table
-        now = self.services.now()
-        if self.row.status == Status.STARTING:
-            delay = max(0.0, (self.deal_by() or now) - now)
-            self._driver = asyncio.create_task(self._deal_later(delay))
+        now = services.now()
+        if ledger.row.status == Status.STARTING:
+            delay = max(0.0, (self.views.deal_by() or now) - now)
+            self._task = asyncio.create_task(self._deal_later(delay))
             return
-        seat = self.to_move()
-        if self.row.status != Status.PLAYING or seat is None:
+        seat = ledger.to_move()
+        if ledger.row.status != Status.PLAYING or seat is None:
             return
-        if any(s.kind == SeatKind.BOT and s.level in SEARCHING_LEVELS for s in self.seats):
-            self.services.bots.warm()
-        row = self.seats[seat]
-        settings = self.services.settings
+        if any(s.kind == SeatKind.BOT and s.level in SEARCHING_LEVELS for s in ledger.seats):
+            services.bots.warm()
+        row = ledger.seats[seat]
+        settings = services.settings
         by: Actor
         if row.kind == SeatKind.BOT:
             delay, by, level = settings.bot_delay, "bot", row.level or "medium"
         else:
-            delay = max(0.0, self.deadline(seat) - now)
+            delay = max(0.0, ledger.deadline(seat) - now)
             by, level = "table", settings.table_level
-        self._driver = asyncio.create_task(self._drive(self.version, seat, delay, by, level))
+        self._task = asyncio.create_task(self._drive(ledger.version, seat, delay, by, level))
 
     async def _deal_later(self, delay: float) -> None:
-        await self.services.sleep(delay)
+        await self.ledger.services.sleep(delay)
         await self.deal_if_due()
 
     async def _drive(self, version: int, seat: int, delay: float, by: Actor, level: str) -> None:
-        await self.services.sleep(delay)
-        match = self.match
-        if match is None or self.version != version or self.row.status != Status.PLAYING:
+        ledger, services = self.ledger, self.ledger.services
+        await services.sleep(delay)
+        match = ledger.match
+        if match is None or ledger.version != version or ledger.row.status != Status.PLAYING:
             return
-        if not self.services.cluster.drives(self.id):
+        if not services.cluster.drives(ledger.id):
             return
         try:
-            text = await self.services.bots.choose(self.game, match.state, seat, level)
-            await self.submit(seat, text, version, by=by)
+            text = await services.bots.choose(ledger.game, match.state, seat, level)
+            await self.submit(seat, text, version, by)
         except Rejected as exc:
             if exc.code != ErrorCode.STALE_VERSION:
-                log("bot_rejected", table=self.id, seat=seat, code=exc.code, message=exc.message)
+                log("bot_rejected", table=ledger.id, seat=seat, code=exc.code, message=exc.message)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bot must never take the table down; retry shortly
-            log("bot_failed", table=self.id, seat=seat, error=repr(exc))
-            await self.services.sleep(1.0)
-            if self.match is not None and self.version == version:
+            log("bot_failed", table=ledger.id, seat=seat, error=repr(exc))
+            await services.sleep(1.0)
+            if ledger.match is not None and ledger.version == version:
                 self.schedule()
 
     def timer(self) -> asyncio.Task[None] | None:
         """The table's one timer, if armed."""
-        return self._driver
+        return self._task
 
     def stop(self) -> None:
-        if self._driver is not None and not self._driver.done():
-            self._driver.cancel()
-        self._driver = None
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+
+
+__all__ = ["Driver", "Submit"]

@@ -2,44 +2,25 @@
 did, and the one routine that records a step, whoever stored it (this process, another process,
 or the database read again after a restart).
 
-The table is built in layers, each in its own module and each using only the ones below it:
-``ledger`` (state, recording steps) ← ``views`` (what each client is sent) ← ``replication``
-(other processes) ← ``driver`` (bots and clocks) ← ``table`` (the actions people send). The few
-calls that go up a layer are the abstract methods at the end of :class:`TableBase`.
+The ledger is the part of a :class:`~ludoteca.server.table.table.Table` every other part reads;
+it does no I/O and knows nothing of clients, other processes or timers.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
-import time
-from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from ludoteca.core import Deal, Event, Game, Match, Player, ReplayError, Step, fingerprint
 from ludoteca.core.record import Actor
-from ludoteca.server.analysis.queue import MatchOverHook, NoAnalysis
-from ludoteca.server.cluster.base import Cluster, NoticeKind, Solo
 from ludoteca.server.messages import SeatKind, Status
-from ludoteca.server.signing import KeyRing
-from ludoteca.server.storage import ActionRow, SeatRow, Storage, TableRow
+from ludoteca.server.services import Services
+from ludoteca.server.storage import ActionRow, SeatRow, TableRow
 
 from . import pacing
-from .bot_runner import BotRunner
 from .seeding import deal_of, waiting_for
-from .turns import NoTurnHook, TurnHook
-
-if TYPE_CHECKING:
-    from ludoteca.server.config import Settings
-
-
-class Listener(Protocol):
-    """A connection that wants to hear when the table changes."""
-
-    def wake(self) -> None: ...
 
 
 def actor(by: str) -> Actor:
@@ -77,43 +58,18 @@ class LogEntry:
         }
 
 
-@dataclass(slots=True)
-class Services:
-    """What a table needs from the process: storage, bots, settings, signing keys, the other
-    processes (``cluster``: who drives which table, and telling them what changed), whoever is
-    told that a person's turn began (``turns``), whoever analyses a match once it is over
-    (``analyses``), and the time (``now`` and ``sleep``, injected so
-    tests drive clocks without waiting)."""
-
-    storage: Storage
-    bots: BotRunner
-    settings: Settings
-    now: Callable[[], float] = time.time
-    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
-    keys: KeyRing = field(default_factory=KeyRing.ephemeral)
-    cluster: Cluster = field(default_factory=Solo)
-    turns: TurnHook = field(default_factory=NoTurnHook)
-    analyses: MatchOverHook = field(default_factory=NoAnalysis)
-
-
 @dataclass(slots=True, eq=False)
-class TableBase(ABC):
-    """A table: its seats, its match once dealt, its log, and who is listening."""
+class Ledger:
+    """A table's row as stored, its match once dealt and its log. ``revision`` counts every
+    change of the match or the log, so what is computed from them (``Views``) knows when to
+    compute it again."""
 
     row: TableRow
     game: Game[Any, Any]
     services: Services
-    feed: Callable[[str], None] | None = None  # the lobby's feeds, told while it is listed
     match: Match | None = None
     log: list[LogEntry] = field(default_factory=list)
-    listeners: set[Listener] = field(default_factory=set)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connected_elsewhere: set[int] = field(default_factory=set)  # seats at other processes
-    _driver: asyncio.Task[None] | None = None
-    _views: dict[int | None, tuple[dict[str, Any], list[dict[str, Any]]]] = field(
-        default_factory=dict
-    )
-    _present: set[int] = field(default_factory=set)  # seats at this process, as last announced
+    revision: int = 0
 
     # --------------------------------------------------------------------------- basics
     @property
@@ -133,6 +89,10 @@ class TableBase(ABC):
         """The number of steps stored; ``row.version`` is kept equal to the match's."""
         return self.row.version
 
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.row.commitment)
+
     def deadline(self, seat: int) -> float:
         """When the person at ``seat``, whose turn it is, must have moved (``pacing``)."""
         started = self.row.turn_started_at or self.services.now()
@@ -146,10 +106,6 @@ class TableBase(ABC):
         started = self.row.turn_started_at or now
         delay = self.services.settings.bot_delay
         return pacing.due(self.row, self.to_move(), started, now, delay)
-
-    @property
-    def fingerprint(self) -> str:
-        return fingerprint(self.row.commitment)
 
     def seat_for_token(self, token: str | None) -> int | None:
         """The seat this token holds at this table, or None."""
@@ -167,11 +123,6 @@ class TableBase(ABC):
     def to_move(self) -> int | None:
         return self.game.to_move(self.match.state) if self.match else None
 
-    def changed(self) -> None:
-        """Wake this process's clients of the table (each sends its own view when it next can)."""
-        for listener in list(self.listeners):
-            listener.wake()
-
     # --------------------------------------------------------------------------- the deal
     def deal(self) -> Deal:
         """Where this match's seed comes from (``seeding.deal_of``)."""
@@ -186,7 +137,7 @@ class TableBase(ABC):
         match = Match(self.game, self.row.params, self.deal(), self.players())
         self.log = [LogEntry(0, None, None, None, match.opening_events, self.row.started_at or 0)]
         self.match = match
-        self._views.clear()
+        self.revision += 1
         self.replay(steps or [])
 
     # ----------------------------------------------------------------------- the ledger
@@ -232,38 +183,7 @@ class TableBase(ABC):
         if seat is not None:
             self.seats[step.seat] = seat
         self.log.append(LogEntry(step.seq, step.seat, actor(step.by), step.action, events, step.at))
-        self._views.clear()
-
-    # ------------------------------------------------------------- the layers above
-    @abstractmethod
-    def schedule(self) -> None:
-        """(Re)arm the table's one timer (``driver``)."""
-
-    @abstractmethod
-    async def announce(self, kind: NoticeKind, step: ActionRow | None = None) -> None:
-        """Tell the other processes the table changed (``replication``)."""
-
-    async def after_change(
-        self, kind: NoticeKind | None = "row", step: ActionRow | None = None
-    ) -> None:
-        """Everything that follows a change of the table, in one place: tell the other processes
-        (``kind`` None when the change came from them), wake this process's clients, re-arm the
-        timer, and tell the lobby feeds (each sends what changed in its list, if anything: a
-        step never changes the list of open tables)."""
-        if kind is not None:
-            await self.announce(kind, step)
-        self.changed()
-        self.schedule()
-        if kind != "step" and self.feed is not None:
-            self.feed(self.id)
+        self.revision += 1
 
 
-__all__ = [
-    "Listener",
-    "LogEntry",
-    "ReplayError",
-    "Services",
-    "TableBase",
-    "actor",
-    "token_hash",
-]
+__all__ = ["Ledger", "LogEntry", "ReplayError", "actor", "token_hash"]

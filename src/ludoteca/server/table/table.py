@@ -1,36 +1,186 @@
 """The authoritative table: validate, store, apply, tell everyone — for every registered game.
 
+A :class:`Table` is built from parts that each own their state (``docs/server.md``): its
+``ledger`` (the row, the match and the log, and ``record_step``, the one bookkeeping after a
+step), its ``audience`` (who is connected), its ``views`` (what each seat is sent), its ``replica``
+(the other processes) and its ``driver`` (its one timer: bots and clocks). This module holds the
+actions people send and ``after_change``, the one routine after any change.
+
 One ``asyncio.Lock`` per table orders its actions. An action is checked (match live, this seat to
 act, version current, action legal), its step is committed to the database (with the seat's away
 flag, in the same transaction), and only then does the in-memory match move on
 (``record_step``) and everything that follows a change happen (``after_change``). A bot seat or
 a seat whose clock ran out goes through the very same ``submit``, marked as played by a bot or by
-the table. The layers below (``ledger``, ``views``, ``replication``, ``driver``) each have one job.
+the table.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
-from ludoteca.core import LudotecaError
+from ludoteca.core import Game, LudotecaError, Match, MatchRecord
 from ludoteca.core.record import Actor
+from ludoteca.server.cluster.base import Notice, NoticeKind
 from ludoteca.server.logs import log, monotonic_ms
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
-from ludoteca.server.storage import ActionRow, Append, ConflictError, SeatRow
+from ludoteca.server.services import Services
+from ludoteca.server.storage import ActionRow, Append, ConflictError, SeatRow, TableRow
 
 from . import pacing
+from .audience import Audience, Listener
 from .clock import next_turn_start
-from .driver import Driven
+from .driver import Driver
+from .ledger import Ledger, LogEntry
+from .replication import Replica
 from .seeding import commitment_problem, reveal_problem
 from .turns import TurnBegan
+from .views import SeatView, Views
 
 
-class Table(Driven):
-    """A table: its seats, its match once started, its log, and who is listening."""
+class Table:
+    """A table: its seats, its match once started, its log, and who is listening. The parts
+    are built here and wired to each other; the properties and methods that only hand a call to
+    one part say so in one line."""
 
-    __slots__ = ()
+    __slots__ = ("audience", "driver", "feed", "ledger", "lock", "replica", "views")
+
+    def __init__(
+        self,
+        row: TableRow,
+        game: Game[Any, Any],
+        services: Services,
+        feed: Callable[[str], None] | None = None,
+    ) -> None:
+        self.ledger = Ledger(row, game, services)
+        self.audience = Audience()
+        self.views = Views(self.ledger, self.audience)
+        self.lock = asyncio.Lock()
+        self.driver = Driver(self.ledger, self.views, self.submit, self.deal_if_due)
+        self.replica = Replica(
+            self.ledger, self.views, self.audience, self.lock, self.after_change, self.schedule
+        )
+        self.feed = feed  # the lobby's feeds, told while the table is listed
+
+    # ------------------------------------------------------------------- the ledger's
+    @property
+    def row(self) -> TableRow:
+        return self.ledger.row
+
+    @property
+    def game(self) -> Game[Any, Any]:
+        return self.ledger.game
+
+    @property
+    def services(self) -> Services:
+        return self.ledger.services
+
+    @property
+    def match(self) -> Match | None:
+        return self.ledger.match
+
+    @property
+    def log(self) -> list[LogEntry]:
+        return self.ledger.log
+
+    @property
+    def id(self) -> str:
+        return self.ledger.id
+
+    @property
+    def seats(self) -> list[SeatRow]:
+        return self.ledger.seats
+
+    @property
+    def status(self) -> Status:
+        return self.ledger.status
+
+    @property
+    def version(self) -> int:
+        return self.ledger.version
+
+    @property
+    def fingerprint(self) -> str:
+        return self.ledger.fingerprint
+
+    def to_move(self) -> int | None:
+        return self.ledger.to_move()
+
+    def seat_for_token(self, token: str | None) -> int | None:
+        return self.ledger.seat_for_token(token)
+
+    def waiting_for(self) -> list[int]:
+        return self.ledger.waiting_for()
+
+    def deadline(self, seat: int) -> float:
+        return self.ledger.deadline(seat)
+
+    def due(self) -> float | None:
+        return self.ledger.due()
+
+    # ------------------------------------------------------- the audience's and views'
+    @property
+    def listeners(self) -> set[Listener]:
+        return self.audience.listeners
+
+    def summary(self) -> dict[str, Any]:
+        return self.views.summary()
+
+    def seat_view(self, seat: int | None) -> SeatView:
+        return self.views.seat_view(seat)
+
+    def message_for(self, seat: int | None, log_from: int) -> dict[str, Any]:
+        return self.views.message_for(seat, log_from)
+
+    def deal_by(self) -> float | None:
+        return self.views.deal_by()
+
+    def record(self) -> MatchRecord:
+        return self.views.record()
+
+    # ---------------------------------------------------- the replica's and driver's
+    async def hear(self, notice: Notice) -> None:
+        await self.replica.hear(notice)
+
+    async def refresh(self) -> None:
+        await self.replica.refresh()
+
+    async def current(self) -> None:
+        await self.replica.current()
+
+    async def catch_up(self) -> None:
+        await self.replica.catch_up()
+
+    async def seated_here(self) -> None:
+        await self.replica.seated_here()
+
+    def schedule(self) -> None:
+        self.driver.schedule()
+
+    def timer(self) -> asyncio.Task[None] | None:
+        return self.driver.timer()
+
+    def stop(self) -> None:
+        self.driver.stop()
+
+    # ----------------------------------------------------------------- after a change
+    async def after_change(
+        self, kind: NoticeKind | None = "row", step: ActionRow | None = None
+    ) -> None:
+        """Everything that follows a change of the table, in one place: tell the other processes
+        (``kind`` None when the change came from them), wake this process's clients, re-arm the
+        timer, and tell the lobby feeds (each sends what changed in its list, if anything: a
+        step never changes the list of open tables)."""
+        if kind is not None:
+            await self.replica.announce(kind, step)
+        self.audience.wake()
+        self.driver.schedule()
+        if kind != "step" and self.feed is not None:
+            self.feed(self.id)
 
     # ---------------------------------------------------------------------------- start
     async def commit(self, seat: int, text: object) -> None:
@@ -112,7 +262,7 @@ class Table(Driven):
         self.row.status, self.row.started_at, self.row.turn_started_at = status, now, now
         self.row.due_at = now if pacing.turn_based(self.row) else None
         if not waiting:
-            self.begin()
+            self.ledger.begin()
             await self._turn_began()
         elif not self.waiting_for():
             await self._close_commitments()
@@ -143,7 +293,7 @@ class Table(Driven):
         self.row.seats = stored
         self.row.status, self.row.turn_started_at = Status.PLAYING, now
         self.row.due_at = now if pacing.turn_based(self.row) else None
-        self.begin()
+        self.ledger.begin()
         await self._turn_began()
         log("match_dealt", table=self.id, withheld=self.waiting_for())
 
@@ -236,7 +386,7 @@ class Table(Driven):
                     ErrorCode.SERVER_BUSY, "your action could not be stored just now: send it again"
                 ) from None
             events = match.commit(prepared, by)
-            self.record_step(
+            self.ledger.record_step(
                 step, events, turn_started_at=turn_start, outcome=result, seat=acted, due_at=due_at
             )
             if acted is not None and acted.bot_from is not None:

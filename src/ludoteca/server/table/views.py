@@ -3,23 +3,31 @@ the log as each seat may read it, and the record (signed once the match is over)
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from ludoteca.core import MatchRecord
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
 
-from .ledger import TableBase
+from .audience import Audience
+from .ledger import Ledger
 from .seeding import due
 
+SeatView = tuple[dict[str, Any], list[dict[str, Any]]]
 
-class Presented(TableBase):
-    """The presentation layer of a table (see ``ledger`` for the layers)."""
 
-    __slots__ = ()
+@dataclass(slots=True, eq=False)
+class Views:
+    """The presentation of a table, computed from its ledger and who is connected; each seat's
+    view is kept until the ledger's next change."""
+
+    ledger: Ledger
+    audience: Audience
+    _cache: dict[int | None, SeatView] = field(default_factory=dict)
+    _revision: int = -1
 
     def seats_json(self) -> list[dict[str, Any]]:
-        listening = {getattr(listener, "seat", None) for listener in self.listeners}
-        listening |= self.connected_elsewhere
+        connected = self.audience.connected()
         return [
             {
                 "seat": s.seat,
@@ -30,26 +38,27 @@ class Presented(TableBase):
                 "away": s.away,
                 "timeouts": s.timeouts,
                 "bot_from": s.bot_from,
-                "connected": s.kind == SeatKind.BOT or s.seat in listening,
+                "connected": s.kind == SeatKind.BOT or s.seat in connected,
                 "commitment": s.commitment,
                 "contributed": s.contribution is not None,
             }
-            for s in self.seats
+            for s in self.ledger.seats
         ]
 
     def clock_json(self) -> dict[str, Any] | None:
-        seat = self.to_move()
-        if self.row.status != Status.PLAYING or seat is None:
+        ledger = self.ledger
+        seat = ledger.to_move()
+        if ledger.row.status != Status.PLAYING or seat is None:
             return None
-        row = self.seats[seat]
-        now = self.services.now()
-        started = self.row.turn_started_at or now
+        row = ledger.seats[seat]
+        now = ledger.services.now()
+        started = ledger.row.turn_started_at or now
         away = row.kind == SeatKind.HUMAN and row.away
-        deadline = self.deadline(seat)
+        deadline = ledger.deadline(seat)
         return {
             "seat": seat,
-            "pace": self.row.pace,
-            "turn_seconds": self.row.turn_seconds,
+            "pace": ledger.row.pace,
+            "turn_seconds": ledger.row.turn_seconds,
             "started_at": round(started, 3),
             "deadline": round(deadline, 3),
             "remaining": round(max(0.0, deadline - now), 3),
@@ -59,26 +68,27 @@ class Presented(TableBase):
 
     def summary(self) -> dict[str, Any]:
         """The public description of the table (lobby listings, the HTTP API)."""
+        ledger, row, match = self.ledger, self.ledger.row, self.ledger.match
         return {
-            "id": self.id,
-            "game": self.game.spec.id,
-            "params": self.row.params,
-            "status": self.row.status,
-            "pace": self.row.pace,
-            "turn_seconds": self.row.turn_seconds,
-            "reserve_seconds": self.row.reserve_seconds,
+            "id": row.id,
+            "game": ledger.game.spec.id,
+            "params": row.params,
+            "status": row.status,
+            "pace": row.pace,
+            "turn_seconds": row.turn_seconds,
+            "reserve_seconds": row.reserve_seconds,
             "deadline": self.turn_deadline(),
-            "created_at": self.row.created_at,
-            "started_at": self.row.started_at,
-            "version": self.version,
-            "format": self.row.format,
-            "commitment": self.row.commitment,
-            "fingerprint": self.fingerprint,
-            "revealing": self.row.revealing_at is not None,
+            "created_at": row.created_at,
+            "started_at": row.started_at,
+            "version": ledger.version,
+            "format": row.format,
+            "commitment": row.commitment,
+            "fingerprint": ledger.fingerprint,
+            "revealing": row.revealing_at is not None,
             "deal_by": self.deal_by(),
-            "secret": self.match.revealed_secret if self.match else None,
-            "seed": self.match.revealed_seed if self.match else None,
-            "outcome": self.row.outcome,
+            "secret": match.revealed_secret if match else None,
+            "seed": match.revealed_seed if match else None,
+            "outcome": row.outcome,
             "seats": self.seats_json(),
         }
 
@@ -86,58 +96,67 @@ class Presented(TableBase):
         """When the person to move must have moved (None unless a person is to move). A row
         read for a listing, its match not replayed, says its stored due time: a sleeping table's
         is its deadline."""
-        if self.match is None and self.row.status == Status.PLAYING:
-            return self.row.due_at
-        seat = self.to_move()
-        if self.row.status != Status.PLAYING or seat is None:
+        ledger = self.ledger
+        if ledger.match is None and ledger.row.status == Status.PLAYING:
+            return ledger.row.due_at
+        seat = ledger.to_move()
+        if ledger.row.status != Status.PLAYING or seat is None:
             return None
-        if self.seats[seat].kind != SeatKind.HUMAN:
+        if ledger.seats[seat].kind != SeatKind.HUMAN:
             return None
-        return round(self.deadline(seat), 3)
+        return round(ledger.deadline(seat), 3)
 
     def deal_by(self) -> float | None:
         """When a starting table stops waiting at the latest: its commitments close, or it deals
         (None unless it is waiting)."""
-        return due(self.row, self.services.settings.contribution_seconds)
+        return due(self.ledger.row, self.ledger.services.settings.contribution_seconds)
 
     def record(self) -> MatchRecord:
         """The match record so far; once the match is over, revealed and signed."""
-        match = self.match
+        match = self.ledger.match
         if match is None:
             raise Rejected(ErrorCode.NOT_STARTED, "the match has not been dealt yet")
         record = match.record()
-        record.players = self.players()  # as they are now: a bot may have taken a seat over
+        record.players = self.ledger.players()  # as they are now: a bot may have taken a seat over
         if match.over and record.format >= 2:
-            self.services.keys.sign(record)
+            self.ledger.services.keys.sign(record)
         return record
 
-    def seat_view(self, seat: int | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    def seat_view(self, seat: int | None) -> SeatView:
         """The game's view for a seat and its legal action texts, computed once per version
         while the match is played. A finished match's views are not kept: the table waits in
         memory for a while, mostly unwatched, and each view is a hundred objects or so for the
         collector to walk."""
-        cached = self._views.get(seat)
+        ledger = self.ledger
+        if self._revision != ledger.revision:
+            self._cache.clear()
+            self._revision = ledger.revision
+        cached = self._cache.get(seat)
         if cached is None:
-            match = self.match
+            match = ledger.match
             assert match is not None
-            if self.row.status != Status.PLAYING:
+            if ledger.row.status != Status.PLAYING:
                 return match.view(seat), []
-            cached = self._views[seat] = (match.view(seat), match.legal_choices(seat))
+            cached = self._cache[seat] = (match.view(seat), match.legal_choices(seat))
         return cached
 
     def message_for(self, seat: int | None, log_from: int) -> dict[str, Any]:
         """The ``state`` message for a seat (None = spectator), with the log since ``log_from``."""
-        view, choices = self.seat_view(seat) if self.match else (None, [])
+        ledger = self.ledger
+        view, choices = self.seat_view(seat) if ledger.match else (None, [])
         return {
             "type": "state",
             "table": self.summary(),
-            "version": self.version,
-            "chain": self.match.chain[-1] if self.match else None,
+            "version": ledger.version,
+            "chain": ledger.match.chain[-1] if ledger.match else None,
             "seat": seat,
             "view": view,
             "legal": [c["text"] for c in choices],
             "legal_actions": choices,
             "clock": self.clock_json(),
             "log_from": log_from,
-            "log": [entry.for_seat(seat) for entry in self.log[log_from:]],
+            "log": [entry.for_seat(seat) for entry in ledger.log[log_from:]],
         }
+
+
+__all__ = ["SeatView", "Views"]
