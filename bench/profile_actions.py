@@ -42,9 +42,9 @@ from ludoteca.games import all_games
 from ludoteca.server import connection
 from ludoteca.server.config import Settings
 from ludoteca.server.lobby.lobby import Lobby
+from ludoteca.server.services import Services
 from ludoteca.server.storage import Storage, open_storage
 from ludoteca.server.table.bot_runner import BotRunner
-from ludoteca.server.services import Services
 from ludoteca.server.table.table import Table
 
 T = TypeVar("T")
@@ -107,7 +107,7 @@ async def play(game_id: str, actions: int, db: str, phases: Phases) -> tuple[int
     settings = Settings(db_url=db, bot_delay=3600.0)  # the table's own bot timer never fires
     bots = BotRunner(processes=1)
     lobby = Lobby(Services(storage, bots, settings))
-    await lobby.load()
+    await lobby.residency.load()
     undo = instrument(phases, storage)
     pick = random.Random(game_id)
     done = matches = 0
@@ -150,7 +150,7 @@ async def play(game_id: str, actions: int, db: str, phases: Phases) -> tuple[int
             matches += 1
     finally:
         undo()
-        lobby.shutdown()
+        lobby.residency.shutdown()
         bots.close()
         await storage.close()
     phases.seconds["setup"] = setup

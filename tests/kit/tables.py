@@ -119,11 +119,11 @@ async def lobby_on(store: Storage | str, clock: FakeClock, **changes: Any) -> As
         sleep=clock.sleep,
     )
     lobby = Lobby(services)
-    await lobby.load()
+    await lobby.residency.load()
     try:
         yield lobby
     finally:
-        lobby.shutdown()
+        lobby.residency.shutdown()
         await settle()
         bots.close()
         if isinstance(store, str):
@@ -149,22 +149,22 @@ class Hub:
 
     def kill(self, name: str) -> None:
         _, lobby = self.members.pop(name)
-        lobby.shutdown()  # its timers die with it; its leases lapse in time
+        lobby.residency.shutdown()  # its timers die with it; its leases lapse in time
 
     async def tick(self, name: str) -> None:
         """Renew the member's leases, let go of finished tables, take lapsed ones."""
         cluster, lobby = self.members[name]
         now = self.clock.now()
-        for table_id in lobby.finished(cluster.held):
+        for table_id in lobby.residency.finished(cluster.held):
             await cluster.release(table_id)
         for table_id in list(cluster.held):
             if not await cluster.claim(table_id):
                 cluster.held.discard(table_id)
-                lobby.lost(table_id)
+                lobby.residency.lost(table_id)
         lapsed = [t for t, (_, expiry) in self.leases.items() if expiry < now]
         for table_id in lapsed:
             if await cluster.claim(table_id):
-                await lobby.gained(table_id)
+                await lobby.residency.gained(table_id)
 
 
 @dataclass(eq=False)
@@ -204,7 +204,7 @@ class HubCluster:
         if holder in self.hub.members and holder != self.name:
             previous, lobby = self.hub.members[holder]
             previous.held.discard(table_id)
-            lobby.lost(table_id)
+            lobby.residency.lost(table_id)
         return True
 
     async def release(self, table_id: str) -> None:
@@ -224,7 +224,7 @@ class HubCluster:
     async def publish(self, notice: Notice) -> None:
         for name, (_, lobby) in list(self.hub.members.items()):
             if name != self.name:
-                await lobby.notice(notice)
+                await lobby.residency.notice(notice)
 
     async def present(self, table_id: str, seats: set[int]) -> None:
         self.hub.presence_of.setdefault(table_id, {})[self.name] = set(seats)
@@ -262,11 +262,11 @@ async def process_on(hub: Hub, name: str, store: Storage, **changes: Any) -> Asy
     )
     lobby = Lobby(services)
     hub.members[name] = (services.cluster, lobby)  # type: ignore[assignment]
-    await lobby.load()
+    await lobby.residency.load()
     try:
         yield lobby
     finally:
         hub.members.pop(name, None)
-        lobby.shutdown()
+        lobby.residency.shutdown()
         await settle()
         bots.close()

@@ -34,7 +34,7 @@ def test_a_step_stored_at_one_process_reaches_the_other_and_its_driver_answers()
             )
             assert seat == 0
             await commit_then_reveal(table_a, {0: "ana-seed"})
-            table_b = await b.get(table_a.id)
+            table_b = await b.residency.get(table_a.id)
             assert table_b.version == 0 and table_b.match is not None
             assert hub.members["a"][0].drives(table_a.id)
             assert not hub.members["b"][0].drives(table_a.id)
@@ -68,7 +68,7 @@ def test_a_table_driven_by_two_processes_is_noticed() -> None:
                 "heroes", players=2, level="random", name="Ana", turn_seconds=60
             )
             await commit_then_reveal(table_a, {0: "ana-seed"})
-            await b.get(table_a.id)
+            await b.residency.get(table_a.id)
             cluster_a, cluster_b = hub.members["a"][0], hub.members["b"][0]
             assert cluster_a.drives(table_a.id) and not cluster_b.drives(table_a.id)
             assert cluster_b.doubles() == []
@@ -96,10 +96,10 @@ def test_a_dead_processes_tables_are_taken_over_with_their_clocks() -> None:
             hub.kill("a")  # as by SIGKILL: its timers stop, its lease is no longer renewed
             await clock.advance(2)
             await hub.tick("b")
-            assert table.id not in b.tables  # the lease has not lapsed yet
+            assert table.id not in b.residency.tables  # the lease has not lapsed yet
             await clock.advance(1.5)
             await hub.tick("b")  # lapsed: b takes the table over
-            taken = b.tables[table.id]
+            taken = b.residency.tables[table.id]
             assert hub.members["b"][0].drives(table.id)
             assert taken.version == 0
             await clock.advance(30 - 13.5 - 0.01)
@@ -120,7 +120,7 @@ def test_a_stale_driver_cannot_store_a_step_another_process_took() -> None:
         hub, store = Hub(clock), MemoryStorage()
         async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
             table_a, _ = await two_people(a, turn_seconds=30)
-            table_b = await b.get(table_a.id)
+            table_b = await b.residency.get(table_a.id)
             mover = table_a.to_move()
             assert mover is not None
             # a stops hearing b (a blip), and b stores the mover's step
@@ -152,13 +152,15 @@ def test_a_table_is_driven_where_its_people_are_connected() -> None:
         async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
             table_a, _ = await two_people(a, turn_seconds=30)
             assert hub.members["a"][0].drives(table_a.id) and table_a.timer() is not None
-            table_b = await b.get(table_a.id)
+            table_b = await b.residency.get(table_a.id)
             table_b.listeners.add(Watcher(seat=0))
             await table_b.seated_here()
             assert hub.members["b"][0].drives(table_a.id) and table_b.timer() is not None
             assert not hub.members["a"][0].drives(table_a.id) and table_a.timer() is None
-            assert table_a.id not in a.tables  # nobody follows it at a: it left memory there
-            table_a = await a.get(table_a.id)
+            assert (
+                table_a.id not in a.residency.tables
+            )  # nobody follows it at a: it left memory there
+            table_a = await a.residency.get(table_a.id)
             table_a.listeners.add(Watcher(seat=1))
             await table_a.seated_here()
             assert hub.members["b"][0].drives(table_a.id)
@@ -190,7 +192,7 @@ def test_a_move_made_while_a_table_is_being_read_is_not_missed() -> None:
                 return found
 
             store.load_actions = slow_read  # type: ignore[method-assign]
-            reading = asyncio.create_task(b.get(table_a.id))
+            reading = asyncio.create_task(b.residency.get(table_a.id))
             await read.wait()
             store.load_actions = load_actions  # type: ignore[method-assign]
             mover = table_a.to_move()

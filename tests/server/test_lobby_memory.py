@@ -66,7 +66,7 @@ def test_open_tables_nobody_joins_expire_and_leave_the_lobby(storage: SqlStorage
             def table_changed(self, table_id: str) -> None:
                 seen.append(table_id)
 
-        lobby.watchers.add(Watcher())
+        lobby.residency.watchers.add(Watcher())
         quiet = await open_table(lobby)
         two_free = [SeatRequest(), SeatRequest(), SeatRequest(bot=True)]
         busy, _, _ = await lobby.create(
@@ -75,18 +75,18 @@ def test_open_tables_nobody_joins_expire_and_leave_the_lobby(storage: SqlStorage
         clock.now += 500
         await lobby.join(busy.id, "Bo", None)  # a join restarts the wait
         clock.now += 200
-        assert await lobby.sweep() == (1, 0)
-        assert [t["id"] for t in (await lobby.listing("open"))[0]] == [busy.id]
-        assert seen[-1] == quiet and lobby.open_summary(quiet) is None
+        assert await lobby.residency.sweep() == (1, 0)
+        assert [t["id"] for t in (await lobby.residency.listing("open"))[0]] == [busy.id]
+        assert seen[-1] == quiet and lobby.residency.open_summary(quiet) is None
         with pytest.raises(Rejected) as gone:
-            await lobby.peek(quiet)
+            await lobby.residency.peek(quiet)
         assert gone.value.code == "no_table"
         clock.now += 600
-        assert await lobby.sweep() == (1, 0)
-        assert (await lobby.listing("open")) == ([], 0)
+        assert await lobby.residency.sweep() == (1, 0)
+        assert (await lobby.residency.listing("open")) == ([], 0)
         # after a restart neither comes back
         again = make_lobby(storage, clock)
-        assert await again.load() == 0
+        assert await again.residency.load() == 0
 
     asyncio.run(scenario())
 
@@ -99,8 +99,8 @@ def test_stale_open_tables_are_not_reloaded_at_start_up(storage: SqlStorage) -> 
         await open_table(lobby)
         clock.now += 61
         restarted = make_lobby(storage, clock, open_table_ttl=60.0)
-        assert await restarted.load() == 0
-        assert restarted.tables == {}
+        assert await restarted.residency.load() == 0
+        assert restarted.residency.tables == {}
 
     asyncio.run(scenario())
 
@@ -114,7 +114,7 @@ def test_open_tables_per_client_are_capped(storage: SqlStorage) -> None:
             await open_table(lobby, "10.0.0.1")
         assert refused.value.code == "too_many_tables"
         await open_table(lobby, "10.0.0.2")
-        assert (await lobby.listing("open"))[1] == 3
+        assert (await lobby.residency.listing("open"))[1] == 3
 
     asyncio.run(scenario())
 
@@ -127,7 +127,9 @@ def test_live_tables_are_capped_and_finished_ones_do_not_count(storage: SqlStora
         with pytest.raises(Rejected) as refused:
             await open_table(lobby)
         assert refused.value.code == "server_busy"
-        lobby.tables[first].row.status = Status.OVER  # finished, still in memory until swept
+        lobby.residency.tables[
+            first
+        ].row.status = Status.OVER  # finished, still in memory until swept
         await open_table(lobby)
         with pytest.raises(Rejected) as again:
             await open_table(lobby)
@@ -211,7 +213,7 @@ def test_reading_finished_tables_keeps_none_of_them_and_memory_flat(storage: Sql
         lobby = make_lobby(storage, Clock())
 
         async def read(n: int, table_id: str) -> None:
-            summary = (await lobby.peek(table_id)).summary()
+            summary = (await lobby.residency.peek(table_id)).summary()
             assert summary["status"] == "over" and summary["seed"] == "ab" * 32
             assert summary["version"] > 0
             if n % 10 == 0:
@@ -227,8 +229,8 @@ def test_reading_finished_tables_keeps_none_of_them_and_memory_flat(storage: Sql
         gc.collect()
         grown = rss_mb() - before
         assert grown < 12, f"900 more finished tables kept {grown:.1f} MB"
-        assert lobby.tables == {}
-        page, total = await lobby.listing("over", offset=10, limit=5)
+        assert lobby.residency.tables == {}
+        page, total = await lobby.residency.listing("over", offset=10, limit=5)
         assert total == 1000 and [t["id"] for t in page] == [
             f"done{n:05d}" for n in range(989, 984, -1)
         ]
@@ -243,20 +245,23 @@ def test_watched_finished_tables_leave_memory_after_the_grace(storage: SqlStorag
     async def scenario() -> None:
         lobby = make_lobby(storage, clock, finished_grace=60.0, max_finished_tables=10)
         for table_id in ids:
-            await lobby.get(table_id)  # what a spectator's websocket does
-        watched = lobby.tables[ids[0]]
+            await lobby.residency.get(table_id)  # what a spectator's websocket does
+        watched = lobby.residency.tables[ids[0]]
         watched.listeners.add(object())  # type: ignore[arg-type]
-        assert len(lobby.tables) == 30
-        assert await lobby.sweep() == (0, 20)  # beyond the bound: the oldest leave at once
-        assert len(lobby.tables) == 10 and ids[0] in lobby.tables
+        assert len(lobby.residency.tables) == 30
+        assert await lobby.residency.sweep() == (
+            0,
+            20,
+        )  # beyond the bound: the oldest leave at once
+        assert len(lobby.residency.tables) == 10 and ids[0] in lobby.residency.tables
         clock.now += 59
-        assert await lobby.sweep() == (0, 0)
+        assert await lobby.residency.sweep() == (0, 0)
         clock.now += 1
-        assert await lobby.sweep() == (0, 9)  # after the grace: all but the watched one
-        assert list(lobby.tables) == [ids[0]]
+        assert await lobby.residency.sweep() == (0, 9)  # after the grace: all but the watched one
+        assert list(lobby.residency.tables) == [ids[0]]
         watched.listeners.clear()
-        assert await lobby.sweep() == (0, 1)
-        assert lobby.tables == {}
+        assert await lobby.residency.sweep() == (0, 1)
+        assert lobby.residency.tables == {}
 
     asyncio.run(scenario())
 
@@ -274,13 +279,16 @@ def test_a_match_that_does_not_replay_breaks_only_its_table(storage: SqlStorage)
 
     async def scenario() -> None:
         lobby = make_lobby(storage, clock)
-        assert await lobby.load() == 1
-        assert list(lobby.broken) == [ids[0]] and "stored step 3" in lobby.broken[ids[0]]
-        assert lobby.tables[ids[1]].version == 4
-        for read in (lobby.get, lobby.peek, lobby.record):
+        assert await lobby.residency.load() == 1
+        assert (
+            list(lobby.residency.broken) == [ids[0]]
+            and "stored step 3" in lobby.residency.broken[ids[0]]
+        )
+        assert lobby.residency.tables[ids[1]].version == 4
+        for read in (lobby.residency.get, lobby.residency.peek, lobby.record):
             with pytest.raises(Rejected) as refused:
                 await read(ids[0])
             assert refused.value.code == "table_broken"
-        lobby.shutdown()
+        lobby.residency.shutdown()
 
     asyncio.run(scenario())

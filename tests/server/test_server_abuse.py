@@ -345,7 +345,9 @@ def test_a_broken_table_tells_its_clients(server: ThreadServer) -> None:
     """Its clients hear ``table_broken`` and close 1011; the rest of the server is healthy."""
     table_id, _ = two_people_table(server.base)
     lobby = server.app_state.lobby
-    lobby.broken[table_id] = "stored step 3 does not replay"  # as a failed replay leaves it
+    lobby.residency.broken[table_id] = (
+        "stored step 3 does not replay"  # as a failed replay leaves it
+    )
 
     async def scenario() -> None:
         async with websockets.connect(f"{server.ws_base}/ws/tables/{table_id}") as ws:

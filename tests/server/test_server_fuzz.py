@@ -222,10 +222,10 @@ class Arena:
         return lobby
 
     def version(self) -> int:
-        return self.lobby.tables[self.table_id].version
+        return self.lobby.residency.tables[self.table_id].version
 
     def over(self) -> bool:
-        return self.lobby.tables[self.table_id].row.status == "over"
+        return self.lobby.residency.tables[self.table_id].row.status == "over"
 
     def new_table(self) -> None:
         if self.table_id:
@@ -237,7 +237,7 @@ class Arena:
         # the last free seat taken: the table starts by itself
         joined = http.post(f"/api/tables/{self.table_id}/join", json={"name": "B"}).json()
         self.tokens = [created["token"], joined["token"]]
-        table = self.lobby.tables[self.table_id]
+        table = self.lobby.residency.tables[self.table_id]
         eventually(lambda: table.row.status == "playing", interval=0.01, what="the deal")
 
 
@@ -318,7 +318,7 @@ async def advance(arena: Arena, moves: int) -> None:
         for _ in range(moves):
             if arena.over():
                 break
-            mover = arena.lobby.tables[arena.table_id].to_move()
+            mover = arena.lobby.residency.tables[arena.table_id].to_move()
             assert mover is not None
             client = seats[mover]
             state = await client.state_at_least(arena.version())
@@ -358,7 +358,7 @@ def test_fuzzed_websocket_messages_get_documented_answers(arena: Arena) -> None:
         batch=st.lists(messages, min_size=BATCH, max_size=BATCH),
     )
     def run(who: str, greet: bool, batch: list[Any]) -> None:
-        mover = arena.lobby.tables[arena.table_id].to_move() or 0
+        mover = arena.lobby.residency.tables[arena.table_id].to_move() or 0
         seat = {"mover": mover, "other": 1 - mover, "spectator": None}[who]
         asyncio.run(exchange(arena, seat, greet, batch))
         arena.batches += 1

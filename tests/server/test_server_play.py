@@ -186,7 +186,7 @@ def test_a_closed_connection_is_freed_at_once_not_by_the_collector(server: Threa
     async def scenario() -> weakref.ref[Any]:
         client = await Client.connect(server.ws_base, table_id, created["token"])
         await client.recv()  # welcome: the connection now listens at the table
-        table = lobby.tables[table_id]
+        table = lobby.residency.tables[table_id]
         await eventually_async(lambda: table.listeners, interval=0.01)
         (connection,) = table.listeners
         gone = weakref.ref(connection)

@@ -238,7 +238,7 @@ def test_a_second_writer_of_the_same_step_is_refused_and_catches_up(db: MemorySt
         clock = FakeClock()
         async with lobby_on(db, clock) as one, lobby_on(db, clock) as two:
             table, _ = await two_people(one)
-            other = await two.get(table.id)
+            other = await two.residency.get(table.id)
             seat = table.to_move()
             assert seat is not None and table.match is not None
             first, second = table.match.legal(seat)[:2]
@@ -264,7 +264,7 @@ def test_a_restart_replays_the_match_and_keeps_the_clock(db: MemoryStorage) -> N
             chain = table.match.chain[-1] if table.match else None
         await clock.advance(20)
         async with lobby_on(db, clock) as again:
-            table = again.tables[table.id]
+            table = again.residency.tables[table.id]
             watcher = await seated(table)
             assert (table.version, table.row.turn_started_at, table.seat_view(0)) == before
             assert table.match is not None and table.match.chain[-1] == chain

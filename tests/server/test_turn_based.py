@@ -253,35 +253,35 @@ def test_a_table_waiting_for_a_person_sleeps_and_its_deadline_wakes_it(
         async with lobby_on(db, clock, table_level="random") as lobby:
             table, _ = await two_people(lobby, turn_seconds=12 * 3600)
             table_id, deadline = table.id, table.deadline(table.to_move() or 0)
-            assert table_id in lobby.held
-            await lobby.sweep()  # nobody is connected: it leaves memory
-            assert table_id not in lobby.held
+            assert table_id in lobby.residency.held
+            await lobby.residency.sweep()  # nobody is connected: it leaves memory
+            assert table_id not in lobby.residency.held
             # the listing, read from the database, still says its pace and deadline
-            (listed,), _ = await lobby.listing("playing")
+            (listed,), _ = await lobby.residency.listing("playing")
             assert listed["id"] == table_id and listed["pace"] == "turn-based"
             assert listed["deadline"] == pytest.approx(deadline)
         # a restart reads the open and real-time tables, never the sleeping ones
         async with lobby_on(db, clock, table_level="random") as lobby:
-            assert table_id not in lobby.held
-            loop = Deadlines(lobby)
+            assert table_id not in lobby.residency.held
+            loop = Deadlines(lobby.residency)
             clock.t = deadline - 0.01
             assert await loop.tick() == 0  # not due yet
             clock.t = deadline
             assert await loop.tick() == 1
             await fired(lobby, clock, table_id, 0)
             await loop.tick()  # a person is to move again, nobody connected: it sleeps again
-            assert table_id not in lobby.held and not loop.woken
+            assert table_id not in lobby.residency.held and not loop.woken
             assert len(timed_out_turns(db, table_id)) == 1
             stored = await db.load_table(table_id)
             assert stored is not None and stored.due_at == pytest.approx(deadline + 12 * 3600)
             # someone opens it: it is read (and stays while they are there)
-            opened = await lobby.get(table_id)
+            opened = await lobby.residency.get(table_id)
             opened.listeners.add(object())  # type: ignore[arg-type]
-            await lobby.sweep()
-            assert table_id in lobby.held
+            await lobby.residency.sweep()
+            assert table_id in lobby.residency.held
             opened.listeners.clear()
-            await lobby.sweep()
-            assert table_id not in lobby.held
+            await lobby.residency.sweep()
+            assert table_id not in lobby.residency.held
 
     run(scenario)
 
@@ -294,12 +294,14 @@ def test_two_processes_fire_one_deadline_once(db: MemoryStorage) -> None:
             lobby_on(db, clock, table_level="random") as second,
         ):
             table, _ = await two_people(first, turn_seconds=12 * 3600)
-            await first.sweep()
-            assert table.id not in first.held
+            await first.residency.sweep()
+            assert table.id not in first.residency.held
             clock.t = table.row.due_at or 0
             before = sum(FIRED_TWICE.values())
             # both think they hold the duty (alone, each process does) and read it at once
-            assert await first_and_second(Deadlines(first), Deadlines(second)) == (1, 1)
+            assert await first_and_second(
+                Deadlines(first.residency), Deadlines(second.residency)
+            ) == (1, 1)
             await fired(first, clock, table.id, 0)
             await clock.advance(0)
             await settle()
@@ -324,9 +326,9 @@ def test_the_deadline_duty_passes_to_a_survivor_and_fires_what_came_due(
             process_on(hub, "b", db, table_level="random") as b,
         ):
             tables = [(await two_people(a, turn_seconds=3600 * (n + 4)))[0] for n in range(3)]
-            await a.sweep()
-            assert not any(t.id in a.held for t in tables)
-            duty_a, duty_b = Deadlines(a), Deadlines(b)
+            await a.residency.sweep()
+            assert not any(t.id in a.residency.held for t in tables)
+            duty_a, duty_b = Deadlines(a.residency), Deadlines(b.residency)
             await duty_a.tick()
             await duty_b.tick()
             assert duty_a.on_duty and not duty_b.on_duty
@@ -338,7 +340,7 @@ def test_the_deadline_duty_passes_to_a_survivor_and_fires_what_came_due(
             hub.kill("a")  # with its duty; the duty lapses after duty_seconds
             clock.t += 0.6
             assert await duty_b.tick() == 0  # a's duty has not lapsed yet
-            clock.t += b.settings.duty_seconds
+            clock.t += b.services.settings.duty_seconds
             assert await duty_b.tick() == 1
             await fired(b, clock, tables[1].id, 0)
             clock.t = (tables[2].row.due_at or 0) + 0.1

@@ -26,6 +26,7 @@ from .accounts.store import AccountStore
 from .analysis.queue import Analyst
 from .api import accounts, analysis, games, invite, notify, ops, records, replay, sockets, tables
 from .api.deps import AppState, TooMany
+from .background import Background
 from .cluster.checks import Watch, storage_label
 from .cluster.redis_leases import open_cluster
 from .config import Settings
@@ -78,7 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             now=watch.now,
         )
         services.analyses = analyst
-        await lobby.load()
+        await lobby.residency.load()
         state = AppState(
             settings=settings,
             storage=storage,
@@ -90,34 +91,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             accounts=people,
             analyst=analyst,
             notifier=notifier,
-            deadlines=Deadlines(lobby),
+            deadlines=Deadlines(lobby.residency),
         )
         app.state.ludoteca = state
-        sweeper = asyncio.create_task(lobby.run_sweeper())
-        keeper = asyncio.create_task(cluster.run(lobby))
-        watcher = asyncio.create_task(state.watch.run(storage))
-        rater = asyncio.create_task(people.run(settings.rating_poll_seconds))
-        analysing = asyncio.create_task(analyst.run())
-        teller = asyncio.create_task(notifier.run())
-        deadlines = asyncio.create_task(state.deadlines.run())
+        residency = lobby.residency
+        tasks = Background()
+        tasks.start("sweeper", residency.run_sweeper())
+        tasks.start("cluster", cluster.run(residency))
+        tasks.start("clock_watch", watch.run(storage))
+        tasks.start("ratings", people.run(settings.rating_poll_seconds))
+        tasks.start("analysis", analyst.run())
+        tasks.start("notifications", notifier.run())
+        tasks.start("deadlines", state.deadlines.run())
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
         finally:
             log("server_stopping", connections=len(state.connections))
-            sweeper.cancel()
-            keeper.cancel()
-            watcher.cancel()
-            rater.cancel()
-            analysing.cancel()
+            await tasks.stop()
             analyst.close()
-            teller.cancel()
-            deadlines.cancel()
-            lobby.shutdown()
+            lobby.residency.shutdown()
             for websocket in list(state.connections):
                 await _close_quietly(websocket)
             # let actions already being stored finish before the database goes away
-            for table in list(lobby.tables.values()):
+            for table in list(lobby.residency.tables.values()):
                 async with table.lock:
                     pass
             bots.close()

@@ -59,7 +59,7 @@ async def seats_held(lobby: Lobby, seats: list[HeldSeat]) -> list[tuple[Table, i
     found = []
     for held in seats:
         try:
-            table = await lobby.peek(held.table)
+            table = await lobby.residency.peek(held.table)
         except Rejected:
             continue
         seat = table.seat_for_token(held.token)

@@ -29,7 +29,7 @@ def qr_svg(text: str, title: str) -> bytes:
     responses={200: {"content": {"image/svg+xml": {}}}},
 )
 async def invite_qr(table_id: str, request: Request, lobby: LobbyDep) -> Response:
-    table = await lobby.peek(table_id)
+    table = await lobby.residency.peek(table_id)
     invite = links(request, table.id)["invite"]
     return Response(
         qr_svg(invite, invite),

@@ -91,7 +91,7 @@ async def subscribe(
         raise Rejected(ErrorCode.BAD_REQUEST, str(exc)) from None
     seat: tuple[str, int] | None = None
     if body.table is not None:
-        table = await lobby.peek(body.table)
+        table = await lobby.residency.peek(body.table)
         number = table.seat_for_token(body.token)
         if number is None:
             raise Rejected(ErrorCode.BAD_TOKEN, "that token holds no seat at this table")

@@ -36,14 +36,14 @@ async def health(state: State) -> JSONResponse:
     skew = state.watch.skew
     return JSONResponse(
         {
-            "status": "degraded" if lobby.broken or unreachable or problems else "ok",
+            "status": "degraded" if lobby.residency.broken or unreachable or problems else "ok",
             "redis": unreachable or ("ok" if cluster.shared else None),
             "problems": problems,  # the clock off the database's, processes that disagree
             "clock_skew": None if skew is None else round(skew, 3),
             "db": storage.dialect,
-            "tables": sum(t.row.status == Status.PLAYING for t in lobby.tables.values()),
-            "in_memory": len(lobby.tables),
-            "broken": len(lobby.broken),
+            "tables": sum(t.row.status == Status.PLAYING for t in lobby.residency.tables.values()),
+            "in_memory": len(lobby.residency.tables),
+            "broken": len(lobby.residency.broken),
             # turn-based tables: whether this process fires the deadlines, how many tables it
             # read for one, and how many of those another process had fired first
             "deadline_duty": state.deadlines.on_duty,
@@ -52,7 +52,7 @@ async def health(state: State) -> JSONResponse:
             "connections": len(state.connections),
             "limits": state.limits.backend,
             "process": cluster.name,  # "solo", or this process's name among several
-            "driving": sum(cluster.drives(t) for t in lobby.tables),
+            "driving": sum(cluster.drives(t) for t in lobby.residency.tables),
             "version": __version__,
         }
     )

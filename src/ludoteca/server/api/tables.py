@@ -154,7 +154,7 @@ async def list_tables(  # noqa: PLR0917
     offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> list[dict[str, Any]]:
-    page, total = await lobby.listing(status, game, offset, limit)
+    page, total = await lobby.residency.listing(status, game, offset, limit)
     response.headers["X-Total-Count"] = str(total)
     return page
 
@@ -226,7 +226,7 @@ async def play_now(
 
 @router.get("/api/tables/{table_id}", summary="A table's public summary")
 async def one_table(table_id: str, request: Request, lobby: LobbyDep) -> dict[str, Any]:
-    table = await lobby.peek(table_id)
+    table = await lobby.residency.peek(table_id)
     return {"table": table.summary(), **links(request, table.id)}
 
 
@@ -251,7 +251,7 @@ async def join(  # noqa: PLR0917
     )
     if me is not None:
         await accounts.hold_seat(me.account, table_id, seat, token)
-    table = await lobby.peek(table_id)
+    table = await lobby.residency.peek(table_id)
     summary = table.summary() | {"rated": rated}
     return {"table": summary, "seat": seat, "token": token, **links(request, table.id)}
 
@@ -261,7 +261,7 @@ async def leave(
     table_id: str, lobby: LobbyDep, authorization: Authorization = None
 ) -> dict[str, Any]:
     await lobby.leave(table_id, bearer(authorization))
-    return {"table": (await lobby.peek(table_id)).summary()}
+    return {"table": (await lobby.residency.peek(table_id)).summary()}
 
 
 @router.post(
@@ -290,7 +290,7 @@ async def reveal(
 
 async def _seated(lobby: Lobby, table_id: str, authorization: str | None) -> tuple[Table, int]:
     """The table and the seat the bearer token holds there (``bad_token`` if none)."""
-    table = await lobby.get(table_id)
+    table = await lobby.residency.get(table_id)
     seat = table.seat_for_token(bearer(authorization))
     if seat is None:
         raise Rejected(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")

@@ -15,7 +15,8 @@ from ludoteca.core.fairness import new_secret
 from ludoteca.games import all_games
 from ludoteca.server.logs import log
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
-from ludoteca.server.storage import ConflictError, SeatRow, TableRow
+from ludoteca.server.services import Services
+from ludoteca.server.storage import ConflictError, SeatRow, Storage, TableRow
 from ludoteca.server.storage.rows import REAL_TIME
 from ludoteca.server.table import pacing
 from ludoteca.server.table.ledger import token_hash
@@ -50,8 +51,17 @@ def bot_name(level: str, seat: int) -> str:
     return f"Bot {seat + 1} ({level})"
 
 
-class Lobby(Residency):
-    """What people do with tables: create, join, leave, start; and the match record."""
+class Lobby:
+    """What people do with tables: create, join, leave, start; and the match record. Which
+    tables are in memory, and reading them, is the ``residency`` it holds."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.residency = Residency(services)
+
+    @property
+    def storage(self) -> Storage:
+        return self.services.storage
 
     async def create(
         self,
@@ -70,12 +80,12 @@ class Lobby(Residency):
 
         Returns the table and, when the creator sits, their seat and token.
         """
-        settings = self.settings
+        settings = self.services.settings
         # counting walks every table in memory (finished ones wait there for the sweep): only
         # when there are enough of them for the live ones to reach the cap
         if (
-            len(self.held) >= settings.max_live_tables
-            and sum(h.table.row.status != Status.OVER for h in self.held.values())
+            len(self.residency.held) >= settings.max_live_tables
+            and sum(h.table.row.status != Status.OVER for h in self.residency.held.values())
             >= settings.max_live_tables
         ):
             raise Rejected(ErrorCode.SERVER_BUSY, "the server holds all the tables it can")
@@ -144,8 +154,8 @@ class Lobby(Residency):
             reserve_seconds=reserve,
         )
         await self.storage.create_table(row)
-        table = self._table(row)
-        self._hold(table, None if start else row.created_at)
+        table = self.residency._table(row)
+        self.residency._hold(table, None if start else row.created_at)
         log("table_created", table=row.id, game=game.spec.id, players=count, pace=pace)
         if start:
             await self._start(table)
@@ -181,7 +191,7 @@ class Lobby(Residency):
 
     async def join(self, table_id: str, name: str | None, seat: int | None) -> tuple[int, str]:
         """Sit a person at a free seat of an open table; the last free seat taken starts it."""
-        table = await self.get(table_id)
+        table = await self.residency.get(table_id)
         async with table.lock:
             await table.current()
             if table.row.status != Status.OPEN:
@@ -207,7 +217,7 @@ class Lobby(Residency):
             )
             await self.storage.update_seat(table_id, row)
             full = not any(s.kind == SeatKind.OPEN for s in table.seats)
-        held = self.held.get(table_id)
+        held = self.residency.held.get(table_id)
         if held is not None:
             held.waiting_since = self.services.now()
         log("seat_joined", table=table_id, seat=row.seat, full=full)
@@ -219,7 +229,7 @@ class Lobby(Residency):
 
     async def leave(self, table_id: str, token: str | None) -> None:
         """Before the start the seat is free again; during the match the table plays for it."""
-        table = await self.get(table_id)
+        table = await self.residency.get(table_id)
         seat = table.seat_for_token(token)
         if seat is None:
             raise Rejected(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
@@ -242,7 +252,7 @@ class Lobby(Residency):
         await table.after_change()
 
     async def start(self, table_id: str, token: str | None) -> Table:
-        table = await self.get(table_id)
+        table = await self.residency.get(table_id)
         if table.seat_for_token(token) is None:
             raise Rejected(ErrorCode.BAD_TOKEN, "only a person seated at this table can start it")
         await self._start(table)
@@ -266,13 +276,13 @@ class Lobby(Residency):
             except ConflictError:  # started at another process meanwhile (the lock is held)
                 await table.catch_up()
                 raise Rejected(ErrorCode.NOT_OPEN, "this table has already started") from None
-        held = self.held.get(table.id)
+        held = self.residency.held.get(table.id)
         if held is not None:
             held.waiting_since = None
-        self.elsewhere.pop(table.id, None)
+        self.residency.elsewhere.pop(table.id, None)
         log("match_started", table=table.id, game=table.game.spec.id, fingerprint=table.fingerprint)
         await table.after_change()
 
     async def record(self, table_id: str) -> MatchRecord:
         """The match record, read without keeping the table: revealed and signed once over."""
-        return (await self.peek(table_id)).record()
+        return (await self.residency.peek(table_id)).record()

@@ -97,7 +97,7 @@ class Connection:
         self.outbox.start()
         try:
             try:
-                self.table = await self.lobby.get(table_id)
+                self.table = await self.lobby.residency.get(table_id)
                 # held from now on, not from the hello: a table nobody follows may leave memory
                 # (its driving moved to another process), and this one would then hear nothing
                 self.table.listeners.add(self)
@@ -241,7 +241,7 @@ class LobbyFeed:
         self.outbox.put_latest(table_id, lambda: self._delta(table_id))
 
     def _delta(self, table_id: str) -> dict[str, Any] | None:
-        summary = self.lobby.open_summary(table_id)
+        summary = self.lobby.residency.open_summary(table_id)
         if summary is not None and self.game in (None, summary["game"]):
             kind = "table_changed" if table_id in self.known else "table_added"
             self.known.add(table_id)
@@ -252,14 +252,14 @@ class LobbyFeed:
         return None
 
     async def serve(self) -> None:
-        page, total = await self.lobby.listing(
+        page, total = await self.lobby.residency.listing(
             "open", game=self.game, limit=self.settings.page_size
         )
         self.known = {t["id"] for t in page}
         self.outbox.reply(
             {"type": "tables", "status": "open", "game": self.game, "tables": page, "total": total}
         )
-        self.lobby.watchers.add(self)
+        self.lobby.residency.watchers.add(self)
         self.outbox.start()
         try:
             while not self.outbox.closing:
@@ -276,5 +276,5 @@ class LobbyFeed:
         except WebSocketDisconnect:
             return
         finally:
-            self.lobby.watchers.discard(self)
+            self.lobby.residency.watchers.discard(self)
             await self.outbox.finish()

@@ -432,7 +432,7 @@ def mount_web(
             state = getattr(request.app.state, "ludoteca", None)
             game = None
             if route == "table" and state is not None:
-                game = await state.lobby.game_of(request.path_params["table_id"])
+                game = await state.lobby.residency.game_of(request.path_params["table_id"])
             return page.answer(route, request, game)
         return JSONResponse(
             {"message": "the web files are missing from this installation; the API is at /docs"},
