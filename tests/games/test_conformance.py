@@ -136,6 +136,29 @@ def test_exactly_the_seat_to_move_has_actions_until_the_end(game_id: str, player
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_payoffs_keep_the_declared_utility(game_id: str, players: int) -> None:
+    """What OpenSpiel is told (``GameSpec.constant_sum``) holds of every match: a constant-sum
+    game names the seats that share every result (so the payoffs sum to 1); otherwise a match
+    pays 1 in all or nothing (nobody won). Outcomes are in the canonical shape the records
+    keep."""
+    game = GAMES[game_id]
+    for k in range(40):
+        pick = random.Random(k)
+        state = game.new({"players": players}, f"utility-{k}")
+        while actions := game.legal_actions(state):
+            game.step(state, pick.choice(actions))
+        outcome = game.outcome(state)
+        assert outcome is not None
+        assert outcome == outcome.canonical(players), outcome
+        total = sum(outcome.payoff(seat, players) for seat in range(players))
+        if game.spec.constant_sum:
+            assert outcome.winners, outcome
+            assert total == pytest.approx(1.0), outcome
+        else:
+            assert total == pytest.approx(1.0 if outcome.winners else 0.0), outcome
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_every_legal_action_applies_and_round_trips_as_text(game_id: str, players: int) -> None:
     """The rules primitives on bare positions: each legal action's text parses back to it and
     ``apply`` gives JSON-able events; ``check`` accepts each canonical text and changes nothing."""
