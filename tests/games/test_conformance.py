@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from kit.matches import random_end
 from ludoteca.bots import RandomBot
 from ludoteca.core import (
     Event,
@@ -143,11 +144,7 @@ def test_payoffs_keep_the_declared_utility(game_id: str, players: int) -> None:
     keep."""
     game = GAMES[game_id]
     for k in range(40):
-        pick = random.Random(k)
-        state = game.new({"players": players}, f"utility-{k}")
-        while actions := game.legal_actions(state):
-            game.step(state, pick.choice(actions))
-        outcome = game.outcome(state)
+        outcome = game.outcome(random_end(game, players, f"utility-{k}", random.Random(k)))
         assert outcome is not None
         assert outcome == outcome.canonical(players), outcome
         total = sum(outcome.payoff(seat, players) for seat in range(players))

@@ -10,6 +10,7 @@ from typing import Any
 import pyspiel
 import pytest
 
+from kit.matches import random_end
 from ludoteca.core import Outcome
 from ludoteca.games import get
 from ludoteca.interop import openspiel
@@ -22,10 +23,7 @@ def shared_win(game_id: str, players: int) -> tuple[Any, Outcome]:
     the seats win together."""
     game = get(game_id)
     for k in range(5_000):
-        pick = random.Random(k)
-        state = game.new({"players": players}, f"shared-{k}")
-        while actions := game.legal_actions(state):
-            game.step(state, pick.choice(actions))
+        state = random_end(game, players, f"shared-{k}", random.Random(k))
         outcome = game.outcome(state)
         assert outcome is not None
         if 1 < len(outcome.winners) < players:
