@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from kit.matches import random_end
 from ludoteca.bots import RandomBot
 from ludoteca.core import (
     Event,
@@ -133,6 +134,25 @@ def test_exactly_the_seat_to_move_has_actions_until_the_end(game_id: str, player
             assert len(set(actions)) == len(actions), "legal actions must be distinct"
         assert match.outcome is not None
         assert all(0 <= s < players for s in match.outcome.winners)
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_payoffs_keep_the_declared_utility(game_id: str, players: int) -> None:
+    """What OpenSpiel is told (``GameSpec.constant_sum``) holds of every match: a constant-sum
+    game names the seats that share every result (so the payoffs sum to 1); otherwise a match
+    pays 1 in all or nothing (nobody won). Outcomes are in the canonical shape the records
+    keep."""
+    game = GAMES[game_id]
+    for k in range(40):
+        outcome = game.outcome(random_end(game, players, f"utility-{k}", random.Random(k)))
+        assert outcome is not None
+        assert outcome == outcome.canonical(players), outcome
+        total = sum(outcome.payoff(seat, players) for seat in range(players))
+        if game.spec.constant_sum:
+            assert outcome.winners, outcome
+            assert total == pytest.approx(1.0), outcome
+        else:
+            assert total == pytest.approx(1.0 if outcome.winners else 0.0), outcome
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)

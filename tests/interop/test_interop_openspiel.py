@@ -25,20 +25,50 @@ from ludoteca.interop import openspiel
 from ludoteca.interop.chance import Position, roll
 from ludoteca.interop.moves import CHANCE, TERMINAL
 
-# (short name, players, simulations, sampled states): the smallest and largest table of each
-# game (Dice Heroes also with explicit chance: ``name:explicit``); the counts keep tests/interop
-# within a minute on a busy 2-core machine (a 6-player Dwarves match is the slowest).
+# (short name, players, sampled states): the smallest and largest table of each game (Dice Heroes
+# also with explicit chance: ``name:explicit``) for OpenSpiel's API checks; the counts keep
+# tests/interop within a minute on a busy 2-core machine (a 6-player Dwarves match is the slowest).
 TABLES = [
-    ("ludoteca_heroes", 2, 6, 200),
-    ("ludoteca_dice_heroes", 3, 3, 150),
-    ("ludoteca_dice_heroes:explicit", 2, 4, 200),
-    ("ludoteca_dice_heroes:explicit", 4, 3, 200),
-    ("ludoteca_dwarves", 2, 4, 200),
-    ("ludoteca_dwarves", 6, 1, 80),
+    ("ludoteca_heroes", 2, 200),
+    ("ludoteca_dice_heroes", 3, 150),
+    ("ludoteca_dice_heroes:explicit", 2, 200),
+    ("ludoteca_dice_heroes:explicit", 4, 200),
+    ("ludoteca_dwarves", 2, 200),
+    ("ludoteca_dwarves", 6, 80),
 ]
 CASES = [  # six dwarves play 235 actions a match: those checks run in make test only
     pytest.param(*table, id=f"{table[0]}-{table[1]}", marks=[pytest.mark.slow] * (table[1] == 6))
     for table in TABLES
+]
+
+
+def every_table() -> list[tuple[str, int]]:
+    """Every registered game at every player count it allows, with each chance it offers."""
+    found = []
+    for short_name, entry in openspiel.BY_NAME.items():
+        spec = get(entry.game_id).spec
+        names = [short_name]
+        if entry.offers_explicit:
+            names = [f"{short_name}:{openspiel.SAMPLED}", f"{short_name}:{openspiel.EXPLICIT}"]
+        found += [(n, p) for n in names for p in range(spec.min_players, spec.max_players + 1)]
+    return found
+
+
+# OpenSpiel's simulation test at every table: a few matches each (a busy machine plays about one
+# a second at four players); two players in the fast lane, more in make test. Five matches are
+# what it took to meet a shared win of four Dice Heroes players, whose returns summed to 1.5;
+# Dwarves' larger tables play fewer (a match of six took 14 s on a busy machine).
+SIMS = 5
+FEWER_SIMS = {("ludoteca_dwarves", 4): 2, ("ludoteca_dwarves", 5): 1, ("ludoteca_dwarves", 6): 1}
+EVERY_TABLE = [
+    pytest.param(
+        name,
+        players,
+        FEWER_SIMS.get((name, players), SIMS),
+        id=f"{name}-{players}",
+        marks=[pytest.mark.slow] * (players > 2),
+    )
+    for name, players in every_table()
 ]
 
 # (suite class of openspiel_api, test method); not bound to module names, or pytest would collect
@@ -151,8 +181,17 @@ def test_declared_types() -> None:
     assert dwarves.utility == kinds.Utility.GENERAL_SUM  # the dragon can beat everybody
 
 
-@pytest.mark.parametrize(("name", "players", "sims", "states"), CASES)
-def test_random_sim_test(name: str, players: int, sims: int, states: int) -> None:
+def test_every_table_is_simulated() -> None:
+    assert ("ludoteca_heroes", 2) in every_table()
+    assert ("ludoteca_dice_heroes:explicit", 4) in every_table()
+    assert ("ludoteca_dice_heroes:sampled", 3) in every_table()
+    assert [p for n, p in every_table() if n == "ludoteca_dwarves"] == [2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize(("name", "players", "sims"), EVERY_TABLE)
+def test_random_sim_test(name: str, players: int, sims: int) -> None:
+    """Among its checks: the returns lie within the declared bounds and, for a constant-sum
+    game, sum to the declared utility sum."""
     game = load(name, players)
     # OpenSpiel serialises a sampled-stochastic game through Game::GetRNGState, which a Python
     # game cannot provide (pyspiel 2.0); explicit-chance games serialise by history and pickle.
@@ -160,8 +199,8 @@ def test_random_sim_test(name: str, players: int, sims: int, states: int) -> Non
     pyspiel.random_sim_test(game, num_sims=sims, serialize=explicit, verbose=False)
 
 
-@pytest.mark.parametrize(("name", "players", "sims", "states"), CASES)
-def test_openspiel_api_checks(name: str, players: int, sims: int, states: int) -> None:
+@pytest.mark.parametrize(("name", "players", "states"), CASES)
+def test_openspiel_api_checks(name: str, players: int, states: int) -> None:
     game = load(name, players)
     sampled = play_states(game, states)
     decisions = [s for s in sampled if not s.is_chance_node() and not s.is_terminal()]
@@ -278,8 +317,7 @@ def test_a_reroll_is_one_chance_node_per_colour_and_max_chance_outcomes_bounds_t
 @pytest.mark.parametrize("players", [2, 4])
 def test_dice_heroes_has_sampled_chance_by_default(players: int) -> None:
     """By default (as with ``chance=sampled``) no chance nodes, the dice drawn inside actions
-    from ``rng_seed``'s stream; OpenSpiel's simulation test passes on it (serialisation aside,
-    as for every sampled game)."""
+    from ``rng_seed``'s stream (OpenSpiel's simulation test runs on both: ``EVERY_TABLE``)."""
     game = load("ludoteca_dice_heroes", players)
     kind = game.get_type()
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
@@ -287,7 +325,6 @@ def test_dice_heroes_has_sampled_chance_by_default(players: int) -> None:
     assert named.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert game.max_chance_outcomes() == 0
-    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
     rng = random.Random(4)
     state = game.new_initial_state()
     while not state.is_terminal():

@@ -5,6 +5,7 @@
 - ``kit.servers``  ``free_port``, ``server_settings``, ``ThreadServer``, ``ServerProcess``, ``api``
 - ``kit.client``   the websocket ``Client`` and the table helpers built on it
 - ``kit.tables``   in-process lobbies on a fake clock (no server, no sleep)
+- ``kit.matches``  ``random_end``: a random match on the bare rules, played to its end
 - ``kit.notify``   a push service that decrypts what it is sent, an SMTP server (aiosmtpd)
 - ``kit.browser``  Chromium pages and playing the way a person does
 - ``kit.fixtures`` the fixtures (registered by tests/conftest.py, which also marks each test

@@ -56,20 +56,23 @@ class Outcome:
     draw: bool = False
     scores: tuple[float, ...] = ()
 
+    def sharing(self, players: int) -> tuple[int, ...]:
+        """The seats that share the result: ``winners``, or every seat on a draw that names none
+        (the older shape of everybody level); none when nobody at the table won."""
+        return self.winners or (tuple(range(players)) if self.draw else ())
+
     def payoff(self, seat: int, players: int) -> float:
-        """1 for a sole win, split on a shared win, 1/players each on a draw, else 0."""
-        if seat in self.winners:
-            return 1.0 / len(self.winners)
-        if self.draw:
-            return 1.0 / players
-        return 0.0
+        """1 for a sole win, 1/k each for k seats sharing the result (a shared win or a draw),
+        else 0: the payoffs of a match sum to 1, or to 0 when nobody won. A seat outside a
+        shared win gets nothing, whether or not ``draw`` is set."""
+        sharing = self.sharing(players)
+        return 1.0 / len(sharing) if seat in sharing else 0.0
 
     def canonical(self, players: int) -> Outcome:
         """The one shape every record and view uses, in every game: the seats that win, or that
         end level and share the result, in ``winners`` (ascending); ``draw`` is true exactly when
         several seats share it; nobody winning (the dragon) is no winners and no draw."""
-        winners = self.winners or (tuple(range(players)) if self.draw else ())
-        winners = tuple(sorted(winners))
+        winners = tuple(sorted(self.sharing(players)))
         return Outcome(winners, self.reason, len(winners) > 1, self.scores)
 
     def to_json(self) -> JSON:

@@ -30,7 +30,7 @@ from .background import Background
 from .cluster.checks import Watch, storage_label
 from .cluster.redis_leases import open_cluster
 from .config import Settings
-from .guards.limits import BodySizeLimit, ConnectionCaps, RateLimits
+from .guards.limits import BodySizeLimit, ConnectionCaps, RateLimits, StrictJSONBodies
 from .lobby.deadlines import Deadlines
 from .lobby.lobby import Lobby
 from .logs import log, quiet_protocol_errors
@@ -134,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,
         redoc_url=None,  # served from the package by site.mount_web: no CDN
     )
+    app.add_middleware(StrictJSONBodies)  # inside the size limit: it holds a whole body
     app.add_middleware(
         BodySizeLimit,
         default=settings.max_body_bytes,
@@ -207,13 +208,8 @@ async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
 
 
 async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-    """422 naming the field: ``{"error": "bad_request", "message": "players: ...", "detail"}``;
-    400 ``bad_json`` for a body that is not JSON at all."""
-    for error in exc.errors():
-        if error.get("type") == "json_invalid":
-            where = error.get("loc", ("body", "?"))[-1]
-            message = f"the body is not valid JSON (at position {where})"
-            return JSONResponse({"error": ErrorCode.BAD_JSON, "message": message}, status_code=400)
+    """422 naming the field: ``{"error": "bad_request", "message": "players: ...", "detail"}``
+    (a body that is not JSON never gets here: ``StrictJSONBodies`` answers it 400 ``bad_json``)."""
     problems = []
     for error in exc.errors():
         where = ".".join(str(part) for part in error.get("loc", ())[1:]) or "body"

@@ -58,7 +58,7 @@ class Settings:
     bot_processes: int = 1  # worker processes for searching bots
     # what one client (address) and the whole process may hold
     max_body_bytes: int = 64 * 1024  # an HTTP request body (413 beyond)
-    max_record_bytes: int = 1024 * 1024  # a match record sent to /api/verify
+    max_record_bytes: int = 1024 * 1024  # a match record sent to /api/verify or /api/replay
     max_connections: int = 2000  # websockets open in this process
     max_connections_per_client: int = 64
     max_pending_replies: int = 64  # replies queued for a client that does not read: then 1013

@@ -7,7 +7,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, Response
 
 from ludoteca.core import LANGUAGES
 from ludoteca.games import all_games, get
@@ -38,11 +38,11 @@ async def one_game(game_id: str) -> dict[str, Any]:
 
 @router.get("/boards/{game_id}/{name:path}", include_in_schema=False)
 async def board_file(game_id: str, name: str) -> Response:
-    """A file of a game's board folder; 404 for anything else (no way out of the folder), as
-    for a missing static file."""
+    """A file of a game's board folder; 404 ``not_found`` for anything else (no way out of the
+    folder), as for a missing static file."""
     path = board_path(game_id, name)
     if path is None:
-        return PlainTextResponse("Not Found", status_code=404)
+        raise Rejected(ErrorCode.NOT_FOUND, "there is nothing at this address")
     return FileResponse(
         path, media_type=BOARD_TYPES[path.suffix], headers={"Cache-Control": "no-cache"}
     )

@@ -1,6 +1,6 @@
 """What one client may ask of the server: rate limits per client address (the ``limits`` package,
 in memory for one process or in Redis shared by several), websocket caps per address and in
-total, and the size of an HTTP body (refused before it is read)."""
+total, the size of an HTTP body (refused before it is read), and a JSON body read strictly."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ludoteca.server.config import Settings
 from ludoteca.server.logs import log
-from ludoteca.server.messages import ErrorCode
+from ludoteca.server.messages import ErrorCode, http_status
 
 ACTIONS = (
     "create",
@@ -196,14 +196,72 @@ class BodySizeLimit:
         await self.app(scope, counted, watched)
 
 
+class StrictJSONBodies:
+    """ASGI middleware: a JSON request body (``application/json`` or ``application/…+json``, the
+    bodies the routes parse) is read whole and checked before any route sees it. One that is not
+    strict JSON (RFC 8259) is answered 400 ``bad_json`` and reaches no route: not UTF-8, not
+    JSON, nested deeper than 1024, or holding ``NaN`` or ``Infinity``, which Python's parser (the
+    one the routes read with) would take as numbers. Inside ``BodySizeLimit``, so what it holds
+    is within the size limit."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] != "http"
+            or scope["method"] in {"GET", "HEAD", "OPTIONS"}
+            or not _is_json(scope)
+        ):
+            await self.app(scope, receive, send)
+            return
+        chunks = []
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the client went away (or was answered 413): nobody to answer
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if body:
+            try:
+                orjson.loads(body)
+            except orjson.JSONDecodeError as exc:
+                why = f"the body is not valid JSON: {exc.msg} at position {exc.pos}"
+                await _refuse(send, ErrorCode.BAD_JSON, why)
+                return
+        pending: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def replayed() -> Message:
+            return pending.pop() if pending else await receive()
+
+        await self.app(scope, replayed, send)
+
+
+def _is_json(scope: Scope) -> bool:
+    """Whether the request says its body is JSON (the content types FastAPI parses as JSON)."""
+    for name, value in scope["headers"]:
+        if name == b"content-type":
+            kind: bytes = value.split(b";", 1)[0].strip().lower()
+            return kind == b"application/json" or (
+                kind.startswith(b"application/") and kind.endswith(b"+json")
+            )
+    return False
+
+
 async def _too_large(send: Send, limit: int) -> None:
-    body = orjson.dumps(
-        {"error": ErrorCode.TOO_LARGE, "message": f"a request body may be at most {limit} bytes"}
-    )
+    await _refuse(send, ErrorCode.TOO_LARGE, f"a request body may be at most {limit} bytes")
+
+
+async def _refuse(send: Send, code: ErrorCode, message: str) -> None:
+    """An error in the documented shape, answered before the app saw the request; the
+    connection is closed (a body too large is not read to its end)."""
+    body = orjson.dumps({"error": code, "message": message})
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": http_status(code),
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
