@@ -367,10 +367,16 @@ class Game(ABC, Generic[S, A]):
         """A plain-text picture of what ``seat`` sees, for the terminal (games may draw better)."""
         return outline(self.observation(state, seat))
 
+    @property
+    def package(self) -> str:
+        """The game's package, wherever in it the Game class is defined: the template's modules
+        are ``<package>.rules``, ``<package>.notation`` and so on (``docs/games.md``)."""
+        module = type(self).__module__
+        return sys.modules[module].__package__ or module
+
     def resource(self, name: str) -> Traversable:
-        """A data file of the game's package (wherever in it the Game class is defined)."""
-        package = sys.modules[type(self).__module__].__package__ or type(self).__module__
-        return resources.files(package).joinpath(name)
+        """A data file of the game's package."""
+        return resources.files(self.package).joinpath(name)
 
     def catalogue(self) -> JSON:
         """The game's catalogue entry per language (``catalogue.json`` in the game's package)."""
