@@ -409,3 +409,12 @@ def test_every_game_has_a_catalogue_entry_in_three_languages() -> None:
             assert entry[lang]["name"], (game.spec.id, lang)
             assert game.spec.name(lang)
         assert game.rules_page("en")
+
+
+def test_every_game_declares_its_bot_anchors() -> None:
+    """Each game rates its own bots (``anchors.json``, read by ``Game.anchors``): one rating per
+    level, ``random`` at the pinned 10 and no level below it."""
+    for game in GAMES.values():
+        levels = game.anchors()
+        assert list(levels) == ["random", "easy", "medium", "hard"], game.spec.id
+        assert levels["random"] == 10.0, game.spec.id
