@@ -95,7 +95,7 @@ class Event:
     """One thing that happened, for the match log.
 
     ``data`` is public; ``secret`` maps a seat to extra fields only that seat may see (e.g. which
-    heroes it drew). Clients render ``kind`` + fields in their own language.
+    cards it drew). Clients render ``kind`` + fields in their own language.
     """
 
     kind: str
