@@ -7,6 +7,7 @@
 - ``kit.tables``   in-process lobbies on a fake clock (no server, no sleep)
 - ``kit.notify``   a push service that decrypts what it is sent, an SMTP server (aiosmtpd)
 - ``kit.browser``  Chromium pages and playing the way a person does
+- ``kit.layout``   which files outside a game's package name it (``tests/test_layout.py``)
 - ``kit.fixtures`` the fixtures (registered by tests/conftest.py, which also marks each test
                    ``postgres``, ``redis`` or ``browser`` from the fixtures it uses)
 """
