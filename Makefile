@@ -8,10 +8,9 @@ BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 RUN_STAMP  := $(VENV)/.run-installed
 TEST_STAMP := $(VENV)/.test-installed
-# the compiled rules: rebuilt when a compiled module's source (or the list of them) changes
+# the compiled rules: rebuilt when a compiled module's source (or a game's list of them) changes
 NATIVE_STAMP := build/native/.built
-NATIVE_SOURCES := $(patsubst %,src/%.py,$(subst .,/,$(shell \
-  grep -o '^    "ludoteca\.[a-z_.]*"' src/ludoteca/native/__init__.py | tr -d ' "')))
+NATIVE_SOURCES := $(shell PYTHONPATH=src LUDOTECA_PURE=1 $(BIN)/python -m ludoteca.native --sources 2>/dev/null)
 
 .PHONY: run test fast lint typecheck pytest coverage bench browser nginx clean native
 
@@ -33,7 +32,7 @@ $(TEST_STAMP): pyproject.toml $(RUN_STAMP)
 	@touch $@
 
 # mypyc comes with mypy; without it or a C compiler the rules stay pure Python (one line says so)
-$(NATIVE_STAMP): $(NATIVE_SOURCES) src/ludoteca/native/__init__.py src/ludoteca/native/__main__.py | $(RUN_STAMP)
+$(NATIVE_STAMP): $(NATIVE_SOURCES) $(wildcard src/ludoteca/native/*.py) | $(RUN_STAMP)
 	@$(BIN)/python -c 'import mypyc' 2>/dev/null || $(PIP) -e '.[native]'
 	@echo "compiling the games' rules with mypyc (build/native/build.log)"
 	@LUDOTECA_PURE=1 $(BIN)/python -m ludoteca.native && touch $@ || true

@@ -9,13 +9,15 @@ is ``1 / (1 + exp((mu_B - mu_A) / c))`` with ``c = sqrt(2 beta^2 + 2 sigma_ancho
 1/2 each; a half point is added on each side of every pairing, so a 100% result gives a finite
 gap.
 
-    .venv/bin/python bench/anchors.py [--games 200] [--hard-games 100] [--jobs 1]
+    .venv/bin/python bench/anchors.py [--games 200] [--hard-games 100] [--jobs 1] [--write]
 
 ``hard`` costs a search per decision: ``--hard-games 0`` takes hard against medium from the
 strength table of docs/bots.md instead (200 matches of ``bench/run.py`` on the same budgets).
 
-It prints the table for docs/accounts.md and the ``ANCHORS`` dict of
-``ludoteca/server/accounts/ratings.py``.
+It prints the table for docs/accounts.md and each game's anchors next to the ones it declares
+(``anchors.json`` in the game's package, ``Game.anchors``); ``--write`` writes the new ones there.
+Every game of the catalogue by default, a game registered with ``LUDOTECA_GAMES`` included (one
+not in ``ITERATIONS`` needs ``--iterations``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,12 @@ import math
 import subprocess
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
+from ludoteca.core import Game, NoAnchorsError
+from ludoteca.core.game import LEVELS
+from ludoteca.games import all_games, get
 from ludoteca.server.accounts.ratings import ANCHOR_SIGMA, BETA, RANDOM_MU
 
 ITERATIONS = {"dice-heroes": 200, "dwarves": 240, "heroes": 100}  # as bench/run.py's strength
@@ -36,15 +43,16 @@ STRENGTH_TABLE = {  # hard vs medium in docs/bots.md (bench/run.py, 200 matches,
     "dwarves": (75, 47, 78),
     "heroes": (149, 47, 4),
 }
-LEVELS = ["random", "easy", "medium", "hard"]
 
 
-def simulate(game: str, first: str, second: str, games: int, jobs: int) -> tuple[float, int]:
+def simulate(
+    game: str, first: str, second: str, games: int, jobs: int, *, iterations: int
+) -> tuple[float, int]:
     """``first``'s score over ``games`` matches against ``second`` (wins + half the rest)."""
     command = [
         *("ludoteca", "simulate", game, "--bots", f"{first},{second}"),
         *("--games", str(games), "--seed", "anchors", "--jobs", str(jobs)),
-        *("--iterations", str(ITERATIONS[game]), "--json"),
+        *("--iterations", str(iterations), "--json"),
     ]
     print("  $ " + " ".join(command), flush=True)
     started = time.perf_counter()
@@ -106,6 +114,21 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][n] / m[i][i] for i in range(n)]
 
 
+def declared(game: Game[Any, Any]) -> dict[str, float] | None:
+    """The anchors the game declares now (None: none yet)."""
+    try:
+        return game.anchors()
+    except NoAnchorsError:
+        return None
+
+
+def write(game: Game[Any, Any], anchors: dict[str, float]) -> Path:
+    """Write the game's declaration: ``anchors.json`` in its package."""
+    path = Path(str(game.resource("anchors.json")))
+    path.write_text(json.dumps(anchors, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200, help="matches per pairing")
@@ -117,27 +140,40 @@ def main() -> None:
     )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--game", action="append", help="only these games (default: all)")
+    parser.add_argument(
+        "--iterations", type=int, help="hard's budget a decision (default: ITERATIONS)"
+    )
+    parser.add_argument("--write", action="store_true", help="write each game's anchors.json")
     args = parser.parse_args()
     anchors = {}
-    for game in args.game or sorted(ITERATIONS):
-        print(f"{game} (hard on {ITERATIONS[game]} iterations a decision)", flush=True)
+    for game in args.game or sorted(all_games()):
+        iterations = args.iterations or ITERATIONS.get(game)
+        if iterations is None:
+            parser.error(f"{game} has no budget in ITERATIONS: give --iterations")
+        print(f"{game} (hard on {iterations} iterations a decision)", flush=True)
         scores = {}
         for first, second in PAIRINGS:
             games = args.hard_games if "hard" in (first, second) else args.games
             if games == 0:
+                if game not in STRENGTH_TABLE:
+                    parser.error(f"{game} has no row in STRENGTH_TABLE: give --hard-games")
                 won, lost, nobody = STRENGTH_TABLE[game]
                 shared = won + lost + nobody - 200
                 print(f"  {first} vs {second}: the strength table of docs/bots.md ({won}-{lost})")
                 scores[(first, second)] = (won - shared / 2 + nobody / 2, 200)
                 continue
-            scores[(first, second)] = simulate(game, first, second, games, args.jobs)
+            scores[(first, second)] = simulate(
+                game, first, second, games, args.jobs, iterations=iterations
+            )
         anchors[game] = fit(scores)
-        print(f"  anchors: {anchors[game]}", flush=True)
+        print(f"  anchors: {anchors[game]} (declared: {declared(get(game))})", flush=True)
     print("\n| game | " + " | ".join(LEVELS) + " |")
     print("|---|" + "---|" * len(LEVELS))
     for game, found in anchors.items():
         print(f"| {game} | " + " | ".join(f"{found[level]:.1f}" for level in LEVELS) + " |")
-    print("\nANCHORS = " + json.dumps(anchors, indent=4))
+    if args.write:
+        for game, found in anchors.items():
+            print(f"wrote {write(get(game), found)}")
 
 
 if __name__ == "__main__":

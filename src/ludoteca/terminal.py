@@ -70,8 +70,8 @@ class Terminal:
         self.words = game.words(lang)
 
     def sentence(self, event: Mapping[str, Any], position: Mapping[str, Any] | None = None) -> str:
-        """The event in words; ``position`` (the seat's view of the table) names heroes, dwarves
-        and tiles as the web page does."""
+        """The event in words; ``position`` (the seat's view of the table) names the game's
+        pieces and places as the web page does."""
         said = self.words.sentence(event, position) if self.words else None
         return said or plain_sentence(event)
 
@@ -175,7 +175,7 @@ class TerminalTable:
 
     def tell(self, events: list[Event]) -> None:
         """Events as sentences: printed at once, and kept for the screen's log."""
-        position = self.match.view(self.human)["position"]  # names heroes, dwarves and tiles
+        position = self.match.view(self.human)["position"]  # names the pieces and places
         for event in events:
             line = f"  · {self.term.sentence(event.for_seat(self.human), position)}"
             self.log.append(line)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from ludoteca import native
+from ludoteca.native.declared import BASE, inputs, modules
 
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
 
@@ -24,7 +25,7 @@ def test_the_compiled_modules_are_the_ones_imported_when_built() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail(reason + ": CI must run the suite on the compiled rules")
         pytest.skip(reason)
-    for name in native.MODULES:
+    for name in modules():
         module = importlib.import_module(name)
         assert module.__file__ is not None
         assert module.__file__.endswith(SUFFIX), name
@@ -54,7 +55,7 @@ def test_the_pure_modules_pass_the_conformance_suite_and_the_golden_records() ->
 
 
 def write_manifest(folder: Path, sources: dict[str, str], suffix: str = SUFFIX) -> Path:
-    files = {name: f"lib/{name}{suffix}" for name in [*native.MODULES, "group__mypyc"]}
+    files = {name: f"lib/{name}{suffix}" for name in [*sources, "group__mypyc"]}
     for file in files.values():
         (folder / file).parent.mkdir(parents=True, exist_ok=True)
         (folder / file).touch()
@@ -64,13 +65,13 @@ def write_manifest(folder: Path, sources: dict[str, str], suffix: str = SUFFIX) 
 
 
 def current() -> dict[str, str]:
-    return {name: native.digest(native.source(name)) for name in native.MODULES}
+    return {name: native.digest(native.source(name)) for name in modules()}
 
 
 def test_a_build_of_exactly_the_present_sources_is_used(tmp_path: Path) -> None:
     status, files, changed = native.examine(write_manifest(tmp_path, current()))
     assert (status, changed) == ("compiled", [])
-    assert set(files) == {*native.MODULES, "group__mypyc"}
+    assert set(files) == {*modules(), "group__mypyc"}
     assert files["ludoteca.games.dwarves.rules"].parent == tmp_path / "lib"
 
 
@@ -84,13 +85,42 @@ def test_a_build_older_than_one_source_is_left_aside(tmp_path: Path) -> None:
     )
 
 
-def test_a_build_missing_a_module_or_its_file_is_left_aside(tmp_path: Path) -> None:
-    sources = current()
-    del sources["ludoteca.games.dwarves.play"]  # a module added to the list since the build
-    assert native.examine(write_manifest(tmp_path, sources))[2] == ["ludoteca.games.dwarves.play"]
+def test_a_build_missing_a_module_file_or_source_is_left_aside(tmp_path: Path) -> None:
     manifest = write_manifest(tmp_path, current())
     (tmp_path / f"lib/ludoteca.core.state{SUFFIX}").unlink()
     assert native.examine(manifest)[0] == "stale"
+    sources = {**current(), "ludoteca.games.gone": "0" * 64}  # a module deleted since the build
+    assert native.examine(write_manifest(tmp_path, sources)) == ("stale", {}, ["manifest.json"])
+
+
+def test_a_module_declared_since_the_build_stays_pure_until_make_rebuilds(tmp_path: Path) -> None:
+    """``install`` judges a build by the modules it compiled (it cannot import the games to read
+    their declarations yet): the others are used, the new one is imported from its source, and
+    ``make`` rebuilds because the declaring package is among the build's inputs."""
+    sources = current()
+    del sources["ludoteca.games.dwarves.play"]
+    status, files, changed = native.examine(write_manifest(tmp_path, sources))
+    assert (status, changed) == ("compiled", [])
+    assert "ludoteca.games.dwarves.play" not in files
+    assert "src/ludoteca/games/dwarves/__init__.py" in inputs()
+
+
+def test_each_game_declares_what_is_compiled() -> None:
+    """The packaged games' ``COMPILED``, found by the catalogue, plus the positions' base; the
+    build's inputs are those sources and the packages that declare them."""
+    compiled = modules()
+    assert BASE[0] in compiled
+    assert {"ludoteca.games.heroes.rules", "ludoteca.games.dwarves.play"} <= set(compiled)
+    assert all(native.source(m).is_file() for m in compiled)
+    assert inputs()[: len(compiled)] == [
+        str(native.source(m).relative_to(native.SRC.parent)) for m in compiled
+    ]
+    run = subprocess.run(
+        [sys.executable, "-m", "ludoteca.native", "--sources"],
+        env={**os.environ, "PYTHONPATH": str(native.SRC), native.PURE_VARIABLE: "1"},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert run.stdout.split() == inputs()
 
 
 def test_no_build_or_a_build_for_another_python_is_not_used(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ steps, drawn from the same seeded ``random.Random`` as the match, so every run c
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 from collections.abc import Iterator
@@ -189,6 +190,38 @@ def test_legal_choices_are_the_legal_texts_as_data(game_id: str, players: int) -
             assert set(choice) == {"text", "kind", "args"}
             assert choice["text"].split(" ", 1)[0] == choice["kind"]
             assert json.loads(json.dumps(choice["args"])) == choice["args"]
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_the_package_follows_the_template(game_id: str, players: int) -> None:
+    """Every game package has the template's names (``docs/games.md``), and its Game is wired to
+    them: ``rules.legal_actions`` gives the Game's legal list, ``rules.play`` with an event list
+    the position and events of ``apply_unchecked``, ``notation.why_illegal`` the explanation of
+    ``check``'s refusal."""
+    game = GAMES[game_id]
+    rules = importlib.import_module(f"{game.package}.rules")
+    notation = importlib.import_module(f"{game.package}.notation")
+    seen: set[Any] = set()
+    explained = 0
+    for match in playthrough(game, players, "template", random.Random(7)):
+        state = match.state
+        actions = rules.legal_actions(state)
+        assert actions == game.legal_actions(state)
+        if match.over:
+            break
+        seen |= set(actions)
+        for action in actions[:3]:
+            played, events = state.clone(), []
+            assert rules.play(played, action, events) is None
+            applied = state.clone()
+            assert events == game.apply_unchecked(applied, action)
+            assert dump(game, played) == dump(game, applied)
+        for action in sorted(seen - set(actions), key=repr)[:3]:
+            why = notation.why_illegal(state, action)
+            assert isinstance(why, str) and why, action
+            assert game.why_illegal(state, action) == why
+            explained += 1
+    assert explained, "no illegal action was explained"
 
 
 MALFORMED = ["", "   ", "xyzzy", "\x00", "🎲", "place", "reroll x y", "9" * 500, "move -1"]
@@ -396,3 +429,12 @@ def test_every_game_has_a_catalogue_entry_in_three_languages() -> None:
             assert entry[lang]["name"], (game.spec.id, lang)
             assert game.spec.name(lang)
         assert game.rules_page("en")
+
+
+def test_every_game_declares_its_bot_anchors() -> None:
+    """Each game rates its own bots (``anchors.json``, read by ``Game.anchors``): one rating per
+    level, ``random`` at the pinned 10 and no level below it."""
+    for game in GAMES.values():
+        levels = game.anchors()
+        assert list(levels) == ["random", "easy", "medium", "hard"], game.spec.id
+        assert levels["random"] == 10.0, game.spec.id

@@ -8,6 +8,7 @@
 - ``kit.matches``  ``random_end``: a random match on the bare rules, played to its end
 - ``kit.notify``   a push service that decrypts what it is sent, an SMTP server (aiosmtpd)
 - ``kit.browser``  Chromium pages and playing the way a person does
+- ``kit.layout``   which files outside a game's package name it (``tests/test_layout.py``)
 - ``kit.fixtures`` the fixtures (registered by tests/conftest.py, which also marks each test
                    ``postgres``, ``redis`` or ``browser`` from the fixtures it uses)
 """

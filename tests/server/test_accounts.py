@@ -16,7 +16,7 @@ import pytest
 
 from kit.client import Client
 from kit.servers import ThreadServer, server_settings
-from ludoteca.server.accounts.ratings import ANCHORS
+from ludoteca.games import get
 
 PASSWORD = "correct horse battery"
 
@@ -376,7 +376,8 @@ def test_a_rated_match_against_bots_moves_the_rating_and_enters_the_history(
     assert [p["name"] for p in board["players"]] == ["Kim"]
     exported = kim.get("/api/me/export").json()
     assert [c["table_id"] for c in exported["rating_changes"]] == [table]
-    assert ANCHORS["heroes"]["random"] < ANCHORS["heroes"]["hard"]
+    anchors = get("heroes").anchors()
+    assert anchors["random"] < anchors["hard"]
     # rated once, however often the rater looks again
     time.sleep(0.3)
     assert kim.get("/api/players/kim").json()["ratings"]["heroes"]["matches"] == 1

@@ -4,12 +4,17 @@ rating model with bots as anchors, and rating a finished rated table exactly onc
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from ludoteca.server.accounts.ratings import ANCHORS, Rating, anchor, places, update
+from ludoteca.core import NoAnchorsError
+from ludoteca.games import all_games, get
+from ludoteca.server.accounts.ratings import Rating, anchor, places, update
 from ludoteca.server.accounts.rows import memory_engine
 from ludoteca.server.accounts.service import Accounts
 from ludoteca.server.accounts.store import AccountStore
@@ -24,6 +29,7 @@ from ludoteca.server.storage import (
     SqlStorage,
     TableRow,
 )
+from toygame import HighCardGame
 
 PASSWORD = "correct horse battery"
 
@@ -84,22 +90,54 @@ def test_places_from_outcomes() -> None:
 
 def test_bots_are_fixed_anchors_and_a_stronger_one_is_worth_more() -> None:
     person = Rating()
+    heroes = get("heroes")
     for level in ("random", "medium", "hard"):
-        bot = anchor("heroes", level)
+        bot = anchor(heroes, level)
         after = update([person, bot], [1, 2], [False, True])
         assert after[1] == bot, "the bot does not move"
         assert after[0].mu > person.mu and after[0].sigma < person.sigma
-    beat_random = update([person, anchor("heroes", "random")], [1, 2], [False, True])[0]
-    beat_hard = update([person, anchor("heroes", "hard")], [1, 2], [False, True])[0]
+    beat_random = update([person, anchor(heroes, "random")], [1, 2], [False, True])[0]
+    beat_hard = update([person, anchor(heroes, "hard")], [1, 2], [False, True])[0]
     assert beat_hard.mu > beat_random.mu
-    lost_to_hard = update([person, anchor("heroes", "hard")], [2, 1], [False, True])[0]
-    lost_to_random = update([person, anchor("heroes", "random")], [2, 1], [False, True])[0]
+    lost_to_hard = update([person, anchor(heroes, "hard")], [2, 1], [False, True])[0]
+    lost_to_random = update([person, anchor(heroes, "random")], [2, 1], [False, True])[0]
     assert lost_to_random.mu < lost_to_hard.mu < person.mu
-    for game, levels in ANCHORS.items():
-        assert list(levels) == ["random", "easy", "medium", "hard"], game
-        assert levels["random"] <= levels["easy"] <= levels["medium"], game
+    for game in all_games().values():
+        levels = game.anchors()
+        assert list(levels) == ["random", "easy", "medium", "hard"], game.spec.id
+        assert levels["random"] <= levels["easy"] <= levels["medium"], game.spec.id
     assert Rating().provisional and not Rating(20, 3.9).provisional
     assert Rating(30, 2).shown == pytest.approx(24)
+
+
+class Declaring(HighCardGame):
+    """The toy game with its anchors read from a folder of the test's."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def resource(self, name: str) -> Any:
+        return self.folder / name
+
+
+def test_a_game_without_its_own_anchors_is_an_error_never_another_game_s(tmp_path: Path) -> None:
+    game = Declaring(tmp_path)
+    with pytest.raises(NoAnchorsError, match=r"high-card: .*anchors.json is missing"):
+        anchor(game, "hard")
+    file = tmp_path / "anchors.json"
+    for content, message in [
+        ("{", "is not JSON"),
+        (json.dumps({"random": 10.0, "easy": 12.0, "medium": 14.0}), "random, easy, medium, hard"),
+        (json.dumps({"easy": 1, "random": 10, "medium": 14, "hard": 16}), "in that order"),
+        (json.dumps({"random": 10, "easy": "x", "medium": 14, "hard": 16}), "a number per level"),
+        (json.dumps({"random": 10, "easy": 9, "medium": 14, "hard": 16}), "below random"),
+    ]:
+        file.write_text(content)
+        with pytest.raises(NoAnchorsError, match=message):
+            anchor(game, "medium")
+    file.write_text(json.dumps({"random": 10, "easy": 12.5, "medium": 14, "hard": 16}))
+    assert anchor(game, "easy") == Rating(12.5, 1.0)
+    assert anchor(game, None) == anchor(game, "no such level") == Rating(14.0, 1.0)
 
 
 def test_a_finished_rated_table_is_rated_once_and_an_expired_one_forgotten() -> None:

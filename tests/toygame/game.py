@@ -43,6 +43,9 @@ class HighCardGame(Game[HighCardState, Action]):
     def apply_unchecked(self, state: HighCardState, action: Action) -> list[Event]:
         return rules.apply(state, action)
 
+    def step(self, state: HighCardState, action: Action) -> None:
+        rules.play(state, action)
+
     def outcome(self, state: HighCardState) -> Outcome | None:
         return rules.outcome(state)
 

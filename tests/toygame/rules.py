@@ -18,6 +18,9 @@ TURNS = 4
 MAX_DECISIONS = 2 * TURNS
 """The longest match: every turn a draw and a discard."""
 
+Log = list[Event] | None
+"""Where the events of an action go; None when nobody reads them (search, playouts)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Stand:
@@ -90,21 +93,31 @@ def legal_actions(state: HighCardState) -> list[Action]:
     return [STAND, DRAW]
 
 
-def apply(state: HighCardState, action: Action) -> list[Event]:
+def play(state: HighCardState, action: Action, events: Log = None) -> None:
+    """Apply a legal action in place, the events going to ``events`` (None: not built)."""
     seat = state.turn % 2
     if isinstance(action, Draw):
         card = state.pile.pop(0)
         state.hands[seat].append(card)
-        return [Event("drew", {"seat": seat}, {seat: {"card": card}})]
+        if events is not None:
+            events.append(Event("drew", {"seat": seat}, {seat: {"card": card}}))
+        return
     if isinstance(action, Discard):
         state.hands[seat].remove(action.card)
         state.discards[seat].append(action.card)
-        events = [Event("discarded", {"seat": seat, "card": action.card})]
-    else:
-        events = [Event("stood", {"seat": seat})]
+        if events is not None:
+            events.append(Event("discarded", {"seat": seat, "card": action.card}))
+    elif events is not None:
+        events.append(Event("stood", {"seat": seat}))
     state.turn += 1
-    if state.turn == TURNS:
+    if state.turn == TURNS and events is not None:
         events.append(Event("showdown", {"cards": [h[0] for h in state.hands]}))
+
+
+def apply(state: HighCardState, action: Action) -> list[Event]:
+    """``play``, returning what happened."""
+    events: list[Event] = []
+    play(state, action, events)
     return events
 
 

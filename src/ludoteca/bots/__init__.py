@@ -1,6 +1,8 @@
 """Game-agnostic bots and the levels people pick at a table."""
 
-from .levels import LEVELS, make_bot
+from ludoteca.core.game import LEVELS
+
+from .levels import make_bot
 from .random_bot import RandomBot
 
 __all__ = ["LEVELS", "RandomBot", "make_bot"]

@@ -28,7 +28,7 @@ from .levels import hard_options
 
 ITERATIONS = 400
 """Search iterations per decision by default: more than ``hard`` reaches in its second at the
-table in Heroes & Relics and Dwarves (``docs/bots.md``), fewer than in Dice Heroes."""
+table in two of the three packaged games, fewer than in the third (``docs/bots.md``)."""
 
 GRADES = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
 """How much win chance an action gave away against the best (at least), and what it is called."""

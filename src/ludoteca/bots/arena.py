@@ -108,10 +108,10 @@ class Tournament:
         self.games += 1
         self.total_actions += result.actions
         if len(result.winners) > 1:
-            self.draws += 1  # a shared result (a Heroes tie, a Dice Heroes shared win)
+            self.draws += 1  # a shared result (a tie, a shared win)
             return
         if not result.winners:
-            self.nobody += 1  # nobody at the table won (the Dwarves' dragon)
+            self.nobody += 1  # nobody at the table won (a game's own figure did)
         for bot in result.winners:
             self.wins[bot] += 1
 

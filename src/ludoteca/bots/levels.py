@@ -17,11 +17,10 @@ import random
 from typing import Any
 
 from ludoteca.core import Bot, Game
+from ludoteca.core.game import LEVELS
 
 from .ismcts import IsmctsBot, Options, PolicyRollout
 from .random_bot import RandomBot
-
-LEVELS = ("random", "easy", "medium", "hard")
 
 HARD_SECONDS = 0.8
 """Search time of ``hard`` per decision: the table allows 1 s, the rest is the safety margin."""

@@ -62,6 +62,11 @@ class InvalidParamsError(LudotecaError, ValueError):
     code = "bad_request"
 
 
+class NoAnchorsError(LudotecaError, LookupError):
+    """A game declares no fixed ratings for its bots (``Game.anchors``), so a match against
+    them cannot be rated: never a borrowed default."""
+
+
 class UnknownGameError(LudotecaError, KeyError):
     """No game is registered under that identifier."""
 

@@ -23,7 +23,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from .errors import IllegalActionError, InvalidParamsError, MatchOverError
+from .errors import IllegalActionError, InvalidParamsError, MatchOverError, NoAnchorsError
 from .rng import Stream
 from .state import State
 
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 JSON = dict[str, Any]
 LANGUAGES = ("en", "pt", "de")
+LEVELS = ("random", "easy", "medium", "hard")
+"""The bot levels, weakest first (``ludoteca.bots.levels``), each with a fixed rating per game."""
 
 
 S = TypeVar("S", bound=State)
@@ -96,7 +98,7 @@ class Event:
     """One thing that happened, for the match log.
 
     ``data`` is public; ``secret`` maps a seat to extra fields only that seat may see (e.g. which
-    heroes it drew). Clients render ``kind`` + fields in their own language.
+    cards it drew). Clients render ``kind`` + fields in their own language.
     """
 
     kind: str
@@ -370,15 +372,45 @@ class Game(ABC, Generic[S, A]):
         """A plain-text picture of what ``seat`` sees, for the terminal (games may draw better)."""
         return outline(self.observation(state, seat))
 
+    @property
+    def package(self) -> str:
+        """The game's package, wherever in it the Game class is defined: the template's modules
+        are ``<package>.rules``, ``<package>.notation`` and so on (``docs/games.md``)."""
+        module = type(self).__module__
+        return sys.modules[module].__package__ or module
+
     def resource(self, name: str) -> Traversable:
-        """A data file of the game's package (wherever in it the Game class is defined)."""
-        package = sys.modules[type(self).__module__].__package__ or type(self).__module__
-        return resources.files(package).joinpath(name)
+        """A data file of the game's package."""
+        return resources.files(self.package).joinpath(name)
 
     def catalogue(self) -> JSON:
         """The game's catalogue entry per language (``catalogue.json`` in the game's package)."""
         data: JSON = json.loads(self.resource("catalogue.json").read_text(encoding="utf-8"))
         return data
+
+    def anchors(self) -> dict[str, float]:
+        """Each bot level's fixed rating (mu) in this game, the anchors of the ratings
+        (``docs/accounts.md``): ``anchors.json`` in the game's package, measured and written by
+        ``bench/anchors.py``. NoAnchorsError when the game declares none, or not one number per
+        level with ``random`` weakest."""
+        where = f"{self.spec.id}: {self.package}/anchors.json"
+        file = self.resource("anchors.json")
+        if not file.is_file():
+            raise NoAnchorsError(
+                f"{where} is missing: the game's bots have no ratings (bench/anchors.py measures"
+                " them)"
+            )
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise NoAnchorsError(f"{where} is not JSON: {exc}") from None
+        if not isinstance(data, dict) or list(data) != list(LEVELS):
+            raise NoAnchorsError(f"{where} must give {', '.join(LEVELS)} in that order")
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in data.values()):
+            raise NoAnchorsError(f"{where} must give a number per level")
+        if min(data.values()) != data["random"]:
+            raise NoAnchorsError(f"{where}: no level may be rated below random")
+        return {level: float(mu) for level, mu in data.items()}
 
     def rules_page(self, lang: str) -> str | None:
         """The rules page for players in ``lang`` (``rules.<lang>.md``), if the game has one."""

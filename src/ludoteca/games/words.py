@@ -1,8 +1,8 @@
 """Words for the terminal, from the web table's message catalogues
 (``web/static/i18n/{lang}.json``), so the terminal and the browser say the same thing.
 
-A game's package turns its events and positions into sentences with these (``Game.words``, e.g.
-``ludoteca/games/heroes/words.py``), key for key as its web board's text module does; a game kept
+A game's package turns its events and positions into sentences with these (``Game.words``: the
+``words.py`` of the game's package), key for key as its web board's text module does; a game kept
 elsewhere may bring its own words instead.
 """
 

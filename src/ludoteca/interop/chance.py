@@ -11,7 +11,7 @@ ways to hand that to a framework:
   goes on. A game that can go on from where the draw stopped it (``Resumable``) does so on the
   stopped state; for any other game the action is re-run from the copy taken before it, which is
   exact because an action is a pure function of (state, draws), but costs the action again for
-  every outcome. A resumable game whose draws are dice (``Dice``: Dice Heroes) has one chance node
+  every outcome. A resumable game whose draws are dice (a ``Dice`` game) has one chance node
   per run of interchangeable dice instead of one per die: its outcomes are the multisets of faces
   the run can show, with their multinomial probabilities (``Roll``).
 """

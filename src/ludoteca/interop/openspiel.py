@@ -1,28 +1,21 @@
 """Our games as OpenSpiel games: importing this module registers them with ``pyspiel``.
 
     import pyspiel
-    import ludoteca.interop.openspiel  # registers ludoteca_heroes, _dice_heroes, _dwarves
+    import ludoteca.interop.openspiel  # registers ludoteca_<id> for every game of the catalogue
 
-    game = pyspiel.load_game("ludoteca_dwarves", {"players": 6})
+    game = pyspiel.load_game(f"ludoteca_{game_id}", {"players": 4})
 
 Every game of the catalogue that offers an encoding and a maximum length (``Game.encoding``,
 ``Game.max_length``) is registered as ``ludoteca_<id>`` (dashes as underscores), typed from its
 ``GameSpec`` (chance, information, utility); a game joining the catalogue later is registered by
-``register()``. The packaged games (why in ``docs/research.md``):
-
-============================  ===========  ==================  ==========================
-short name                    players      chance              information
-============================  ===========  ==================  ==========================
-``ludoteca_heroes``           2            sampled             imperfect (private hands)
-``ludoteca_dice_heroes``      2-4          sampled or explicit perfect
-``ludoteca_dwarves``          2-6          sampled             perfect (all chests open)
-============================  ===========  ==================  ==========================
+``register()``. The packaged games, with their players, chance and information, are listed in
+``docs/research.md``.
 
 Chance is sampled by default: it takes ``rng_seed``, the n-th new initial state of a loaded game
 is dealt from the seed ``openspiel:<rng_seed>:<n>``, and chance then happens inside actions from
 that stream. A game that offers explicit chance (``GameSpec.chance_outcomes``) also loads with
 ``{"chance": "explicit"}``: chance nodes with their exact odds, for the algorithms that need
-them (Dice Heroes: one node per colour of a roll).
+them (a game of dice: one node per run of interchangeable dice, see ``interop.chance``).
 Returns are ``Outcome.payoff`` (1 for a win, shared on a shared win or a draw, else 0).
 """
 

@@ -2,7 +2,7 @@
 
     from ludoteca.interop.pettingzoo import env
 
-    table = env("dwarves", players=4)
+    table = env(game_id, players=4)  # any game of the catalogue with an encoding
     table.reset(seed=7)
     for agent in table.agent_iter():
         obs, reward, terminated, truncated, info = table.last()

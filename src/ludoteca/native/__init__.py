@@ -1,13 +1,14 @@
 """The games' rules compiled with mypyc, used only while they match their sources.
 
-The modules in ``MODULES`` (what random playouts, search and the bots spend their time in) are
-compiled together into ``build/native/`` of the checkout, outside ``src``: ``make`` builds them
-(``python -m ludoteca.native``) and writes ``manifest.json``, the SHA-256 of every compiled
-source. On import, ``ludoteca`` calls ``install``: when the manifest matches every source byte for
-byte, a finder placed first on ``sys.meta_path`` loads those modules from their extension files;
-otherwise, or with ``LUDOTECA_PURE=1``, nothing is installed and the ``.py`` files are imported as
-always. A stale build (a source edited since) says so in one line on stderr and is never loaded:
-the compiled modules call each other directly, so they are used all together or not at all.
+The modules each game declares (``COMPILED`` in its package: what random playouts, search and
+the bots spend their time in; ``declared.modules``) are compiled together into ``build/native/``
+of the checkout, outside ``src``: ``make`` builds them (``python -m ludoteca.native``) and writes
+``manifest.json``, the SHA-256 of every compiled source. On import, ``ludoteca`` calls
+``install``: when every source the manifest names matches byte for byte, a finder placed first on
+``sys.meta_path`` loads those modules from their extension files; otherwise, or with
+``LUDOTECA_PURE=1``, nothing is installed and the ``.py`` files are imported as always. A stale
+build (a source edited since) says so in one line on stderr and is never loaded: the compiled
+modules call each other directly, so they are used all together or not at all.
 Everything else (the game wiring, notation, views, bots) stays pure Python and is reached through
 the ordinary Python calls, checked at run time against the types ``mypy --strict`` verified.
 """
@@ -29,24 +30,6 @@ from types import ModuleType
 
 GROUP = "ludoteca_native"
 """The name of the shared library the compiled modules live in (``<GROUP>__mypyc``)."""
-
-MODULES = (
-    "ludoteca.core.state",
-    "ludoteca.games.dice_heroes.dice",
-    "ludoteca.games.dice_heroes.rules",
-    "ludoteca.games.dwarves.actions",
-    "ludoteca.games.dwarves.board",
-    "ludoteca.games.dwarves.choices",
-    "ludoteca.games.dwarves.lineup",
-    "ludoteca.games.dwarves.play",
-    "ludoteca.games.dwarves.rules",
-    "ludoteca.games.dwarves.scoring",
-    "ludoteca.games.dwarves.state",
-    "ludoteca.games.dwarves.stones",
-    "ludoteca.games.heroes.rules",
-)
-"""What is compiled: every module a game's ``legal_actions`` and ``step`` run through, and the base
-of their positions (a compiled class can only build on a compiled class)."""
 
 SRC = Path(__file__).resolve().parents[2]
 BUILD = SRC.parent / "build" / "native"
@@ -85,7 +68,8 @@ class CompiledFinder(importlib.abc.MetaPathFinder):
 def examine(manifest: Path) -> tuple[str, dict[str, Path], list[str]]:
     """What a build's manifest allows: ``("compiled", its files, [])`` when it was built for this
     Python from exactly the sources there are now; else the status and the modules that changed
-    (``pure`` when there is no build)."""
+    (``pure`` when there is no build). Judged by the modules the manifest names: the games are
+    not imported yet (a module declared since the build stays pure until ``make native``)."""
     if not manifest.exists():
         return "pure", {}, []
     try:
@@ -94,8 +78,7 @@ def examine(manifest: Path) -> tuple[str, dict[str, Path], list[str]]:
         if content["suffix"] != sysconfig.get_config_var("EXT_SUFFIX"):
             return "other python", {}, []
         files = {name: manifest.parent / file for name, file in content["files"].items()}
-        changed = [m for m in MODULES if built.get(m) != digest(source(m))]
-        changed += sorted(set(built) - set(MODULES))
+        changed = [m for m in sorted(built) if built[m] != digest(source(m))]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return "stale", {}, [manifest.name]
     if not changed and not all(file.exists() for file in files.values()):

@@ -1,4 +1,5 @@
-"""``python -m ludoteca.native``: compile ``MODULES`` into ``BUILD`` (what ``make`` runs)."""
+"""``python -m ludoteca.native``: compile the declared modules into ``BUILD`` (what ``make``
+runs); ``--sources`` prints the files the build depends on instead (what ``make`` watches)."""
 
 from __future__ import annotations
 
@@ -9,24 +10,27 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from . import BUILD, GROUP, MANIFEST, MODULES, SRC, digest, source
+from . import BUILD, GROUP, MANIFEST, SRC, digest, source
+from .declared import inputs, modules
 
 
 def build() -> None:
-    """Compile ``MODULES`` into ``BUILD`` and write the manifest (raises when it cannot)."""
+    """Compile the declared modules into ``BUILD`` and write the manifest (raises when it
+    cannot)."""
     from mypyc.build import mypycify  # noqa: PLC0415 (only the build needs mypy)
     from setuptools import setup  # type: ignore[import-untyped]  # noqa: PLC0415
 
     compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None:
         raise RuntimeError(f"no C compiler: {compiler} not found")
-    sources = {m: digest(source(m)) for m in MODULES}  # what is compiled, read before compiling
+    compiled = modules()
+    sources = {m: digest(source(m)) for m in compiled}  # what is compiled, read before compiling
     MANIFEST.unlink(missing_ok=True)
     fresh, lib = BUILD / "lib.new", BUILD / "lib"
     shutil.rmtree(fresh, ignore_errors=True)
     os.environ["MYPY_CACHE_DIR"] = str(BUILD / "mypy-cache")
     os.chdir(SRC)
-    paths = [str(source(m).relative_to(SRC)) for m in MODULES]
+    paths = [str(source(m).relative_to(SRC)) for m in compiled]
     extensions = mypycify(paths, opt_level="3", group_name=GROUP, target_dir=str(BUILD / "c"))
     setup(
         name="ludoteca-native",
@@ -46,7 +50,7 @@ def build() -> None:
     shutil.rmtree(lib, ignore_errors=True)
     fresh.rename(lib)
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    names = [*MODULES, f"{GROUP}__mypyc"]
+    names = [*compiled, f"{GROUP}__mypyc"]
     files = {n: str(Path("lib", *n.split("."))) + suffix for n in names}
     manifest = {"suffix": suffix, "sources": sources, "files": files}
     written = MANIFEST.with_suffix(".new")
@@ -56,7 +60,14 @@ def build() -> None:
 
 def main() -> int:
     """``python -m ludoteca.native``: build (the compiler's output goes to ``build.log``), or say
-    in one line why the rules stay pure Python."""
+    in one line why the rules stay pure Python; with ``--sources``, print the build's inputs one
+    a line."""
+    if sys.argv[1:] == ["--sources"]:
+        print("\n".join(inputs()))
+        return 0
+    if sys.argv[1:]:
+        print("usage: python -m ludoteca.native [--sources]", file=sys.stderr)
+        return 2
     BUILD.mkdir(parents=True, exist_ok=True)
     log = BUILD / "build.log"
     saved = os.dup(1), os.dup(2)

@@ -34,7 +34,7 @@ class JsonFormatter(logging.Formatter):
 
 
 class TextFormatter(logging.Formatter):
-    """``12:04:31 info  table_created game=heroes table=Q9W1`` per record: the time, the level,
+    """``12:04:31 info  table_created game=<id> table=Q9W1`` per record: the time, the level,
     the event and its fields, a traceback below when there is one."""
 
     def format(self, record: logging.LogRecord) -> str:

@@ -2,6 +2,10 @@
 
 from .game import DiceHeroesGame
 
+COMPILED = ("dice", "rules")
+"""The modules worth compiling with mypyc (``ludoteca.native``): those ``legal_actions`` and
+``play`` run through."""
+
 GAME = DiceHeroesGame()
 
-__all__ = ["GAME", "DiceHeroesGame"]
+__all__ = ["COMPILED", "GAME", "DiceHeroesGame"]

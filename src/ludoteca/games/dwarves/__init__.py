@@ -3,6 +3,10 @@ hobbit, trade and steal treasure stones, and dodge the dragon."""
 
 from .game import DwarvesGame
 
+COMPILED = ("actions", "board", "choices", "lineup", "play", "rules", "scoring", "state", "stones")
+"""The modules worth compiling with mypyc (``ludoteca.native``): those ``legal_actions`` and
+``play`` run through."""
+
 GAME = DwarvesGame()
 
-__all__ = ["GAME", "DwarvesGame"]
+__all__ = ["COMPILED", "GAME", "DwarvesGame"]

@@ -131,9 +131,9 @@ CLOCKWISE_CODES = {size: tuple(map(_code, rows)) for size, rows in CLOCKWISE.ite
 
 
 def code(state: DwarvesState) -> int:
-    """The ids of ``legal``'s actions in its order as one number, ``CODE_BITS`` bits an id after
-    a leading 1: a name for the legal list that is cheaper to make than the list (the same walk
-    as ``legal``, written out again so that ``legal`` stays as it is)."""
+    """The ids of ``legal_actions``'s actions in its order as one number, ``CODE_BITS`` bits an
+    id after a leading 1: a name for the legal list that is cheaper to make than the list (the
+    same walk as ``legal_actions``, written out again so that it stays as it is)."""
     phase = state.phase
     if phase == MOVE:
         board = state.board
@@ -171,7 +171,7 @@ def code(state: DwarvesState) -> int:
     return found
 
 
-def legal(state: DwarvesState) -> list[Action]:
+def legal_actions(state: DwarvesState) -> list[Action]:
     """Every legal action of the player to move ([] once the match is over)."""
     phase = state.phase
     if phase == MOVE:  # ``destinations`` of the moves, written out

@@ -14,9 +14,7 @@ from ludoteca.games.words import Messages
 from . import notation, rules, view
 from .actions import Action
 from .bot import SEARCH_GIFT, SEARCH_MEETING, SEARCH_RIVAL, SEARCH_RIVAL_EXTRA, HeuristicBot
-from .choices import legal
 from .encoding import DwarvesEncoding
-from .play import act
 from .state import DwarvesState
 from .words import DwarvesWords
 
@@ -56,8 +54,8 @@ class DwarvesGame(Game[DwarvesState, Action]):
     to_move = staticmethod(rules.to_move)
 
     # the rules' own functions, called without a frame in between (search and playouts)
-    legal_actions = staticmethod(legal)
-    step = staticmethod(act)
+    legal_actions = staticmethod(rules.legal_actions)
+    step = staticmethod(rules.play)
 
     def apply_unchecked(self, state: DwarvesState, action: Action) -> list[Event]:
         return rules.apply(state, action)
@@ -78,7 +76,7 @@ class DwarvesGame(Game[DwarvesState, Action]):
         return notation.read_action(state, text)
 
     def why_illegal(self, state: DwarvesState, action: Action) -> str:
-        return notation.why_not(state, action)
+        return notation.why_illegal(state, action)
 
     def action_fields(self, state: DwarvesState, action: Action) -> tuple[str, JSON]:
         return notation.action_fields(action)

@@ -105,7 +105,7 @@ def _route(state: DwarvesState, way: str) -> Action:
     return next(MOVES[t] for t, ways in routes(state).items() if way in ways)
 
 
-def why_not(state: DwarvesState, action: Action) -> str:
+def why_illegal(state: DwarvesState, action: Action) -> str:
     """Why a well-formed action is not legal in this position."""
     if state.phase == OVER:
         return "the match is over"

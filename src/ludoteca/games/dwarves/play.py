@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from ludoteca.core import Event
 
-from .actions import Action, BlindTrade, Move, Steal, Trade
+from .actions import Steal
 from .board import FACES
 from .lineup import EXTRA
 from .scoring import figure_scores, leaders, race
-from .state import MEET, MOVE, OVER, ROUND_CAP, DwarvesState, Result
+from .state import MOVE, OVER, ROUND_CAP, DwarvesState, Result
 from .stones import KINDS, NKINDS, draw_from
 
 SIDES = len(FACES)
@@ -125,38 +125,6 @@ def trade_event(
             "blind": blind,
         },
     )
-
-
-def act(state: DwarvesState, action: Action, events: Log = None) -> None:
-    """Apply a legal action of the player to move, then play on to the next choice."""
-    mover = state.turn
-    if isinstance(action, Move):
-        state.queue = move_to(state, mover, action.tile, events)
-        if not state.queue:
-            advance(state, events)
-            return
-    else:
-        other = state.queue.pop(0)
-        if isinstance(action, Trade):
-            transfer(state, mover, other, action.give)
-            transfer(state, other, mover, action.take)
-            if events is not None:
-                events.append(
-                    trade_event(state, mover, other, action.give, action.take, blind=False)
-                )
-        elif isinstance(action, BlindTrade):
-            blind_trade(state, mover, other, events)
-        else:
-            transfer(state, other, mover, action.take)
-            if events is not None:
-                events.append(steal_event(state, mover, other, action))
-    queue = state.queue
-    while queue and not can_meet(state, mover, queue[0]):
-        queue.pop(0)
-    if queue:
-        state.phase = MEET
-    else:
-        advance(state, events)
 
 
 def steal_event(state: DwarvesState, mover: int, other: int, action: Steal) -> Event:

@@ -1,8 +1,9 @@
-"""Return of the Dwarves – The Great Hall: the rules' entry points (set-up, result, sampled worlds).
+"""Return of the Dwarves – The Great Hall: the rules' entry points (set-up, legal actions, play,
+result, sampled worlds).
 
 The rules are split by subject: ``stones``, ``board``, ``lineup``, ``state``, ``actions``,
-``choices`` (what may be done), ``play`` (doing it), ``scoring``. None of them imports the
-notation, the view or the bot.
+``choices`` (what may be done), ``play`` (what follows a choice), ``scoring``. None of them
+imports the notation, the view or the bot.
 """
 
 from __future__ import annotations
@@ -11,13 +12,23 @@ import random
 
 from ludoteca.core import Event, Outcome, Stream
 
-from .actions import Action
+from .actions import Action, BlindTrade, Move, Trade
 from .board import board, lay_ring
-from .choices import legal
+from .choices import legal_actions as legal_actions  # noqa: PLC0414 (the template's name, re-exported)
 from .lineup import EXTRA, lineup
-from .play import Log, act, begin_turn
+from .play import (
+    Log,
+    advance,
+    begin_turn,
+    blind_trade,
+    can_meet,
+    move_to,
+    steal_event,
+    trade_event,
+    transfer,
+)
 from .scoring import figure_scores
-from .state import OVER, ROUND_CAP, DwarvesState
+from .state import MEET, OVER, ROUND_CAP, DwarvesState
 from .stones import NKINDS, sorted_pool, stone_set, stones
 
 START_STONES = 3
@@ -81,13 +92,41 @@ def to_move(state: DwarvesState) -> int | None:
     return None if state.phase == OVER else state.lineup.seats[state.turn]
 
 
-def legal_actions(state: DwarvesState) -> list[Action]:
-    return legal(state)
+def play(state: DwarvesState, action: Action, events: Log = None) -> None:
+    """Apply a legal action of the player to move, then play on to the next choice."""
+    mover = state.turn
+    if isinstance(action, Move):
+        state.queue = move_to(state, mover, action.tile, events)
+        if not state.queue:
+            advance(state, events)
+            return
+    else:
+        other = state.queue.pop(0)
+        if isinstance(action, Trade):
+            transfer(state, mover, other, action.give)
+            transfer(state, other, mover, action.take)
+            if events is not None:
+                events.append(
+                    trade_event(state, mover, other, action.give, action.take, blind=False)
+                )
+        elif isinstance(action, BlindTrade):
+            blind_trade(state, mover, other, events)
+        else:
+            transfer(state, other, mover, action.take)
+            if events is not None:
+                events.append(steal_event(state, mover, other, action))
+    queue = state.queue
+    while queue and not can_meet(state, mover, queue[0]):
+        queue.pop(0)
+    if queue:
+        state.phase = MEET
+    else:
+        advance(state, events)
 
 
 def apply(state: DwarvesState, action: Action) -> list[Event]:
     events: list[Event] = []
-    act(state, action, events)
+    play(state, action, events)
     return events
 
 

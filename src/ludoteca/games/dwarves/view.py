@@ -10,7 +10,7 @@ from ludoteca.core import JSON
 
 from .actions import MOVES, Action, Steal, Trade
 from .board import FACES
-from .choices import legal, routes
+from .choices import legal_actions, routes
 from .lineup import EXTRA
 from .notation import action_to_text, dump_result
 from .scoring import figure_scores
@@ -81,7 +81,7 @@ def _pending(state: DwarvesState) -> JSON | None:
             "dwarf": colours[state.turn],
             "with": colours[state.queue[0]],
             "then": [colours[d] for d in state.queue[1:]],
-            "options": [_option(a) for a in legal(state)],
+            "options": [_option(a) for a in legal_actions(state)],
         }
     return None
 

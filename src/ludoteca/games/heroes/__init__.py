@@ -2,6 +2,10 @@
 
 from .game import HeroesGame
 
+COMPILED = ("rules",)
+"""The modules worth compiling with mypyc (``ludoteca.native``): those ``legal_actions`` and
+``play`` run through."""
+
 GAME = HeroesGame()
 
-__all__ = ["GAME", "HeroesGame"]
+__all__ = ["COMPILED", "GAME", "HeroesGame"]

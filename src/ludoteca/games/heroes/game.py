@@ -72,7 +72,7 @@ class HeroesGame(Game[HeroesState, Action]):
         return notation.read_action(text)
 
     def why_illegal(self, state: HeroesState, action: Action) -> str:
-        return rules.why_illegal(state, action)
+        return notation.why_illegal(state, action)
 
     def action_fields(self, state: HeroesState, action: Action) -> tuple[str, JSON]:
         return notation.action_fields(action)

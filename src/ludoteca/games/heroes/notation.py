@@ -22,7 +22,9 @@ from .rules import (
     CAMP,
     COPIES,
     DRAW,
+    EMPTY,
     FIGHTER,
+    HALFLING,
     HAND_LIMIT,
     NEIGHBOURS,
     NO_CHOICE,
@@ -30,6 +32,7 @@ from .rules import (
     RANGER,
     RANGER_CHOICE,
     RELICS_TO_WIN,
+    ROGUE,
     ROLES,
     ROOMS,
     SET_ASIDE,
@@ -45,7 +48,9 @@ from .rules import (
     draw_amount,
     empty_state,
     hand_roles,
+    hand_size,
     set_top,
+    strike_targets,
 )
 
 DEFAULT_SEED = "heroes-position"
@@ -134,6 +139,67 @@ def action_fields(action: Action) -> tuple[str, JSON]:
     if kind == "strike":
         return kind, {"room": ROOMS[int(action[1])]}
     return kind, {}
+
+
+# -------------------------------------------------------------------------- explanations
+
+
+def _hero_words(hero: int, seat: int) -> str:
+    role = hero & 7
+    whose = "your own" if hero >> 3 == seat else "a rival"
+    strength = "" if role == HALFLING else f" ({role})"
+    return f"{whose} {ROLES[role]}{strength}"
+
+
+def why_illegal(state: HeroesState, action: Action) -> str:
+    """A sentence saying why a well-formed ``action`` is not legal now."""
+    if state.result is not None:
+        return "the match is over"
+    kind, seat = action[0], state.mover
+    if state.pending == STRIKE_CHOICE and kind != "skip":
+        lit = [ROOMS[r] for r in range(15) if strike_targets(state) >> r & 1]
+        fighter = ROOMS[state.pending_room]
+        if kind == "strike":
+            room = int(action[1])
+            if not NEIGHBOURS[state.pending_room] >> room & 1:
+                return f"{ROOMS[room]} is not next to your Fighter in {fighter}"
+            if state.tops[room] == EMPTY:
+                return f"{ROOMS[room]} is empty: strike a room topped by a rival hero"
+            return f"{ROOMS[room]} is topped by your own hero: strike a rival hero"
+        return f"a pending Fighter strike: strike a lit room ({', '.join(lit)}) or skip"
+    if kind == "strike":
+        return "there is no Fighter strike pending"
+    if kind == "skip":
+        return "there is no trick to skip"
+    if kind == "draw":
+        if state.pending == RANGER_CHOICE:
+            return "a pending Ranger placement: place one more hero or skip"
+        if hand_size(state, seat) >= HAND_LIMIT:
+            return "your hand is full (8 heroes): you cannot draw"
+        return "your reserve is empty: you cannot draw"
+    role, target = int(action[1]), int(action[2])
+    name = ROLES[role]
+    if not state.hands[seat][role]:
+        return f"you have no {name} in hand"
+    if target == CAMP:
+        if role == ROGUE:
+            return (
+                "the rival camp is not connected to yours: a rogue ignores connection for "
+                "rooms only, entering the rival camp still needs it"
+            )
+        return "the rival camp is not connected to yours: no chain of your rooms reaches it"
+    top = state.tops[target]
+    where = ROOMS[target]
+    if not ALLOWED[seat][top] >> role & 1:
+        held = _hero_words(top, seat)
+        if top >> 3 == seat:
+            if role == HALFLING:
+                return (
+                    f"{where} holds your own halfling: a halfling never goes on your own halfling"
+                )
+            return f"{where} holds {held}: a hero never goes on one of the same strength"
+        return f"{where} holds {held}: a {name} ({role}) cannot go on a stronger or equal hero"
+    return f"{where} is not connected to your camp"
 
 
 # ------------------------------------------------------------------------- position, write

@@ -1,10 +1,11 @@
 """Ratings per game with OpenSkill's Plackett–Luce model (2 to 6 players, shared places).
 
 A person starts at the model's default (mu 25, sigma 25/3). Bots are anchors: each level has a
-fixed rating per game (``ANCHORS``, measured by ``bench/anchors.py`` from ``ludoteca simulate``
-tournaments; docs/accounts.md), enters every update with it and never moves, so a person who only
-plays bots gets a rating on the same scale on every server. Shown is the conservative estimate
-``mu - 3 sigma``; a rating is provisional while its sigma is above ``PROVISIONAL_SIGMA``.
+fixed rating per game, which the game declares (``Game.anchors``: ``anchors.json`` in its package,
+measured by ``bench/anchors.py`` from ``ludoteca simulate`` tournaments; docs/accounts.md); it
+enters every update with it and never moves, so a person who only plays bots gets a rating on the
+same scale on every server. Shown is the conservative estimate ``mu - 3 sigma``; a rating is
+provisional while its sigma is above ``PROVISIONAL_SIGMA``.
 
 Places come from the match's canonical outcome: the winners share first place, everyone else
 shares second; a draw, or a match nobody at the table won, is one shared place for all.
@@ -18,6 +19,8 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from ludoteca.core import Game
+
 MODEL = PlackettLuce()
 BETA: float = MODEL.beta
 START_MU: float = MODEL.mu
@@ -28,13 +31,6 @@ RANDOM_MU = 10.0
 """Where the scale is pinned: the ``random`` bot's rating in every game."""
 PROVISIONAL_SIGMA = 4.0
 """A rating whose sigma is above this is marked provisional (about half the starting sigma)."""
-
-ANCHORS: dict[str, dict[str, float]] = {
-    "dice-heroes": {"random": 10.0, "easy": 24.0, "medium": 30.8, "hard": 32.8},
-    "dwarves": {"random": 10.0, "easy": 11.6, "medium": 13.8, "hard": 15.5},
-    "heroes": {"random": 10.0, "easy": 35.3, "medium": 45.4, "hard": 52.2},
-}
-"""Each bot level's mu per game, from ``bench/anchors.py`` (docs/accounts.md shows the run)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +56,10 @@ class Rating:
         }
 
 
-def anchor(game: str, level: str | None) -> Rating:
-    """The fixed rating of a bot of ``level`` in ``game`` (``medium``'s for an unknown level)."""
-    levels = ANCHORS.get(game) or ANCHORS["heroes"]
+def anchor(game: Game[Any, Any], level: str | None) -> Rating:
+    """The fixed rating of a bot of ``level`` in ``game`` (``medium``'s for an unknown level),
+    as the game declares it (``Game.anchors``: NoAnchorsError when it declares none)."""
+    levels = game.anchors()
     return Rating(levels.get(level or "medium", levels["medium"]), ANCHOR_SIGMA)
 
 

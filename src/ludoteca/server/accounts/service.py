@@ -21,6 +21,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from ludoteca.games import get
 from ludoteca.server.api.deps import TooMany
 from ludoteca.server.guards.limits import RateLimits
 from ludoteca.server.logs import log
@@ -379,7 +380,7 @@ def _compute(row: TableRow) -> Callable[[list[SeatRating]], list[tuple[SeatRatin
                 before.append(person.before)
                 fixed.append(False)
             elif seat.kind == SeatKind.BOT:
-                before.append(anchor(row.game, seat.level))
+                before.append(anchor(get(row.game), seat.level))
                 fixed.append(True)
             else:
                 before.append(Rating())

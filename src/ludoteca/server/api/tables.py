@@ -73,7 +73,7 @@ class SeatSpec(_Body):
 
 
 class CreateTable(_Body):
-    game: Annotated[str, Field(max_length=64, description="game id, e.g. 'heroes'")]
+    game: Annotated[str, Field(max_length=64, description="game id, one of GET /api/games")]
     players: Annotated[StrictInt, Field(ge=1, le=MAX_SEATS)] | None = Field(
         None, description="number of seats (default: the game's minimum)"
     )
