@@ -152,7 +152,7 @@ export function createBoard(ctx) {
   function seatCard(row) {
     const p = pos();
     const turnSeat = p.turn ? p.turn.seat : null;
-    const label = seatLabel(row.seat, msg.view);
+    const label = text.seatLabel(row.seat, msg.view, ctx.seatName);
     return h(
       "li",
       { class: ["dh-seat", row.seat === turnSeat && "to-move", row.seat === me() && "mine"], dataset: { seat: String(row.seat) } },
