@@ -61,8 +61,15 @@ def test_a_board_folder_serves_its_files_and_nothing_else(toy_server: ServerProc
     assert status(f"{base}{root}words.pt.json") == (200, "application/json")
     with urllib.request.urlopen(f"{base}{root}board.css", timeout=10) as answer:
         assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
-    with urllib.request.urlopen(f"{base}/boards/high-card/0123456789ab/board.css") as answer:
+    other = f"{base}/boards/high-card/0123456789ab/board.css"
+    with urllib.request.urlopen(other, timeout=10) as answer:
         assert answer.headers["Cache-Control"] == "no-cache"  # another version: revalidated
+        tag = answer.headers["ETag"]
+    again = urllib.request.Request(other, headers={"If-None-Match": tag})
+    with pytest.raises(urllib.error.HTTPError) as unchanged:
+        urllib.request.urlopen(again, timeout=10)
+    unchanged.value.close()
+    assert unchanged.value.code == 304
     for path in ("board/../game.py", "..%2Fgame.py", "game.py", "nothing.js", "/etc/passwd.css"):
         assert status(f"{base}{root}{path}")[0] == 404, path
     assert status(f"{base}/boards/high-card/board.js")[0] == 404  # no version: no file

@@ -11,14 +11,14 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, PlainTextResponse, Response
 
 from ludoteca.core import LANGUAGES
 from ludoteca.core.game import Game
 from ludoteca.games import all_games, get
 from ludoteca.server.protocol import ErrorCode, Rejected
-from ludoteca.server.site import IMMUTABLE, static_version
+from ludoteca.server.site import IMMUTABLE, has_tag, static_version
 
 router = APIRouter(tags=["games"])
 
@@ -49,20 +49,21 @@ async def one_game(game_id: str) -> dict[str, Any]:
 
 
 @router.get("/boards/{game_id}/{name:path}", include_in_schema=False)
-async def board_file(game_id: str, name: str) -> Response:
+async def board_file(game_id: str, name: str, request: Request) -> Response:
     """A file of a game's board folder, under the folder's version (cached for good) or another
-    (revalidated); 404 for anything else (no way out of the folder), as for a missing static
-    file."""
+    (revalidated: 304 when the browser has it); 404 for anything else (no way out of the folder),
+    as for a missing static file."""
     version, _, rest = name.partition("/")
     path = board_path(game_id, rest) if rest else None
     if path is None:
         return PlainTextResponse("Not Found", status_code=404)
     current = version == board_version(game_id)
-    return FileResponse(
-        path,
-        media_type=BOARD_TYPES[path.suffix],
-        headers={"Cache-Control": IMMUTABLE if current else "no-cache"},
-    )
+    headers = {"Cache-Control": IMMUTABLE if current else "no-cache"}
+    answer = FileResponse(path, media_type=BOARD_TYPES[path.suffix], stat_result=path.stat())
+    answer.headers.update(headers)
+    if has_tag(request.headers.get("if-none-match", ""), answer.headers["etag"]):
+        return Response(status_code=304, headers={**headers, "ETag": answer.headers["etag"]})
+    return answer
 
 
 def board_folder(game: Game[Any, Any]) -> Path | None:
