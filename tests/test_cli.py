@@ -342,10 +342,12 @@ def test_play_tells_the_match_in_sentences_with_the_map_and_the_clock() -> None:
 
 
 def test_terminal_words_come_from_the_web_catalogues() -> None:
-    pt = Messages("pt")
-    assert pt.t("heroes.group.0") == "Dourado"
-    assert Messages("xx").t("heroes.group.1") == "Blue"  # English when there is no catalogue
-    assert Messages().t("heroes.log.drew", group="Gold", count=1) == "Gold drew 1 hero"
+    heroes = get("heroes")
+    pt = Messages("pt", heroes)  # the board's words, from the game's package
+    assert pt.t("heroes.group.0") == "Dourado" and pt.t("keys.title") == "Teclado"
+    assert Messages("xx", heroes).t("heroes.group.1") == "Blue"  # English without a catalogue
+    assert Messages(game=heroes).t("heroes.log.drew", group="Gold", count=1) == "Gold drew 1 hero"
+    assert Messages().t("heroes.group.0") == "heroes.group.0"  # no game: no board's words
     assert Messages().t("no.such.key") == "no.such.key"
     line = plain_sentence({"kind": "meet_dragon", "seat": 0, "winners": [1], "covered": None})
     assert line == "Meet dragon: seat 1; winners 2."
@@ -356,7 +358,7 @@ def test_terminal_words_come_from_the_web_catalogues() -> None:
         {"owner": 0, "role": "paladin"},
     ]
     position["wards"][0]["sealed_by"] = 1
-    drawn = Heroes(Messages()).board(position)
+    drawn = Heroes(Messages(game=get("heroes"))).board(position)
     assert "a1 G Paladin 7 ×2" in drawn  # full names, with their strength
     assert "[B]" in drawn
     dwarves = get("dwarves")
@@ -416,7 +418,7 @@ def test_every_event_of_dice_heroes_and_dwarves_is_a_catalogue_sentence(
 
 
 def test_dice_heroes_and_dwarves_say_what_the_web_says() -> None:
-    pt, en = Messages("pt"), Messages()
+    pt, en = Messages("pt", get("dice-heroes")), Messages(game=get("dice-heroes"))
     dice = DiceHeroes(en)
     position = {"seats": [{"hero": "otters"}, {"hero": "bears"}]}
     hunt = {"kind": "hunt", "seat": 0, "success": True, "swords": 5, "previous": 1, "to_beat": 4}
@@ -428,6 +430,7 @@ def test_dice_heroes_and_dwarves_say_what_the_web_says() -> None:
     )
     growth = {"kind": "growth", "seat": 1, "dice": {"white": 0, "yellow": 1, "red": 2}}
     assert dice.sentence(growth, position) == "Bears add to their troop: 1 yellow and 2 red."
+    pt, en = Messages("pt", get("dwarves")), Messages(game=get("dwarves"))
     dwarves = Dwarves(en)
     position = {
         "dwarves": [

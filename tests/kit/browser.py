@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from kit.env import ROOT, WEB
 from kit.servers import ServerProcess
 from kit.wait import eventually
+from ludoteca.games import all_games
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, ViewportSize
@@ -46,7 +47,11 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def catalogue(lang: str) -> dict[str, Any]:
+    """The page's messages in ``lang`` with every shipped game's board words, each under its
+    namespace, as a table of that game has them."""
     data: dict[str, Any] = json.loads((WEB / "static" / "i18n" / f"{lang}.json").read_text())
+    for game in all_games().values():
+        data.update(game.board_words(lang))
     return data
 
 

@@ -19,10 +19,6 @@ SRC = ROOT / "src" / "ludoteca"
 DISCOVERY = "src/ludoteca/games/__init__.py"
 """The catalogue's own discovery, the one file outside the packages allowed to name a game."""
 
-STILL_MOVING = {"src/ludoteca/web/"}
-"""Folders whose game-specific files another change is moving into the games' packages right now
-(the boards, their parts, styles and words); taken out once that change is merged."""
-
 DATA = {
     "src/ludoteca/server/accounts/common-passwords.txt": (
         "passwords refused at sign-up: the words a guesser tries first on a board-game site, "
@@ -57,7 +53,7 @@ def folder(game: Game[Any, Any]) -> Path:
 
 
 def excused(path: str) -> bool:
-    return path == DISCOVERY or path in DATA or any(path.startswith(f) for f in STILL_MOVING)
+    return path == DISCOVERY or path in DATA
 
 
 def named_outside(games: Iterable[Game[Any, Any]]) -> dict[str, list[str]]:

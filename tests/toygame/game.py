@@ -25,7 +25,7 @@ class HighCardGame(Game[HighCardState, Action]):
         chance=Chance.SAMPLED,
         perfect_information=False,
         constant_sum=True,
-        board=Board("board.js", styles=("board.css",), folder="board"),
+        board=Board("board.js", styles=("board.css",), words="high-card"),
     )
 
     def setup(self, params: JSON, rng: Stream) -> tuple[HighCardState, list[Event]]:

@@ -45,13 +45,16 @@ def test_the_package_holds_every_file_a_game_has() -> None:
         assert (here / name).is_file(), name
     board = GAME.spec.board
     assert board is not None and board.folder == "board"
-    for name in (board.module, *board.parts, *board.styles):
+    for name in (board.module, *board.parts, *board.styles, *board.word_files().values()):
         assert (here / board.folder / name).is_file(), name
-    assert board.urls("high-card") == {
-        "module": "/boards/high-card/board.js",
+    assert board.urls("high-card", "v1") == {
+        "module": "/boards/high-card/v1/board.js",
         "parts": [],
-        "styles": ["/boards/high-card/board.css"],
+        "styles": ["/boards/high-card/v1/board.css"],
+        "namespace": "high-card",
+        "words": {lang: f"/boards/high-card/v1/words.{lang}.json" for lang in ("en", "pt", "de")},
     }
+    assert GAME.board_words("pt")["high-card"]["pile"] == "Monte"
     assert {GAME.rules_page(lang) is not None for lang in ("en", "pt", "de")} == {True}
 
 

@@ -1,5 +1,6 @@
-"""The message catalogues (static/i18n/<lang>.json): the same messages in every language, with the
-same placeholders, and every message the client asks for is there. No browser needed."""
+"""The message catalogues (static/i18n/<lang>.json, and the boards' words/<lang>.json in each
+game's package): the same messages in every language, with the same placeholders, and every
+message the client asks for is there. No browser needed."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ def used_keys() -> tuple[set[str], set[str]]:
     """Keys the client names literally, and the prefixes of keys it builds (`ns.x.${...}`)."""
     exact: set[str] = set()
     prefixes: set[str] = set()
-    for path in sorted((WEB / "static" / "js").rglob("*.js")):
+    boards = (WEB.parent / "games").glob("*/board/*.js")  # the shipped games' boards
+    for path in sorted([*(WEB / "static" / "js").rglob("*.js"), *boards]):
         text = path.read_text()
         exact |= set(re.findall(r"\bt\(\s*\"([a-z_]+(?:\.[\w-]+)+)\"", text))
         for first, second in re.findall(

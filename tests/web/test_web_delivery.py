@@ -198,12 +198,22 @@ def test_each_page_preloads_its_modules_and_carries_the_catalogue(
     made = web_server.post("/api/tables", {"game": "dwarves", "players": 3, "name": "Ana"})
     table_id = made["table"]["id"]
     dwarves = preloads(f"/table/{table_id}")
-    assert table <= dwarves
-    assert {"js/boards/dwarves.js"} <= dwarves and "js/boards/heroes.js" not in dwarves
+    assert table <= dwarves and "js/boards/kit.js" in table  # the kit every board imports
+    its_page = raw(web_server, f"/table/{table_id}")[2].decode()
+    board = web_server.get("/api/games/dwarves")["board"]
+    for url in (board["module"], *board["parts"]):
+        assert f'<link rel="modulepreload" href="{url}">' in its_page
+    assert '<link rel="modulepreload" href="/boards/heroes/' not in its_page
+    assert f'<link rel="stylesheet" href="{board["styles"][0]}">' in its_page
     hint = f'<meta name="ludoteca-table" content="{table_id}" data-game="dwarves">'
-    assert hint in raw(web_server, f"/table/{table_id}")[2].decode()
-    # the message catalogue of the browser's language, inline
+    assert hint in its_page
+    # its board's words are inline too, under the board's namespace; other pages lack them
     words = r'<script type="application/json" id="words" data-lang="(\w+)">(.*?)</script>'
+    inline = json.loads(re.findall(words, its_page)[0][1])
+    assert inline["dwarves"] == web_server.get(board["words"]["en"])
+    assert inline["table"] == web_server.get("/static/i18n/en.json")["table"]
+    assert "dwarves" not in json.loads(re.findall(words, raw(web_server, "/")[2].decode())[0][1])
+    # the message catalogue of the browser's language, inline
     found = re.findall(words, raw(web_server, "/")[2].decode())
     assert [lang for lang, _ in found] == ["en"]
     assert json.loads(found[0][1]) == web_server.get("/static/i18n/en.json")

@@ -286,6 +286,10 @@ def test_the_worker_covers_every_page_and_keeps_the_immutable_caching(server: Th
     shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", worker.text).group(1))
     assert shell[0] == "/" and f"/static/{version.group(1)}/js/main.js" in shell
     assert f"/static/{version.group(1)}/js/pages/table.js" in shell, "every route opens offline"
+    for game in ("heroes", "dice-heroes", "dwarves"):  # every board, from its game's package
+        board = httpx.get(f"{server.base}/api/games/{game}").json()["board"]
+        for url in (board["module"], *board["parts"], *board["styles"], *board["words"].values()):
+            assert url in shell, url
     for address in shell[1:]:
         kept = httpx.get(server.base + address)
         assert kept.status_code == 200, address

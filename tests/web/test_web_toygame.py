@@ -41,23 +41,39 @@ def test_a_board_folder_serves_its_files_and_nothing_else(toy_server: ServerProc
     base = toy_server.base
     with urllib.request.urlopen(f"{base}/api/games", timeout=10) as answer:
         boards = {game["id"]: game["board"] for game in json.load(answer)}
-    assert boards["high-card"] == {
-        "module": "/boards/high-card/board.js",
+    toy = boards["high-card"]
+    root = toy["module"].rsplit("/", 1)[0] + "/"
+    assert root.startswith("/boards/high-card/") and len(root.split("/")) == 5  # its version
+    assert toy == {
+        "module": root + "board.js",
         "parts": [],
-        "styles": ["/boards/high-card/board.css"],
+        "styles": [root + "board.css"],
+        "namespace": "high-card",
+        "words": {lang: f"{root}words.{lang}.json" for lang in ("en", "pt", "de")},
     }
     assert boards["high-card-plain"] is None
-    assert boards["heroes"]["module"] == "/static/js/boards/heroes.js"
-    assert boards["heroes"]["styles"] == ["/static/css/heroes.css"]
+    for game in ("heroes", "dice-heroes", "dwarves"):  # every board is served the same way
+        assert boards[game]["module"].startswith(f"/boards/{game}/")
     for board in filter(None, boards.values()):
-        for url in (board["module"], *board["parts"], *board["styles"]):
+        for url in (board["module"], *board["parts"], *board["styles"], *board["words"].values()):
             assert status(f"{base}{url}")[0] == 200, url
-    assert status(f"{base}/boards/high-card/board.js") == (200, "text/javascript; charset=utf-8")
-    assert status(f"{base}/boards/high-card/board.css")[0] == 200
+    assert status(f"{base}{root}board.js") == (200, "text/javascript; charset=utf-8")
+    assert status(f"{base}{root}words.pt.json") == (200, "application/json")
+    with urllib.request.urlopen(f"{base}{root}board.css", timeout=10) as answer:
+        assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    other = f"{base}/boards/high-card/0123456789ab/board.css"
+    with urllib.request.urlopen(other, timeout=10) as answer:
+        assert answer.headers["Cache-Control"] == "no-cache"  # another version: revalidated
+        tag = answer.headers["ETag"]
+    again = urllib.request.Request(other, headers={"If-None-Match": tag})
+    with pytest.raises(urllib.error.HTTPError) as unchanged:
+        urllib.request.urlopen(again, timeout=10)
+    unchanged.value.close()
+    assert unchanged.value.code == 304
     for path in ("board/../game.py", "..%2Fgame.py", "game.py", "nothing.js", "/etc/passwd.css"):
-        assert status(f"{base}/boards/high-card/{path}")[0] == 404, path
-    assert status(f"{base}/boards/heroes/heroes.js")[0] == 404  # its board is under /static
-    assert status(f"{base}/boards/high-card-plain/board.js")[0] == 404  # no board of its own
+        assert status(f"{base}{root}{path}")[0] == 404, path
+    assert status(f"{base}/boards/high-card/board.js")[0] == 404  # no version: no file
+    assert status(f"{base}/boards/high-card-plain/v/board.js")[0] == 404  # no board of its own
 
 
 def test_the_toy_game_is_played_to_the_end_on_its_own_board(
@@ -82,7 +98,8 @@ def test_the_toy_game_is_played_to_the_end_on_its_own_board(
     page.locator(".end-panel").wait_for()
     styled = page.evaluate("getComputedStyle(document.querySelector('.hc-card')).borderTopStyle")
     assert styled == "solid", "the board's own style sheet is loaded with it"
-    assert page.locator("link[href='/boards/high-card/board.css']").count() == 1
+    assert page.locator("link[href$='/board.css'][href^='/boards/high-card/']").count() == 1
+    assert page.locator(".hc-board h2").first.inner_text() == "Discards", "the board's own words"
     for context in pages.contexts:
         context.close()
     assert pages.errors == [], "JavaScript errors in the browser:\n" + "\n".join(pages.errors)

@@ -136,25 +136,36 @@ class Chance(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """A game's board for the web table: an ES module exporting ``createBoard(ctx)``, the modules
-    it imports (fetched together with it) and its style sheets, as paths inside ``folder``.
+    """A game's board for the web table, kept in a folder of the game's package (``folder``) and
+    served at ``/boards/<game id>/<version>/``: an ES module exporting ``createBoard(ctx)``, the
+    modules it imports (fetched together with it), its style sheets, as paths inside the folder.
 
-    ``folder`` is a folder of the game's package, served at ``/boards/<game id>/``; ``None`` means
-    the paths are under the web table's ``/static/`` (the boards shipped with ludoteca).
+    ``words`` is the namespace of the board's words: the folder then holds ``words.<lang>.json``
+    for every language, each a JSON object, which the page's messages take in under that name
+    (``t("<words>.key")``); ``None``: the board brings no words of its own.
     """
 
     module: str
     parts: tuple[str, ...] = ()
     styles: tuple[str, ...] = ()
-    folder: str | None = None
+    words: str | None = None
+    folder: str = "board"
 
-    def urls(self, game_id: str) -> JSON:
-        """The board as the catalogue API gives it: ``module``, ``parts``, ``styles`` as URLs."""
-        root = "/static/" if self.folder is None else f"/boards/{game_id}/"
+    def word_files(self) -> dict[str, str]:
+        """The file of the board's words per language (none without ``words``)."""
+        return {lang: f"words.{lang}.json" for lang in LANGUAGES} if self.words else {}
+
+    def urls(self, game_id: str, version: str) -> JSON:
+        """The board as the catalogue API gives it: ``module``, ``parts``, ``styles`` and
+        ``words`` (per language) as URLs under ``version``, the hash of the folder's files, and
+        the words' ``namespace``."""
+        root = f"/boards/{game_id}/{version}/"
         return {
             "module": root + self.module,
             "parts": [root + part for part in self.parts],
             "styles": [root + style for style in self.styles],
+            "namespace": self.words,
+            "words": {lang: root + name for lang, name in self.word_files().items()},
         }
 
 
@@ -416,6 +427,26 @@ class Game(ABC, Generic[S, A]):
         """The rules page for players in ``lang`` (``rules.<lang>.md``), if the game has one."""
         page = self.resource(f"rules.{lang}.md")
         return page.read_text(encoding="utf-8") if page.is_file() else None
+
+    def board_words(self, lang: str) -> JSON:
+        """The words of the game's board in ``lang`` under the board's namespace
+        (``{namespace: {...}}``; ``{}`` for a board without words or a game without a board).
+        A word file that is missing or is not a JSON object is an error that names it."""
+        board = self.spec.board
+        name = board.word_files().get(lang) if board else None
+        if board is None or board.words is None or name is None:
+            return {}
+        where = f"{self.spec.id}: {board.folder}/{name}"
+        file = self.resource(board.folder).joinpath(name)
+        if not file.is_file():
+            raise ValueError(f"{where} is missing (a board with words has one per language)")
+        try:
+            words = json.loads(file.read_text(encoding="utf-8"))
+        except ValueError as error:
+            raise ValueError(f"{where} is not JSON: {error}") from None
+        if not isinstance(words, dict):
+            raise ValueError(f"{where} must hold a JSON object, not {type(words).__name__}")
+        return {board.words: words}
 
 
 def outline(value: Any, indent: str = "") -> str:

@@ -1,5 +1,7 @@
 """Words for the terminal, from the web table's message catalogues
-(``web/static/i18n/{lang}.json``), so the terminal and the browser say the same thing.
+(``web/static/i18n/{lang}.json``) and the words of a game's board (``board/words.{lang}.json`` in
+the game's package, under the board's namespace), so the terminal and the browser say the same
+thing.
 
 A game's package turns its events and positions into sentences with these (``Game.words``: the
 ``words.py`` of the game's package), key for key as its web board's text module does; a game kept
@@ -13,7 +15,10 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ludoteca.core.game import Game
 
 JSON = dict[str, Any]
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -28,16 +33,26 @@ def catalogue(lang: str) -> JSON:
     return data
 
 
+@cache
+def board_words(game: Game[Any, Any], lang: str) -> JSON:
+    """The words of ``game``'s board in ``lang``, read once (``Game.board_words``)."""
+    return game.board_words(lang)
+
+
 @dataclass(frozen=True)
 class Messages:
     """``t(key, **params)`` as on the web page: dotted keys, ``{name}`` placeholders, plural
     forms ``{one, other}`` chosen by ``count``; English when the language lacks a key."""
 
     lang: str = "en"
+    game: Game[Any, Any] | None = None
+    """The game whose board's words join the catalogue (under the board's namespace)."""
 
     def lookup(self, key: str) -> Any:
         for lang in (self.lang, "en"):
             node: Any = catalogue(lang)
+            if self.game is not None:
+                node = {**node, **board_words(self.game, lang)}
             for part in key.split("."):
                 node = node.get(part) if isinstance(node, dict) else None
             if node is not None:

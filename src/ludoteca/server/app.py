@@ -147,9 +147,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (games, tables, invite, records, ops, sockets, accounts, analysis, notify):
         app.include_router(module.router)
     app.include_router(replay.router)
-    version = mount_web(app, games.catalogue, offer(settings, notify_keys))
+    version = mount_web(app, games.catalogue, offer(settings, notify_keys), games.board_words)
     if version is not None:
-        mount_app_shell(app, web_root(), version)
+        mount_app_shell(app, web_root(), version, games.board_addresses())
     return app
 
 

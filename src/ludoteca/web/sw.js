@@ -1,12 +1,13 @@
 // The service worker (served at /sw.js, so its scope is every page): it keeps the shell of this
-// version of the site (the page, its modules, styles, messages, icons) so that the table opens
-// offline and says so; it shows "your turn" pushes and opens the table when one is tapped.
+// version of the site (the page, its modules, styles, messages, icons, the games' boards) so that
+// the table opens offline and says so; it shows "your turn" pushes and opens the table when one is tapped.
 // The server writes this version and its files in place of the two markers (server/pwa.py): a
 // new version of the site is a new worker, which keeps the new files and drops the old ones.
 
 const VERSION = "__VERSION__";
 const SHELL = __SHELL__;
 const CACHE = `ludoteca-${VERSION}`;
+const BOARDS = new Set(SHELL.filter((path) => path.startsWith("/boards/")));
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -36,8 +37,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fetch(request).catch(() => caches.match("/", { cacheName: CACHE })));
     return;
   }
-  if (url.pathname.startsWith(`/static/${VERSION}/`)) {
-    // immutable files: the kept copy, else the network
+  if (url.pathname.startsWith(`/static/${VERSION}/`) || BOARDS.has(url.pathname)) {
+    // immutable files (a board's are under its own version): the kept copy, else the network
     event.respondWith(caches.match(request, { cacheName: CACHE }).then((kept) => kept || fetch(request)));
   }
   // anything else (the API, the websocket, other versions) goes to the network untouched

@@ -1,20 +1,12 @@
 // High Card's board, kept in the game's own package (tests/toygame/board) and served by the table
-// at /boards/high-card/: the pile, both discards, your cards as cards, and a button per legal
-// action. It imports the web table's helpers by their absolute paths.
+// at /boards/high-card/<version>/: the pile, both discards, your cards as cards, and a button per
+// legal action. It imports the web table's helpers by their absolute paths.
 
 import { h, rerender } from "/static/js/dom.js";
-import { language } from "/static/js/i18n.js";
+import { t } from "/static/js/i18n.js";
 
-const WORDS = {
-  en: { pile: "Pile", hand: "Your cards", discards: "Discards", shown: "Shown", yours: "Your turn: stand, or draw and discard.", wait: "{who} is thinking.", over: "Showdown.", seat: "Player {n}", dealt: "{who} was dealt a card", drew: "{who} drew a card", discarded: "{who} discarded the {card}", stood: "{who} stands", showdown: "Showdown: {cards}", high: "The higher card wins" },
-  pt: { pile: "Monte", hand: "Suas cartas", discards: "Descartes", shown: "Reveladas", yours: "Sua vez: passe, ou compre e descarte.", wait: "{who} está pensando.", over: "Revelação.", seat: "Jogador {n}", dealt: "{who} recebeu uma carta", drew: "{who} comprou uma carta", discarded: "{who} descartou o {card}", stood: "{who} passa", showdown: "Revelação: {cards}", high: "A carta mais alta vence" },
-  de: { pile: "Stapel", hand: "Deine Karten", discards: "Abwurf", shown: "Aufgedeckt", yours: "Du bist dran: bleib, oder zieh und wirf ab.", wait: "{who} überlegt.", over: "Aufdecken.", seat: "Spieler {n}", dealt: "{who} bekam eine Karte", drew: "{who} zog eine Karte", discarded: "{who} warf die {card} ab", stood: "{who} bleibt", showdown: "Aufdecken: {cards}", high: "Die höhere Karte gewinnt" },
-};
-
-function say(key, params = {}) {
-  const text = (WORDS[language()] || WORDS.en)[key] || WORDS.en[key];
-  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
-}
+// its words are in words.<lang>.json beside it, under the namespace its GameSpec declares
+const say = (key, params = {}) => t(`high-card.${key}`, params);
 
 const cards = (list, label) => h("ul", { class: "hc-cards", "aria-label": label }, (list || []).map((n) => h("li", { class: "hc-card" }, String(n))));
 

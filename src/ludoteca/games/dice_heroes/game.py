@@ -30,9 +30,10 @@ class DiceHeroesGame(Game[DiceState, Action]):
         perfect_information=True,
         constant_sum=True,
         board=Board(
-            "js/boards/dice-heroes.js",
-            parts=("js/boards/dice-art.js", "js/boards/dice-heroes-text.js"),
-            styles=("css/dice-heroes.css",),
+            "dice-heroes.js",
+            parts=("dice-art.js", "dice-heroes-text.js"),
+            styles=("dice-heroes.css",),
+            words="dice",
         ),
     )
 
@@ -103,4 +104,4 @@ class DiceHeroesGame(Game[DiceState, Action]):
         return HeuristicBot(duel_safe=SEARCH_DUEL_SAFE, duel_growth=True)
 
     def words(self, lang: str) -> Words:
-        return DiceHeroesWords(Messages(lang))
+        return DiceHeroesWords(Messages(lang, self))

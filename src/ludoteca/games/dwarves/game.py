@@ -35,9 +35,10 @@ class DwarvesGame(Game[DwarvesState, Action]):
         perfect_information=True,  # every chest is open; only the pool's order is unknown
         constant_sum=False,  # the dragon may win: then nobody at the table scores
         board=Board(
-            "js/boards/dwarves.js",
-            parts=("js/boards/dwarves-art.js", "js/boards/dwarves-text.js"),
-            styles=("css/dwarves.css",),
+            "dwarves.js",
+            parts=("dwarves-art.js", "dwarves-text.js"),
+            styles=("dwarves.css",),
+            words="dwarves",
         ),
     )
 
@@ -102,4 +103,4 @@ class DwarvesGame(Game[DwarvesState, Action]):
         )
 
     def words(self, lang: str) -> Words:
-        return DwarvesWords(Messages(lang))
+        return DwarvesWords(Messages(lang, self))

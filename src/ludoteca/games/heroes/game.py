@@ -29,9 +29,10 @@ class HeroesGame(Game[HeroesState, Action]):
         perfect_information=False,
         constant_sum=True,
         board=Board(
-            "js/boards/heroes.js",
-            parts=tuple(f"js/boards/heroes-{part}.js" for part in ("art", "panels", "text")),
-            styles=("css/heroes.css",),
+            "heroes.js",
+            parts=tuple(f"heroes-{part}.js" for part in ("art", "panels", "text")),
+            styles=("heroes.css",),
+            words="heroes",
         ),
     )
 
@@ -93,4 +94,4 @@ class HeroesGame(Game[HeroesState, Action]):
         return HeuristicBot()
 
     def words(self, lang: str) -> Words:
-        return HeroesWords(Messages(lang))
+        return HeroesWords(Messages(lang, self))

@@ -126,7 +126,7 @@ def module_graph(static: Path, entries: list[str]) -> list[str]:
 ROUTE_MODULES = {
     "home": ["js/main.js", "js/pages/home.js"],
     "rules": ["js/main.js", "js/pages/rules.js"],
-    "table": ["js/main.js", "js/pages/table.js"],
+    "table": ["js/main.js", "js/pages/table.js", "js/boards/kit.js"],  # every board imports the kit
     "verify": ["js/main.js", "js/pages/verify.js"],
     "replay": ["js/main.js", "js/pages/replay.js"],
 }
@@ -168,6 +168,7 @@ class Page:
         static: Path,
         catalogue: Callable[[], list[dict[str, Any]]],
         offer: dict[str, object] | None = None,
+        board_words: Callable[[str], dict[str, dict[str, Any]]] | None = None,
     ) -> None:
         self.version = static_version(static)
         source = index.read_text(encoding="utf-8")
@@ -179,9 +180,8 @@ class Page:
             "</title>\n", f'</title>\n  <link rel="stylesheet" href="/static/{BUNDLE}">\n', 1
         )
         html = source.replace('"/static/', f'"/static/{self.version}/')
-        self.words = {
-            lang: _inline(json.loads((static / "i18n" / f"{lang}.json").read_bytes()))
-            for lang in LANGUAGES
+        self.catalogues = {
+            lang: json.loads((static / "i18n" / f"{lang}.json").read_bytes()) for lang in LANGUAGES
         }
         games = catalogue()
         inline = _inline(games)
@@ -218,29 +218,25 @@ class Page:
                 continue
             hint = f'  <meta name="ludoteca-table" content="" data-game="{game["id"]}">\n'
             hint += "".join(
-                f'  <link rel="modulepreload" href="{self._here(url)}">\n'
+                f'  <link rel="modulepreload" href="{url}">\n'
                 for url in [board["module"], *board["parts"]]
             )
-            hint += "".join(
-                f'  <link rel="stylesheet" href="{self._here(url)}">\n' for url in board["styles"]
-            )
-            self._add(f"table:{game['id']}", table.replace("</head>", hint + "</head>"))
+            hint += "".join(f'  <link rel="stylesheet" href="{url}">\n' for url in board["styles"])
+            words = board_words(game["id"]) if board_words else {}
+            self._add(f"table:{game['id']}", table.replace("</head>", hint + "</head>"), words)
             self.boards.add(game["id"])
 
-    def _here(self, url: str) -> str:
-        """A board's address under this version of the static tree (``loadBoard``'s ``here``)."""
-        return (
-            url.replace("/static/", f"/static/{self.version}/", 1)
-            if url.startswith("/static/")
-            else url
-        )
-
-    def _add(self, route: str, html: str) -> None:
+    def _add(self, route: str, html: str, board: dict[str, dict[str, Any]] | None = None) -> None:
         for lang in LANGUAGES:
             # the message catalogue of the browser's language, inline: on a slow link the largest
-            # file of the page would be a round trip of its own (i18n.js reads it from here)
+            # file of the page would be a round trip of its own (i18n.js reads it from here); a
+            # table's page has its board's words in it too, under the board's namespace
+            extra = (board or {}).get(lang, {})
+            clash = sorted(set(extra) & set(self.catalogues[lang]))
+            if clash:
+                raise ValueError(f"{route}: the board's words may not be named {clash[0]!r}")
             words = f'  <script type="application/json" id="words" data-lang="{lang}">'
-            words += self.words[lang] + "</script>\n"
+            words += _inline({**self.catalogues[lang], **extra}) + "</script>\n"
             body = html.replace("</head>", words + "</head>").encode()
             tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
             self.bodies[route, lang] = (body, tag)
@@ -374,16 +370,18 @@ def mount_web(
     app: FastAPI,
     catalogue: Callable[[], list[dict[str, Any]]],
     offer: dict[str, object] | None = None,
+    board_words: Callable[[str], dict[str, dict[str, Any]]] | None = None,
 ) -> str | None:
     """The web table: static files, the page for every client-side route, the offline API docs.
     ``catalogue`` gives what ``/api/games`` answers, inlined in the page, as is ``offer`` (what
-    ``/api/notify`` answers). Returns the static tree's version (None without the web files)."""
+    ``/api/notify`` answers) and, in a table's page, ``board_words`` (a game's board's words per
+    language). Returns the static tree's version (None without the web files)."""
     root = web_root()
     index = root / "index.html"
     static = root / "static"
     install_delivery(app)
     found = index.is_file() and static.is_dir()
-    page = Page(index, static, catalogue, offer) if found else None
+    page = Page(index, static, catalogue, offer, board_words) if found else None
     version = page.version if page else None
 
     class Versioned(StaticFiles):

@@ -1,10 +1,12 @@
-// Message catalogues per language (static/i18n/<lang>.json), the reader's language, and t().
+// Message catalogues per language (static/i18n/<lang>.json), with the words of the boards
+// loaded so far (each under its namespace), the reader's language, and t().
 // The language comes from localStorage, else from the browser, else English.
 
 const LANGUAGES = ["en", "pt", "de"];
 const STORAGE_KEY = "ludoteca.lang";
 
 const catalogues = {};
+const boardWords = new Map(); // namespace -> {lang: url} of each board's words loaded so far
 let current = "en";
 const listeners = new Set();
 
@@ -37,15 +39,38 @@ function inline(lang) {
   }
 }
 
+async function fetchJson(url, what) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${what}: HTTP ${response.status}`);
+  return response.json();
+}
+
+/** A board's words in `lang` into that catalogue under `namespace`, unless there already (the
+ * server puts a table's board's words in its page). */
+async function loadWords(lang, namespace, urls) {
+  if (!urls[lang] || catalogues[lang][namespace] !== undefined) return;
+  const words = await fetchJson(urls[lang], `${namespace} words ${lang}`);
+  catalogues[lang][namespace] ??= words;
+}
+
 async function load(lang) {
   if (!catalogues[lang]) catalogues[lang] = inline(lang);
   if (!catalogues[lang]) {
     // beside this module, under the same version of the static files
-    const response = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));
-    if (!response.ok) throw new Error(`catalogue ${lang}: HTTP ${response.status}`);
-    catalogues[lang] = await response.json();
+    catalogues[lang] = await fetchJson(new URL(`../i18n/${lang}.json`, import.meta.url), `catalogue ${lang}`);
   }
+  await Promise.all([...boardWords].map(([namespace, urls]) => loadWords(lang, namespace, urls)));
   return catalogues[lang];
+}
+
+/** A board's words under `namespace` ({lang: url}, the catalogue's `board.words`): loaded now
+ * for the language in use (and English, the fallback) and with every language switched to
+ * later. Resolves when they are there; a board whose words cannot be had shows their keys. */
+export async function addWords(namespace, urls) {
+  if (!namespace) return;
+  boardWords.set(namespace, urls);
+  const langs = [...new Set([current, "en"])].filter((lang) => catalogues[lang]);
+  await Promise.all(langs.map((lang) => loadWords(lang, namespace, urls).catch(() => null)));
 }
 
 /** Load the reader's language (English only when that one cannot be had: the catalogues hold

@@ -1,22 +1,14 @@
 // A game's board comes from the catalogue (GET /api/games: each game's `board`, declared by the
-// game's package): its module, the modules it imports (fetched together with it: one round trip
-// on a slow link instead of one per level of imports) and its style sheets. A game without one
-// gets the generic board (the position as an outline, the legal actions as buttons), so a new
-// game is playable before it has a board.
+// game's package and served from it at /boards/<game>/<version>/): its module, the modules it
+// imports (fetched together with it: one round trip on a slow link instead of one per level of
+// imports), its style sheets and its words per language (taken into the page's messages under
+// the board's namespace). A game without one gets the generic board (the position as an
+// outline, the legal actions as buttons), so a new game is playable before it has a board.
 
 import { loadGames } from "../games.js";
+import { addWords } from "../i18n.js";
 
-const GENERIC = { module: new URL("./generic.js", import.meta.url).pathname, parts: [], styles: [] };
-
-// The boards shipped with the table are named under /static/ (a GameSpec.board without a folder):
-// they are loaded from this page's own version of the static tree (/static/<version>/), so that
-// they share its modules and are cached with it.
-const STATIC = new URL("../../", import.meta.url).pathname;
-
-function here(url) {
-  const plain = url.startsWith("/static/") && !url.startsWith(STATIC);
-  return plain ? STATIC + url.slice("/static/".length) : url;
-}
+const GENERIC = { module: new URL("./generic.js", import.meta.url).pathname, parts: [], styles: [], namespace: null, words: {} };
 
 function preload(parts) {
   for (const href of parts) {
@@ -59,7 +51,7 @@ export async function loadBoard(gameId) {
     board = null; // no catalogue: the generic board still plays
   }
   board = board || GENERIC;
-  preload(board.parts.map(here));
-  const [module] = await Promise.all([import(here(board.module)), style(board.styles.map(here))]);
+  preload(board.parts);
+  const [module] = await Promise.all([import(board.module), style(board.styles), addWords(board.namespace, board.words)]);
   return module;
 }

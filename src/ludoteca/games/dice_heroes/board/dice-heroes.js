@@ -1,28 +1,29 @@
 // The Dice Heroes board: the dice of the roll (tap to mark for a re-roll; Roll / Stop), the
 // wanted posters with the holder's swords and duel markers, and every seat's troop, tableau,
-// coins and posters. A die can be marked exactly when "reroll <its number>" is legal, and Roll
-// sends "reroll <marked numbers>", which is legal by construction.
+// coins and posters. A die can be marked exactly when rerolling it alone is a legal action, and
+// Roll sends the legal reroll of the marked dice (the server's text for it: no notation here).
 
-import { h, rerender } from "../dom.js";
-import { t } from "../i18n.js";
-import { icon } from "../icons.js";
+import { boardKit } from "/static/js/boards/kit.js";
+import { h, rerender } from "/static/js/dom.js";
+import { t } from "/static/js/i18n.js";
+import { icon } from "/static/js/icons.js";
 import { dieFace } from "./dice-art.js";
-import { colourName, describe, diceCounts, faceName, heroOf, initial, outcome, seatFacts, seatLabel, soundOf } from "./dice-heroes-text.js";
+import * as text from "./dice-heroes-text.js";
+
+const { colourName, diceCounts, faceName, heroOf, initial } = text;
 
 export function createBoard(ctx) {
+  const kit = boardKit(ctx);
   let msg = null;
   let marked = new Set();
   let markedFor = null; // the version the marks belong to
 
   const me = () => ctx.seat();
   const pos = () => msg.view.position;
-  const legal = () => (msg ? msg.legal : []);
-  const canMark = (die) => legal().includes(`reroll ${die}`);
-  const rerollText = () => `reroll ${[...marked].sort((a, b) => a - b).join(" ")}`;
-
-  function redraw() {
-    if (msg) ctx.redraw();
-  }
+  const canMark = (die) => kit.can("reroll", { dice: [die] });
+  const markedDice = () => ({ dice: [...marked].sort((a, b) => a - b) });
+  // the legal reroll of the marked dice (null: none marked, or that reroll is not legal)
+  const reroll = () => (marked.size ? kit.find("reroll", markedDice()) : null);
 
   function toggle(die) {
     if (!canMark(die)) return;
@@ -30,27 +31,27 @@ export function createBoard(ctx) {
     else marked.add(die);
     const d = pos().turn.dice.find((x) => x.die === die);
     ctx.announce(t(marked.has(die) ? "dice.marked" : "dice.unmarked", { die, colour: colourName(d.colour), face: faceName(d.face) }));
-    redraw();
+    kit.redraw();
   }
 
   function markAll() {
     const dice = pos().turn ? pos().turn.dice.filter((d) => canMark(d.die)) : [];
     const all = dice.every((d) => marked.has(d.die));
     marked = all ? new Set() : new Set(dice.map((d) => d.die));
-    redraw();
+    kit.redraw();
   }
 
   function roll() {
-    if (marked.size && legal().includes(rerollText()) && ctx.act(rerollText())) {
+    if (marked.size && kit.play("reroll", markedDice())) {
       marked = new Set();
-      redraw();
+      kit.redraw();
     }
   }
 
   function stop() {
-    if (legal().includes("stop") && ctx.act("stop")) {
+    if (kit.play("stop")) {
       marked = new Set();
-      redraw();
+      kit.redraw();
     }
   }
 
@@ -93,7 +94,7 @@ export function createBoard(ctx) {
   function rollPanel() {
     const turn = pos().turn;
     if (!turn) return null;
-    const mine = legal().length > 0;
+    const mine = msg.legal.length > 0;
     return h(
       "section",
       { class: ["dh-roll", mine && "mine"], "aria-labelledby": "dh-roll-title" },
@@ -141,8 +142,8 @@ export function createBoard(ctx) {
         h(
           "div",
           { class: "dh-controls" },
-          h("button", { type: "button", class: "primary dh-reroll", dataset: { key: "reroll", action: marked.size ? rerollText() : undefined }, disabled: !marked.size || !legal().includes(rerollText()), onClick: roll }, t("dice.reroll", { count: marked.size }), h("kbd", { "aria-hidden": "true" }, "R")),
-          h("button", { type: "button", class: "dh-stop", dataset: { key: "stop", action: "stop" }, disabled: !legal().includes("stop"), onClick: stop }, t("dice.stop"), h("kbd", { "aria-hidden": "true" }, "S")),
+          h("button", { type: "button", class: "primary dh-reroll", dataset: { key: "reroll", action: reroll() ? reroll().text : undefined }, disabled: !reroll(), onClick: roll }, t("dice.reroll", { count: marked.size }), h("kbd", { "aria-hidden": "true" }, "R")),
+          h("button", { type: "button", class: "dh-stop", dataset: { key: "stop", action: kit.text("stop") }, disabled: !kit.can("stop"), onClick: stop }, t("dice.stop"), h("kbd", { "aria-hidden": "true" }, "S")),
           h("button", { type: "button", class: "quiet dh-all", dataset: { key: "all" }, onClick: markAll }, t("dice.mark_all"), h("kbd", { "aria-hidden": "true" }, "A")),
         ),
     );
@@ -151,7 +152,7 @@ export function createBoard(ctx) {
   function seatCard(row) {
     const p = pos();
     const turnSeat = p.turn ? p.turn.seat : null;
-    const label = seatLabel(row.seat, msg.view);
+    const label = text.seatLabel(row.seat, msg.view, ctx.seatName);
     return h(
       "li",
       { class: ["dh-seat", row.seat === turnSeat && "to-move", row.seat === me() && "mine"], dataset: { seat: String(row.seat) } },
@@ -204,6 +205,7 @@ export function createBoard(ctx) {
 
   function render(next) {
     msg = next;
+    kit.show(next);
     if (markedFor !== msg.version) {
       marked = new Set([...marked].filter((die) => canMark(die)));
       markedFor = msg.version;
@@ -220,8 +222,7 @@ export function createBoard(ctx) {
   }
 
   function onKey(event) {
-    const active = document.activeElement;
-    const inBoard = ctx.root.contains(active) || ctx.dock.contains(active) || active === document.body || (active && active.id === "main");
+    const inBoard = kit.inBoard();
     const key = event.key;
     if (/^[1-9]$/.test(key)) {
       toggle(Number(key));
@@ -235,13 +236,13 @@ export function createBoard(ctx) {
       stop();
       return true;
     }
-    if (key === " " && (active === document.body || (active && active.id === "main"))) {
+    if (kit.isSpace(event)) {
       roll();
       return true;
     }
     if (key === "Escape" && marked.size) {
       marked = new Set();
-      redraw();
+      kit.redraw();
       return true;
     }
     if (key === "a" || key === "A") {
@@ -255,11 +256,7 @@ export function createBoard(ctx) {
     render,
     prompt,
     onKey,
-    describe: (event) => describe(event, msg && msg.view),
-    soundOf,
-    seatLabel,
-    seatFacts,
-    outcome,
+    ...kit.texts(text),
     revealed: () => null,
     keys: () => [
       ["1–9", t("dice.keys.toggle")],

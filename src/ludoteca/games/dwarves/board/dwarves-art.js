@@ -2,7 +2,7 @@
 // blue square, green diamond, orange pentagon, purple hexagon, white star), used for tiles, dice,
 // dwarves and stones alike, so colour is never the only signal.
 
-import { s } from "../dom.js";
+import { s } from "/static/js/dom.js";
 
 const STONE_COLOUR = { gold: "yellow", ruby: "red", sapphire: "blue", emerald: "green", garnet: "purple", diamond: "white" };
 

@@ -1,7 +1,7 @@
 // Dice Heroes pieces as SVG. A die shows its colour three ways: body colour, border style and the
 // colour's initial; a face shows its swords, coin, die symbol or X as a drawing.
 
-import { s } from "../dom.js";
+import { s } from "/static/js/dom.js";
 
 const SWORD = "M0-9 1.6-7v9H3.4v1.6H1.2V6h-2.4V3.6h-2.2V2h1.8v-9z";
 

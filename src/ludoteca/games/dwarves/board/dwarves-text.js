@@ -1,7 +1,7 @@
 // Return of the Dwarves in words: figures, tiles, stones, log lines per event kind, seat labels.
 
-import { h } from "../dom.js";
-import { list, t } from "../i18n.js";
+import { h } from "/static/js/dom.js";
+import { list, t } from "/static/js/i18n.js";
 import { colourShape, stoneIcon } from "./dwarves-art.js";
 
 export const KINDS = ["gold", "ruby", "sapphire", "emerald", "garnet", "diamond"];
@@ -70,13 +70,13 @@ function seatDwarf(view, seat) {
   return view.position.dwarves.find((d) => d.seat === seat && !d.extra);
 }
 
-export function seatLabel(seat, view) {
+export function seatLabel(seat, view, seatName) {
   const dwarf = seatDwarf(view, seat);
   if (!dwarf) return null;
   return { mark: colourShape(dwarf.colour), text: t(`dwarves.dwarf.${dwarf.colour}`) };
 }
 
-export function seatFacts(seat, view) {
+export function seatFacts(seat, view, seatName) {
   const dwarf = seatDwarf(view, seat);
   if (!dwarf) return [];
   return [t("dwarves.fact.stones", { count: dwarf.chest.length }), t("dwarves.fact.best", { count: dwarf.score[0] }), tileName(view, dwarf.tile)];

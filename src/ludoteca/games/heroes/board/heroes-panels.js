@@ -1,9 +1,10 @@
 // The Heroes & Relics panels around the keep: each seat's strip (relics, counts, discard), the
 // hand, the buttons, and a room's stack and wards. Pure builders: the board passes its state
-// ({position, me, lifted, info, legal, striking, seatName}) and its actions.
+// ({position, me, lifted, info, can, text, striking, seatName}: `can(kind)` whether an action of
+// that kind is legal, `text(kind)` its text) and its actions.
 
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { h } from "/static/js/dom.js";
+import { t } from "/static/js/i18n.js";
 import { STRENGTH, groupMark, heroToken } from "./heroes-art.js";
 import { group, heroName, roleName } from "./heroes-text.js";
 
@@ -64,12 +65,12 @@ export function handPanel(state, actions) {
 }
 
 export function controlsPanel(state, actions) {
-  const can = state.legal;
+  const can = state.can;
   return h(
     "div",
     { class: "hr-controls" },
-    h("button", { type: "button", class: "primary hr-draw", dataset: { key: "draw", action: "draw" }, disabled: !can.includes("draw"), onClick: actions.draw }, t("heroes.draw"), h("kbd", { "aria-hidden": "true" }, "R")),
-    can.includes("skip") && h("button", { type: "button", class: "hr-skip", dataset: { key: "skip", action: "skip" }, onClick: actions.skip }, t("heroes.skip"), h("kbd", { "aria-hidden": "true" }, "S")),
+    h("button", { type: "button", class: "primary hr-draw", dataset: { key: "draw", action: state.text("draw") }, disabled: !can("draw"), onClick: actions.draw }, t("heroes.draw"), h("kbd", { "aria-hidden": "true" }, "R")),
+    can("skip") && h("button", { type: "button", class: "hr-skip", dataset: { key: "skip", action: state.text("skip") }, onClick: actions.skip }, t("heroes.skip"), h("kbd", { "aria-hidden": "true" }, "S")),
     state.lifted &&
       h(
         "button",

@@ -1,7 +1,7 @@
 // Dice Heroes in words: faces, colours, heroes, log lines per event kind, seat labels and counts.
 
-import { h } from "../dom.js";
-import { list, t } from "../i18n.js";
+import { h } from "/static/js/dom.js";
+import { list, t } from "/static/js/i18n.js";
 import { dieChip } from "./dice-art.js";
 
 const COLOURS = ["white", "yellow", "red"];
@@ -50,7 +50,7 @@ function lines(view) {
   };
 }
 
-export function describe(event, view) {
+export function describe(event, view, seatName) {
   const line = lines(view)[event.kind];
   return line ? line(event) : null;
 }
@@ -62,12 +62,12 @@ export function soundOf(event) {
   return null;
 }
 
-export function seatLabel(seat, view) {
+export function seatLabel(seat, view, seatName) {
   const hero = heroKey(view, seat);
   return { mark: h("span", { class: `dh-hero-mark hero-${hero}` }, t(`dice.hero_initial.${hero}`)), text: heroOf(view, seat) };
 }
 
-export function seatFacts(seat, view) {
+export function seatFacts(seat, view, seatName) {
   const row = view.position.seats[seat];
   if (!row) return [];
   return [
@@ -77,7 +77,7 @@ export function seatFacts(seat, view) {
   ];
 }
 
-export function outcome() {
+export function outcome(view, seatName) {
   return t("dice.reason.score");
 }
 

@@ -1,8 +1,8 @@
 // Heroes & Relics in words: log lines per event kind, seat labels and counts, the outcome and the
 // set-aside heroes revealed at the end, all in the reader's language.
 
-import { h } from "../dom.js";
-import { list, t } from "../i18n.js";
+import { h } from "/static/js/dom.js";
+import { list, t } from "/static/js/i18n.js";
 import { groupMark } from "./heroes-art.js";
 
 export const group = (seat) => t(`heroes.group.${seat}`);
@@ -41,7 +41,7 @@ const LINES = {
       : t("heroes.log.end", { group: group(e.winners[0]), reason: t(`heroes.reason.${e.reason}`) }),
 };
 
-export function describe(event) {
+export function describe(event, view, seatName) {
   const line = LINES[event.kind];
   return line ? line(event) : null;
 }
@@ -52,12 +52,12 @@ export function soundOf(event) {
   return null;
 }
 
-export function seatLabel(seat, view) {
+export function seatLabel(seat, view, seatName) {
   const camp = view.position.seats[seat] ? view.position.seats[seat].camp : "";
   return { mark: groupMark(seat), text: t("heroes.seat_label", { group: group(seat), camp: t(`heroes.camp_side.${camp}`) }) };
 }
 
-export function seatFacts(seat, view) {
+export function seatFacts(seat, view, seatName) {
   const p = view.position;
   return [
     t("heroes.fact.relics", { count: p.relics[seat] }),
@@ -68,7 +68,7 @@ export function seatFacts(seat, view) {
   ];
 }
 
-export function outcome(view) {
+export function outcome(view, seatName) {
   const o = view.outcome || {};
   return t(`heroes.reason.${o.reason}`);
 }

@@ -5,18 +5,22 @@
 // A room is lit exactly when a legal action places the lifted role there (or strikes it): the board
 // reads the server's legal actions as data ({text, kind, args}) and sends the text of the one picked.
 
-import { h, rerender } from "../dom.js";
-import { t } from "../i18n.js";
-import { icon } from "../icons.js";
+import { boardKit } from "/static/js/boards/kit.js";
+import { h, rerender } from "/static/js/dom.js";
+import { t } from "/static/js/i18n.js";
+import { icon } from "/static/js/icons.js";
 import { groupMark, heroToken } from "./heroes-art.js";
 import { controlsPanel, handPanel, infoBox, stripPanel } from "./heroes-panels.js";
-import { describe, group, heroName, outcome, revealed, roleName, seatFacts, seatLabel, soundOf } from "./heroes-text.js";
+import * as text from "./heroes-text.js";
+
+const { group, heroName, revealed, roleName } = text;
 
 const COLUMNS = ["a", "b", "c"];
 const ROWS = [1, 2, 3, 4, 5];
 const WARD_NAMES = ["a1", "b1", "a2", "b2", "a3", "b3", "a4", "b4"];
 
 export function createBoard(ctx) {
+  const kit = boardKit(ctx);
   let msg = null;
   let lifted = null; // {index, role}
   let info = null; // room name shown in the info panel
@@ -37,34 +41,19 @@ export function createBoard(ctx) {
     return ["camp-top", ...visualRows().flat().map((room) => `room-${room}`), "camp-bottom"];
   }
 
-  function legal() {
-    return msg ? msg.legal : [];
-  }
-
-  /** The legal actions of a kind, as data ({text, kind, args}): the board never reads the text. */
-  function legalOf(kind) {
-    return msg ? (msg.legal_actions || []).filter((a) => a.kind === kind) : [];
-  }
-
   function striking() {
-    return legalOf("strike").length > 0;
+    return kit.actions("strike").length > 0;
   }
 
   /** The targets lit now: strike targets, or where the lifted hero may go ("camp" included). */
   function lit() {
-    if (striking()) return new Set(legalOf("strike").map((a) => a.args.room));
+    if (striking()) return new Set(kit.actions("strike").map((a) => a.args.room));
     if (!lifted) return new Set();
-    return new Set(legalOf("place").filter((a) => a.args.role === lifted.role).map((a) => a.args.room));
+    return new Set(kit.actions("place").filter((a) => a.args.role === lifted.role).map((a) => a.args.room));
   }
 
   function placeable(role) {
-    return legalOf("place").some((a) => a.args.role === role);
-  }
-
-  /** The text of the legal action of ``kind`` with these args (null when there is none). */
-  function textOf(kind, args) {
-    const found = legalOf(kind).find((a) => Object.entries(args).every(([key, value]) => a.args[key] === value));
-    return found ? found.text : null;
+    return kit.actions("place").some((a) => a.args.role === role);
   }
 
   function campOwner(side) {
@@ -78,35 +67,31 @@ export function createBoard(ctx) {
   }
 
   // ------------------------------------------------------------------------------ acting
-  function redraw() {
-    if (msg) ctx.redraw();
-  }
-
   function tapRoom(room) {
     cursor = `room-${room}`;
     const targets = lit();
     if (striking() && targets.has(room)) {
-      ctx.act(textOf("strike", { room }));
+      kit.play("strike", { room });
       return;
     }
     if (lifted && targets.has(room)) {
-      if (ctx.act(textOf("place", { role: lifted.role, room }))) {
+      if (kit.play("place", { role: lifted.role, room })) {
         lifted = null;
         info = null;
       }
-      redraw();
+      kit.redraw();
       return;
     }
     info = info === room ? null : room;
-    redraw();
+    kit.redraw();
     if (info) ctx.announce(roomSummary(info));
   }
 
   function tapCamp(side) {
     cursor = side === topCamp() ? "camp-top" : "camp-bottom";
     if (lifted && side === rivalCampSide() && lit().has("camp")) {
-      if (ctx.act(textOf("place", { role: lifted.role, room: "camp" }))) lifted = null;
-      redraw();
+      if (kit.play("place", { role: lifted.role, room: "camp" })) lifted = null;
+      kit.redraw();
     }
   }
 
@@ -118,7 +103,7 @@ export function createBoard(ctx) {
       lifted = null;
       ctx.announce(t("heroes.put_back", { role: roleName(role) }));
     } else if (!placeable(role) || striking()) {
-      if (legal().length) ctx.toast(t("heroes.nowhere", { role: roleName(role) }));
+      if (msg.legal.length) ctx.toast(t("heroes.nowhere", { role: roleName(role) }));
       return;
     } else {
       lifted = { index, role };
@@ -128,7 +113,7 @@ export function createBoard(ctx) {
       if (firstKey && !isLitKey(cursor)) cursor = firstKey;
       ctx.announce(t("heroes.lifted", { role: roleName(role), count: targets.length }));
     }
-    redraw();
+    kit.redraw();
   }
 
   function sideOf(key) {
@@ -143,16 +128,16 @@ export function createBoard(ctx) {
   }
 
   function draw() {
-    if (legal().includes("draw")) {
+    if (kit.can("draw")) {
       lifted = null;
-      ctx.act("draw");
+      kit.play("draw");
     }
   }
 
   function skip() {
-    if (legal().includes("skip")) {
+    if (kit.can("skip")) {
       lifted = null;
-      ctx.act("skip");
+      kit.play("skip");
     }
   }
 
@@ -183,8 +168,7 @@ export function createBoard(ctx) {
       }
     }
     cursor = next;
-    const el = ctx.root.querySelector(`[data-key="${next}"]`);
-    if (el) el.focus();
+    kit.focus(next);
   }
 
   // ----------------------------------------------------------------------------- drawing
@@ -281,7 +265,7 @@ export function createBoard(ctx) {
   }
 
   // the panels around the keep, drawn by heroes-panels.js from this board's state
-  const panelState = () => ({ position: pos(), me: me(), lifted, info, legal: legal(), striking: striking(), seatName: ctx.seatName });
+  const panelState = () => ({ position: pos(), me: me(), lifted, info, can: kit.can, text: kit.text, striking: striking(), seatName: ctx.seatName });
   const actions = {
     lift,
     draw,
@@ -289,11 +273,11 @@ export function createBoard(ctx) {
     placeable,
     putBack: () => {
       lifted = null;
-      redraw();
+      kit.redraw();
     },
     closeInfo: () => {
       info = null;
-      redraw();
+      kit.redraw();
     },
   };
   const strip = (seat) => stripPanel(panelState(), seat);
@@ -331,6 +315,7 @@ export function createBoard(ctx) {
 
   function render(next) {
     msg = next;
+    kit.show(next);
     const hand = pos().hand || [];
     if (lifted && (hand[lifted.index] !== lifted.role || !placeable(lifted.role) || striking())) lifted = null;
     if (info && !roomOf(info)) info = null;
@@ -351,7 +336,7 @@ export function createBoard(ctx) {
 
   function onKey(event) {
     const active = document.activeElement;
-    const inBoard = ctx.root.contains(active) || ctx.dock.contains(active) || active === document.body || (active && active.id === "main");
+    const inBoard = kit.inBoard();
     const onTarget = active && active.dataset && /^(room-|camp-)/.test(active.dataset.key || "");
     const key = event.key;
     if (/^[1-8]$/.test(key)) {
@@ -362,14 +347,14 @@ export function createBoard(ctx) {
       if (!lifted && !info) return false;
       lifted = null;
       info = null;
-      redraw();
+      kit.redraw();
       return true;
     }
     if (key === "r" || key === "R") {
       draw();
       return true;
     }
-    if (key === " " && (active === document.body || (active && active.id === "main"))) {
+    if (kit.isSpace(event)) {
       draw();
       return true;
     }
@@ -379,13 +364,7 @@ export function createBoard(ctx) {
     }
     const arrows = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down" };
     if (arrows[key] && inBoard) {
-      if (!onTarget && cursor) {
-        const el = ctx.root.querySelector(`[data-key="${cursor}"]`);
-        if (el) {
-          el.focus();
-          return true;
-        }
-      }
+      if (!onTarget && cursor && kit.focus(cursor)) return true;
       move(arrows[key]);
       return true;
     }
@@ -400,11 +379,7 @@ export function createBoard(ctx) {
     render,
     prompt,
     onKey,
-    describe,
-    soundOf,
-    seatLabel,
-    seatFacts,
-    outcome,
+    ...kit.texts(text),
     revealed,
     keys: () => [
       ["1–8", t("heroes.keys.pick")],

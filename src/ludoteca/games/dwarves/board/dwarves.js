@@ -3,14 +3,18 @@
 // action goes to it; a meeting offers the stones to give and take, each lit exactly when the trade
 // or steal it completes is legal. The legal actions are read as data ({text, kind, args}).
 
-import { h, rerender } from "../dom.js";
-import { t } from "../i18n.js";
+import { boardKit } from "/static/js/boards/kit.js";
+import { h, rerender } from "/static/js/dom.js";
+import { t } from "/static/js/i18n.js";
 import { colourShape, dragonToken, dwarfDie, dwarfToken, greyTileIcon, hobbitToken, stoneIcon } from "./dwarves-art.js";
-import { KINDS, chestView, colourName, describe, figureName, outcome, seatFacts, seatLabel, soundOf, stoneName, tileName } from "./dwarves-text.js";
+import * as text from "./dwarves-text.js";
+
+const { KINDS, chestView, colourName, figureName, stoneName, tileName } = text;
 
 const WAYS = { g: "grey", w: "white", n: "step", h: "stay" };
 
 export function createBoard(ctx) {
+  const kit = boardKit(ctx);
   let msg = null;
   let cursor = null; // tile number under the keyboard cursor
   let mode = null; // "trade" | "steal" while meeting
@@ -19,16 +23,10 @@ export function createBoard(ctx) {
   const me = () => ctx.seat();
   const view = () => msg.view;
   const pos = () => msg.view.position;
-  const legal = () => (msg ? msg.legal : []);
   const fig = (colour) => figureName(msg && msg.view, colour, ctx.seatName);
 
-  function redraw() {
-    if (msg) ctx.redraw();
-  }
-
   // ----------------------------------------------------------------------------- choices
-  /** The legal actions of a kind, as data ({text, kind, args}): the board never reads the text. */
-  const actions = (kind) => (msg ? (msg.legal_actions || []).filter((a) => a.kind === kind) : []);
+  const actions = kit.actions;
 
   function destinations() {
     return actions("to").map((a) => a.args.tile);
@@ -49,13 +47,13 @@ export function createBoard(ctx) {
   }
 
   function go(tile) {
-    if (destinations().includes(tile) && ctx.act(`to ${tile}`)) cursor = null;
+    if (kit.play("to", { tile })) cursor = null;
   }
 
   function way(name) {
     const pending = pos().pending;
     if (!pending || pending.choice !== "move") return;
-    const found = pending.moves.find((m) => m.ways.includes(name) && legal().includes(m.text));
+    const found = pending.moves.find((m) => m.ways.includes(name) && kit.can("to", { tile: m.tile }));
     if (found) go(found.tile);
   }
 
@@ -64,12 +62,12 @@ export function createBoard(ctx) {
       if (!trades().some((x) => x.give === kind)) return;
       give = give === kind ? null : kind;
       ctx.announce(give ? t("dwarves.giving", { stone: stoneName(kind) }) : t("dwarves.give_cleared"));
-      redraw();
+      kit.redraw();
       return;
     }
     if (mode === "steal") {
-      if (steals().includes(kind) && ctx.act(`steal ${kind}`)) give = null;
-    } else if (give && legal().includes(`trade ${give} ${kind}`) && ctx.act(`trade ${give} ${kind}`)) {
+      if (kit.play("steal", { take: kind })) give = null;
+    } else if (give && kit.play("trade", { give, take: kind })) {
       give = null;
     }
   }
@@ -78,11 +76,11 @@ export function createBoard(ctx) {
     if ((next === "trade" && !trades().length) || (next === "steal" && !steals().length)) return;
     mode = next;
     give = null;
-    redraw();
+    kit.redraw();
   }
 
   function blind() {
-    if (legal().includes("trade blind")) ctx.act("trade blind");
+    kit.play("trade", { blind: true });
   }
 
   // ----------------------------------------------------------------------------- drawing
@@ -126,7 +124,7 @@ export function createBoard(ctx) {
             type: "button",
             class: ["dw-tile", `dw-tile-${tile.colour}`, isLit && "lit", cursor === tile.tile && "cursor"],
             style: { left: `${50 + 41 * Math.cos(rad)}%`, top: `${50 + 41 * Math.sin(rad)}%` },
-            dataset: { key: `tile-${tile.tile}`, tile: String(tile.tile), action: isLit ? `to ${tile.tile}` : undefined },
+            dataset: { key: `tile-${tile.tile}`, tile: String(tile.tile), action: isLit ? kit.text("to", { tile: tile.tile }) : undefined },
             onClick: () => {
               cursor = tile.tile;
               go(tile.tile);
@@ -161,8 +159,8 @@ export function createBoard(ctx) {
 
   function moveChoices() {
     const pending = pos().pending;
-    if (!pending || pending.choice !== "move" || !legal().length) return null;
-    const moves = pending.moves.filter((m) => legal().includes(m.text));
+    if (!pending || pending.choice !== "move" || !msg.legal.length) return null;
+    const moves = pending.moves.filter((m) => kit.can("to", { tile: m.tile }));
     const doubles = moves.some((m) => m.ways.includes("doubles"));
     return h(
       "section",
@@ -232,14 +230,14 @@ export function createBoard(ctx) {
         { class: "dw-modes" },
         tradeList.length > 0 && h("button", { type: "button", class: ["dw-mode", mode === "trade" && "chosen"], dataset: { key: "mode-trade" }, "aria-pressed": mode === "trade" ? "true" : "false", onClick: () => setMode("trade") }, t("dwarves.trade"), h("kbd", { "aria-hidden": "true" }, "T")),
         stealList.length > 0 && h("button", { type: "button", class: ["dw-mode", mode === "steal" && "chosen"], dataset: { key: "mode-steal" }, "aria-pressed": mode === "steal" ? "true" : "false", onClick: () => setMode("steal") }, t("dwarves.steal"), h("kbd", { "aria-hidden": "true" }, "X")),
-        legal().includes("trade blind") && h("button", { type: "button", class: "primary dw-blind", dataset: { key: "blind", action: "trade blind" }, onClick: blind }, t("dwarves.blind"), h("kbd", { "aria-hidden": "true" }, "B")),
+        kit.can("trade", { blind: true }) && h("button", { type: "button", class: "primary dw-blind", dataset: { key: "blind", action: kit.text("trade", { blind: true }) }, onClick: blind }, t("dwarves.blind"), h("kbd", { "aria-hidden": "true" }, "B")),
       ),
       mode === "trade" && [
         h("p", { class: "hint" }, give ? t("dwarves.pick_take", { stone: stoneName(give) }) : t("dwarves.pick_give")),
         stoneRow("give", mine.chest, (k) => tradeList.some((x) => x.give === k), give),
-        stoneRow("take", other.chest, (k) => give !== null && legal().includes(`trade ${give} ${k}`), null, (k) => `trade ${give} ${k}`),
+        stoneRow("take", other.chest, (k) => give !== null && kit.can("trade", { give, take: k }), null, (k) => kit.text("trade", { give, take: k })),
       ],
-      mode === "steal" && [h("p", { class: "hint" }, t("dwarves.pick_steal")), stoneRow("take", other.chest, (k) => stealList.includes(k), null, (k) => `steal ${k}`)],
+      mode === "steal" && [h("p", { class: "hint" }, t("dwarves.pick_steal")), stoneRow("take", other.chest, (k) => stealList.includes(k), null, (k) => kit.text("steal", { take: k }))],
     );
   }
 
@@ -281,6 +279,7 @@ export function createBoard(ctx) {
   function render(next) {
     const version = msg ? msg.version : null;
     msg = next;
+    kit.show(next);
     if (version !== msg.version) {
       give = null;
       if (!meeting()) mode = null;
@@ -309,14 +308,13 @@ export function createBoard(ctx) {
       if (lit.includes(next)) break;
     }
     cursor = next;
-    redraw();
-    const el = ctx.root.querySelector(`[data-key="tile-${next}"]`);
-    if (el) el.focus();
+    kit.redraw();
+    kit.focus(`tile-${next}`);
   }
 
   function onKey(event) {
     const active = document.activeElement;
-    const inBoard = ctx.root.contains(active) || ctx.dock.contains(active) || active === document.body || (active && active.id === "main");
+    const inBoard = kit.inBoard();
     const key = event.key.toLowerCase();
     if (meeting()) {
       const modes = { t: () => setMode("trade"), x: () => setMode("steal"), b: blind };
@@ -334,7 +332,7 @@ export function createBoard(ctx) {
       }
       if (key === "escape" && give) {
         give = null;
-        redraw();
+        kit.redraw();
         return true;
       }
       return false;
@@ -359,11 +357,7 @@ export function createBoard(ctx) {
     render,
     prompt,
     onKey,
-    describe: (event) => describe(event, msg && msg.view, ctx.seatName),
-    soundOf,
-    seatLabel,
-    seatFacts,
-    outcome: (v) => outcome(v, ctx.seatName),
+    ...kit.texts(text),
     // the end panel lists every chest: extra dwarves and the dragon's hoard too, not only the seats
     revealed: () => (msg && msg.view.over ? chests("end") : null),
     keys: () => [

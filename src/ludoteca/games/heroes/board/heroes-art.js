@@ -1,7 +1,7 @@
 // Heroes & Relics pieces as SVG: a hero token is its group's shape (Gold a disc, Blue a diamond)
 // in its group's colour, with the role's icon and strength, so colour is never the only signal.
 
-import { s } from "../dom.js";
+import { s } from "/static/js/dom.js";
 
 export const STRENGTH = { halfling: "–", bard: "1", ranger: "2", fighter: "3", rogue: "4", wizard: "5", cleric: "6", paladin: "7" };
 
