@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from ludoteca import analysis_text
 from ludoteca.bots import LEVELS, make_bot
 from ludoteca.bots.arena import MatchResult, Tournament, run
+from ludoteca.cli import analyse
+from ludoteca.cli.terminal import StreamKeyboard, Terminal, TerminalTable, describe_outcome
 from ludoteca.core import (
     Deal,
     InvalidParamsError,
@@ -41,7 +42,6 @@ from ludoteca.core.fairness import (
 )
 from ludoteca.games import all_games, get
 from ludoteca.server.keys import KeyRing, rotate
-from ludoteca.terminal import StreamKeyboard, Terminal, TerminalTable, describe_outcome
 
 
 class UsageError(Exception):
@@ -166,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ver.set_defaults(run=cmd_verify)
 
-    analysis_text.add_parser(commands, lambda name: read_json(Path(name)))
+    analyse.add_parser(commands, lambda name: read_json(Path(name)))
 
     keys = commands.add_parser("keys", help="list or rotate the server's record-signing keys")
     keys.add_argument("action", choices=("list", "rotate"))
@@ -564,7 +564,3 @@ def cmd_db_current(args: argparse.Namespace) -> int:
         print(f"ludoteca: {exc}", file=sys.stderr)
         return 1
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
