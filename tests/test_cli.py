@@ -19,6 +19,7 @@ import pytest
 from ludoteca.bots import make_bot
 from ludoteca.bots.arena import play_match
 from ludoteca.cli import main
+from ludoteca.cli.terminal import Terminal, clock, plain_sentence
 from ludoteca.core import Deal, Match, MatchRecord, Player, SigningKey, decide, verify
 from ludoteca.core.fairness import seat_commitment
 from ludoteca.core.signing import key_fingerprint
@@ -27,7 +28,6 @@ from ludoteca.games.dice_heroes.words import DiceHeroesWords as DiceHeroes
 from ludoteca.games.dwarves.words import DwarvesWords as Dwarves
 from ludoteca.games.heroes.words import HeroesWords as Heroes
 from ludoteca.games.words import Messages
-from ludoteca.terminal import Terminal, clock, plain_sentence
 
 SECRET = "5e3d0b9c2a7f4e6190d8c1b2a3f4e5d60718293a4b5c6d7e8f90a1b2c3d4e5f6"
 

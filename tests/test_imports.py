@@ -1,5 +1,5 @@
 """No module under ``src/ludoteca`` imports another in a cycle (imports under ``if TYPE_CHECKING:``
-aside): the layers stay one-directional, core <- games <- bots <- server, cli, and inside a game
+aside): the layers stay one-directional, core <- games <- bots <- server <- cli, and inside a game
 rules <- notation <- view, bot <- game.
 
 The graph is read from the source with ``ast``, every import counted wherever it is written (inside

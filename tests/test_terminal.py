@@ -1,6 +1,6 @@
-"""The terminal table in process (``ludoteca.terminal.TerminalTable``): typed lines from a script,
-time from a fake clock, the screen into a string. The real-terminal behaviour (a pty: the screen
-redrawn, the clock ticking while nobody types) is checked at the end with a real process."""
+"""The terminal table in process (``ludoteca.cli.terminal.TerminalTable``): typed lines from a
+script, time from a fake clock, the screen into a string. The real-terminal behaviour (a pty: the
+screen redrawn, the clock ticking while nobody types) is checked at the end with a real process."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from ludoteca.bots import make_bot
+from ludoteca.cli.terminal import LISTED, Terminal, TerminalTable, changed_lines, choices_text
 from ludoteca.core import Deal, Match, Player, verify
 from ludoteca.games import get
-from ludoteca.terminal import LISTED, Terminal, TerminalTable, changed_lines, choices_text
 
 SECRET = "5e3d0b9c2a7f4e6190d8c1b2a3f4e5d60718293a4b5c6d7e8f90a1b2c3d4e5f6"
 

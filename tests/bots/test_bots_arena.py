@@ -9,7 +9,8 @@ import pytest
 
 from ludoteca.bots import LEVELS
 from ludoteca.bots.arena import MatchResult, Tournament, play_match, run, seat_of, wilson
-from ludoteca.cli import bot_levels, main
+from ludoteca.cli import main
+from ludoteca.cli.arguments import bot_levels
 from ludoteca.games import get
 
 

@@ -1,4 +1,11 @@
-"""Server settings, from the command line or ``LUDOTECA_*`` environment variables."""
+"""Server settings, from the command line or ``LUDOTECA_*`` environment variables.
+
+Every ``LUDOTECA_*`` variable that is a server setting is read here and nowhere else: the
+``Settings`` (``Settings.from_env``) and, for the defaults the ``ludoteca`` command shows and uses
+(``serve``, ``db``, ``keys``), one function each below. Two variables are not server settings and
+are read where they act, by every command alike: ``LUDOTECA_GAMES`` (``ludoteca.games``: games
+kept outside ludoteca) and ``LUDOTECA_PURE`` (``ludoteca.native``: the rules as pure Python).
+"""
 
 from __future__ import annotations
 
@@ -32,9 +39,49 @@ def _int(name: str, default: int) -> int:
     return int(value) if value else default
 
 
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_WORKERS = 1
 DEFAULT_DB = "sqlite:///var/ludoteca.sqlite3"
 DEFAULT_KEYS = "var/keys"
 DEFAULT_NOTIFY_KEYS = "var/notify-keys"
+
+
+# The defaults of ``ludoteca serve``'s options. Numbers are returned as the variable's text: the
+# command line parses them as it parses the option, so a bad value is one clear usage error.
+def listen_host() -> str:
+    """Where the server listens: ``LUDOTECA_HOST``, else this machine only."""
+    return os.environ.get("LUDOTECA_HOST", DEFAULT_HOST)
+
+
+def listen_port() -> str:
+    """The port the server listens on: ``LUDOTECA_PORT``, else 8000."""
+    return os.environ.get("LUDOTECA_PORT", str(DEFAULT_PORT))
+
+
+def worker_processes() -> str:
+    """Server processes on one address: ``LUDOTECA_WORKERS``, else 1."""
+    return os.environ.get("LUDOTECA_WORKERS", str(DEFAULT_WORKERS))
+
+
+def database_url() -> str:
+    """The database: ``LUDOTECA_DB``, else the SQLite file under ./var."""
+    return os.environ.get("LUDOTECA_DB") or DEFAULT_DB
+
+
+def redis_address() -> str | None:
+    """The Redis that server processes share: ``LUDOTECA_REDIS``, else none."""
+    return os.environ.get("LUDOTECA_REDIS") or None
+
+
+def keys_folder() -> str:
+    """The record-signing key folder: ``LUDOTECA_KEYS``, else var/keys."""
+    return os.environ.get("LUDOTECA_KEYS", DEFAULT_KEYS)
+
+
+def log_format_choice() -> str:
+    """``LUDOTECA_LOG_FORMAT`` as given, lower case ("" when unset: the logs choose)."""
+    return os.environ.get("LUDOTECA_LOG_FORMAT", "").strip().lower()
 
 
 def _flag(name: str) -> bool:
@@ -230,7 +277,7 @@ class Settings:
         base = cls()
         env = os.environ.get
         return cls(
-            db_url=db_url or os.environ.get("LUDOTECA_DB") or DEFAULT_DB,
+            db_url=db_url or database_url(),
             bot_delay=_float("LUDOTECA_BOT_DELAY", base.bot_delay),
             away_grace=_float("LUDOTECA_AWAY_GRACE", base.away_grace),
             default_turn_seconds=_int("LUDOTECA_TURN_SECONDS", base.default_turn_seconds),
@@ -238,7 +285,7 @@ class Settings:
             rate_per_second=_float("LUDOTECA_RATE", base.rate_per_second),
             rate_burst=_int("LUDOTECA_RATE_BURST", base.rate_burst),
             bot_processes=_int("LUDOTECA_BOT_PROCESSES", base.bot_processes),
-            redis_url=redis_url or env("LUDOTECA_REDIS") or None,
+            redis_url=redis_url or redis_address(),
             redis_prefix=env("LUDOTECA_REDIS_PREFIX") or base.redis_prefix,
             lease_seconds=_float("LUDOTECA_LEASE_SECONDS", base.lease_seconds),
             clock_tolerance=_float("LUDOTECA_CLOCK_TOLERANCE", base.clock_tolerance),
@@ -266,7 +313,7 @@ class Settings:
             flood_cooldown=_float("LUDOTECA_FLOOD_COOLDOWN", base.flood_cooldown),
             forwarded_allow_ips=env("LUDOTECA_FORWARDED_ALLOW_IPS") or base.forwarded_allow_ips,
             contribution_seconds=_float("LUDOTECA_CONTRIBUTION_SECONDS", base.contribution_seconds),
-            keys_dir=os.environ.get("LUDOTECA_KEYS", DEFAULT_KEYS),
+            keys_dir=keys_folder(),
             share_url=env("LUDOTECA_SHARE_URL") or None,
             analysis_workers=_int("LUDOTECA_ANALYSIS_WORKERS", base.analysis_workers),
             analysis_iterations=_int("LUDOTECA_ANALYSIS_ITERATIONS", base.analysis_iterations),

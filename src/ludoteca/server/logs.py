@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import sys
 import time
 from typing import Any
+
+from .config import log_format_choice
 
 LOGGER = logging.getLogger("ludoteca")
 
@@ -63,7 +64,7 @@ LOG_FORMATS = ("json", "text")
 
 def log_format(stream: Any = None) -> str:
     """``LUDOTECA_LOG_FORMAT`` if set, else text on a terminal and JSON elsewhere."""
-    chosen = os.environ.get("LUDOTECA_LOG_FORMAT", "").strip().lower()
+    chosen = log_format_choice()
     if chosen:
         if chosen not in LOG_FORMATS:
             raise ValueError(f"LUDOTECA_LOG_FORMAT is json or text, not {chosen!r}")

@@ -14,7 +14,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from .app import create_app
-from .config import Settings
+from .config import DEFAULT_HOST, DEFAULT_PORT, Settings
 from .guards.transport import uvicorn_protocols
 from .logs import configure
 from .signing import KeyRing
@@ -152,8 +152,8 @@ def port_problem(host: str, port: int) -> str | None:
 
 
 def serve(
-    host: str = "127.0.0.1",
-    port: int = 8000,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
     db: str | None = None,
     redis: str | None = None,
     *,

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from pathlib import Path
 
 from ludoteca.bots.analysis import GRADES, ITERATIONS, analyse
+from ludoteca.cli.arguments import Commands, read_json
 from ludoteca.core import MatchRecord
 from ludoteca.core.game import JSON
 from ludoteca.games import get
 
 
-def add_parser(commands: Any, read_json: Any) -> None:
-    """The ``analyse`` command (``read_json`` reads a file or standard input, as ``verify``)."""
+def add_parser(commands: Commands) -> None:
     parser = commands.add_parser(
         "analyse",
         help="the win chance of each person's decisions in a finished match, and the mistakes",
@@ -23,7 +23,7 @@ def add_parser(commands: Any, read_json: Any) -> None:
         "chance of the action taken and of the best action, marking inaccuracies (5 points of "
         "win chance or more), mistakes (10) and blunders (20). See docs/analysis.md.",
     )
-    parser.add_argument("record", help="record file (JSON), or - for standard input")
+    parser.add_argument("record", type=Path, help="record file (JSON), or - for standard input")
     parser.add_argument(
         "--iterations",
         type=int,
@@ -40,11 +40,11 @@ def add_parser(commands: Any, read_json: Any) -> None:
         "(repeatable)",
     )
     parser.add_argument("--json", action="store_true", help="print the analysis as JSON")
-    parser.set_defaults(run=lambda args: run(args, read_json(args.record)))
+    parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace, data: Any) -> int:
-    record = MatchRecord.from_json(data)
+def run(args: argparse.Namespace) -> int:
+    record = MatchRecord.from_json(read_json(args.record))
     analysis = analyse(get(record.game), record, iterations=args.iterations, seats=args.seat)
     print(json.dumps(analysis, indent=1, ensure_ascii=False) if args.json else table(analysis))
     return 0
