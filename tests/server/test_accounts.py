@@ -18,6 +18,7 @@ from sqlalchemy import create_engine, insert
 from kit.client import Client
 from kit.servers import ThreadServer, server_settings
 from ludoteca.server.accounts.ratings import ANCHORS
+from ludoteca.server.accounts.service import Accounts
 from ludoteca.server.storage.schema import rated_tables
 
 PASSWORD = "correct horse battery"
@@ -433,6 +434,29 @@ def test_an_account_takes_one_seat_of_a_table(server: ThreadServer) -> None:
     held = [{"table": casual["table"]["id"], "token": t} for t in (casual["token"], other["token"])]
     kept = guest.post("/api/me/seats", json={"seats": held})
     assert kept.json() == {"kept": [{"table": casual["table"]["id"], "seat": 0}]}
+
+
+def test_two_joins_at_once_by_one_account_leave_it_one_seat(
+    server: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the check before joining misses the account's seat (another join of the same
+    account is under way, here at another device), the database's key refuses the second link
+    and the seat just taken is given back."""
+
+    async def sees_nothing(*_: Any) -> None:
+        return None
+
+    lia = sign_up(server, "Lia")
+    made = lia.post(
+        "/api/tables", json={"game": "dwarves", "seats": [{"bot": False}] * 3, "rated": True}
+    ).json()
+    table = made["table"]["id"]
+    monkeypatch.setattr(Accounts, "seat_at", sees_nothing)
+    again = lia.post(f"/api/tables/{table}/join", json={})
+    assert again.status_code == 422 and again.json()["error"] == "already_seated"
+    seats = lia.get(f"/api/tables/{table}").json()["table"]["seats"]
+    assert [s["kind"] for s in seats] == ["human", "open", "open"], "the seat was given back"
+    assert [t["seat"] for t in lia.get("/api/me/tables").json()] == [0]
 
 
 def test_a_seat_left_before_the_start_is_no_longer_the_accounts(server: ThreadServer) -> None:

@@ -7,7 +7,6 @@ import asyncio
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from sqlalchemy import insert, select
@@ -204,16 +203,16 @@ def test_two_processes_share_sessions_and_sign_in_limits(postgres_url: str, redi
 
 
 # ------------------------------------------------ integrity: seats, failed ratings, farming
-@pytest.fixture(params=["memory", "sqlite"])
-def kept(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Accounts, Clock]]:
-    """Accounts on each store in turn: the in-memory one and a SQLite file migrated to head."""
+@pytest.fixture
+def kept(store_url: str) -> Iterator[tuple[Accounts, Clock]]:
+    """Accounts on each store in turn: in memory, a SQLite file and PostgreSQL (at head)."""
     clock = Clock()
-    if request.param == "memory":
+    if store_url == "memory://":
         people = accounts(clock)
         yield people, clock
         people.close()
         return
-    storage = open_storage(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+    storage = open_storage(store_url)
     assert isinstance(storage, SqlStorage)
     people = Accounts(
         AccountStore(storage.engine),
