@@ -13,7 +13,7 @@ from sqlalchemy import insert, select
 
 from ludoteca.server.accounts.ratings import ANCHORS, Rating, anchor, places, update
 from ludoteca.server.accounts.rows import memory_engine
-from ludoteca.server.accounts.service import Accounts
+from ludoteca.server.accounts.service import RATING_PAGE, Accounts
 from ludoteca.server.accounts.store import NAME_HELD_SECONDS, AccountStore
 from ludoteca.server.config import Settings
 from ludoteca.server.limiting import RateLimits
@@ -138,7 +138,7 @@ def test_a_finished_rated_table_is_rated_once_and_an_expired_one_forgotten() -> 
             assert rating["matches"] == 1 and rating["mu"] > 25
             assert [m["result"] for m in profile["matches"]] == ["won"]
             assert profile["matches"][0]["change"] == pytest.approx(rating["rating"], abs=0.1)
-            assert await people.store.run(people.store.waiting_to_be_rated) == []
+            assert await people.store.run(people.store.waiting_to_be_rated, None) == []
             with pytest.raises(Rejected) as refused:
                 await people.profile("nobody")
             assert refused.value.code == "no_player"
@@ -304,7 +304,7 @@ def test_a_table_that_cannot_be_rated_is_set_aside_and_the_round_goes_on(
         assert await people.store.run(people.store.not_rated, "good") is None
         profile = await people.profile("bea")
         assert profile["ratings"]["heroes"]["matches"] == 1
-        assert await people.store.run(people.store.waiting_to_be_rated) == []
+        assert await people.store.run(people.store.waiting_to_be_rated, None) == []
         assert await people.rate_finished() == 0, "the failed table is not tried again"
 
     asyncio.run(run())
@@ -398,5 +398,35 @@ def test_a_deleted_name_is_held_for_thirty_days(kept: tuple[Accounts, Clock]) ->
         await people.sweep()
         with people.store.engine.connect() as conn:
             assert conn.execute(select(released_names)).all() == []
+
+    asyncio.run(run())
+
+
+def test_tables_still_being_played_do_not_keep_a_finished_one_from_its_rating() -> None:
+    """More rated tables in play than a round reads (500), made before a finished one: the
+    next round reads the page after them and rates it."""
+
+    async def run() -> None:
+        clock = Clock()
+        people = accounts(clock)
+        try:
+            gil = (await people.sign_up("Gil", PASSWORD, "c", None)).account
+            for i in range(RATING_PAGE):
+                seats = people_seats("someone", "guest")
+                made = TableRow(
+                    f"p{i:03}", "heroes", {"players": 2}, "s", "c", "open", 60, 1.0, seats=seats
+                )
+                await people.storage.create_table(made)
+                await people.storage.start_table(made.id, seats, 2.0)
+                await people.mark_rated(made.id, "heroes")
+            clock.now += 1
+            await finished(people, "last", people_seats("Gil", "guest"), [0])
+            await people.hold_seat(gil, "last", 0, "t")
+            assert await people.rate_finished() == 0, "the first page is all in play"
+            assert await people.rate_finished() == 1
+            assert (await people.profile("gil"))["ratings"]["heroes"]["matches"] == 1
+            assert await people.rate_finished() == 0, "then from the start again"
+        finally:
+            people.close()
 
     asyncio.run(run())

@@ -44,6 +44,7 @@ two-core machine RFC 9106's 64 MiB and four lanes took half a second a sign-in."
 TOUCH_SECONDS = 60.0  # a session's last use is written at most this often
 BAD_LOGIN_MESSAGE = "wrong name or password"
 RECENT_MATCHES = 20
+RATING_PAGE = 500  # rated tables a rating round reads
 MY_TABLES = 50
 
 
@@ -82,6 +83,7 @@ class Accounts(Passkeys):
         )
         self._hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ludoteca-argon2")
         self._dummy: str | None = None
+        self._rated_up_to: tuple[float, str] | None = None  # where the next rating round starts
 
     async def _hash(self, password: str) -> str:
         loop = asyncio.get_running_loop()
@@ -269,8 +271,13 @@ class Accounts(Passkeys):
     async def rate_finished(self) -> int:
         """Rate every rated table that is over and not rated yet (by whichever process gets
         there first); forget rated tables that never started. A table that cannot be rated is
-        set aside with the reason, and the round goes on. Returns how many were rated."""
-        waiting = await self.store.run(self.store.waiting_to_be_rated)
+        set aside with the reason, and the round goes on. A round reads one page of the
+        waiting tables, the next round the page after it (then from the start again), so many
+        tables still being played never keep a finished one from its turn. Returns how many
+        were rated."""
+        page = await self.store.run(self.store.waiting_to_be_rated, self._rated_up_to, RATING_PAGE)
+        self._rated_up_to = page[-1] if len(page) == RATING_PAGE else None
+        waiting = [table_id for _, table_id in page]
         if not waiting:
             return 0
         states = await self.storage.versions(waiting)

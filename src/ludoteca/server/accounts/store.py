@@ -405,15 +405,23 @@ class AccountStore:
             )
             return {r.table_id for r in rows}
 
-    def waiting_to_be_rated(self, limit: int = 500) -> list[str]:
-        query = (
-            select(rated_tables.c.table_id)
-            .where(and_(rated_tables.c.rated_at.is_(None), rated_tables.c.failed_at.is_(None)))
-            .order_by(rated_tables.c.created_at)
-            .limit(limit)
+    def waiting_to_be_rated(
+        self, after: tuple[float, str] | None = None, limit: int = 500
+    ) -> list[tuple[float, str]]:
+        """Rated tables not rated yet (nor set aside), oldest first, as (created_at, table id);
+        with ``after``, those that come after it in that order."""
+        query = select(rated_tables.c.created_at, rated_tables.c.table_id).where(
+            and_(rated_tables.c.rated_at.is_(None), rated_tables.c.failed_at.is_(None))
         )
+        if after is not None:
+            made, table_id = after
+            query = query.where(
+                (rated_tables.c.created_at > made)
+                | and_(rated_tables.c.created_at == made, rated_tables.c.table_id > table_id)
+            )
+        query = query.order_by(rated_tables.c.created_at, rated_tables.c.table_id).limit(limit)
         with self.engine.connect() as conn:
-            return [r.table_id for r in conn.execute(query)]
+            return [(r.created_at, r.table_id) for r in conn.execute(query)]
 
     def forget_rated(self, table_ids: Sequence[str]) -> None:
         """Rated tables that never started (expired): nothing to rate."""
