@@ -322,10 +322,14 @@ def test_a_seat_left_before_the_start_is_no_longer_the_accounts(
             await people.hold_seat(cid, "t1", 1, "cid's")
             keys = ("https://push.example/cid", "p", "a")
             await notify.run(notify.add_push, keys, "en", "UTC", clock.now, seat=("t1", 1))
-            await people.release_seat("t1", 1, "someone else's")  # not this token's seat
+            await people.release_seat("t1", 1, "someone else's", left=False)  # not Cid's token
             assert (await people.seat_at(cid, "t1")) is not None
+            await people.release_seat("t1", 1, "cid's", left=False)  # a link left behind
+            assert (await people.seat_at(cid, "t1")) is None
+            assert len((await notify.run(notify.targets, "t1", 1))[0]) == 1, "not the devices'"
+            await people.hold_seat(cid, "t1", 1, "cid's")
             clock.now += 1
-            await people.release_seat("t1", 1, "cid's")
+            await people.release_seat("t1", 1, "cid's", left=True)
             assert (await people.seat_at(cid, "t1")) is None
             assert (await people.my_tables(cid)) == []
             pushes, mail = await notify.run(notify.targets, "t1", 1)

@@ -232,10 +232,11 @@ class Accounts(Passkeys):
     async def seat_at(self, account: Account, table_id: str) -> HeldSeat | None:
         return await self.store.run(self.store.seat_at, account.id, table_id)
 
-    async def release_seat(self, table_id: str, seat: int, token: str) -> None:
-        """The person with ``token`` left the seat before the start: nothing of theirs stays
-        keyed on it."""
-        await self.store.run(self.store.release_seat, table_id, seat, token, self.now())
+    async def release_seat(self, table_id: str, seat: int, token: str, *, left: bool) -> None:
+        """The account's link to the seat through ``token`` ends; ``left``: the person left
+        it before the start, and nothing of theirs stays keyed on it."""
+        before = self.now() if left else None
+        await self.store.run(self.store.release_seat, table_id, seat, token, before)
 
     async def mark_rated(self, table_id: str, game: str) -> None:
         await self.store.run(self.store.mark_rated, table_id, game, self.now())

@@ -333,10 +333,10 @@ class AccountStore:
             r = conn.execute(query).first()
         return None if r is None else HeldSeat(r.table_id, r.seat, r.token, r.at)
 
-    def release_seat(self, table_id: str, seat: int, token: str, before: float) -> None:
-        """The person holding ``token`` left this seat before the start: the account's link
-        to it ends, and so do the turn notifications a device asked for it before ``before``
-        (the next person's are theirs)."""
+    def release_seat(self, table_id: str, seat: int, token: str, before: float | None) -> None:
+        """The account's link to this seat through ``token`` ends. With ``before`` (the person
+        left the seat before the start) so do the turn notifications a device asked for the
+        seat before then (the next person's are theirs)."""
         with self.engine.begin() as conn:
             conn.execute(
                 delete(account_seats).where(
@@ -347,6 +347,8 @@ class AccountStore:
                     )
                 )
             )
+            if before is None:
+                return
             conn.execute(
                 delete(push_subscriptions).where(
                     and_(

@@ -274,7 +274,7 @@ async def _one_seat(lobby: Lobby, accounts: Accounts, account: Account, table_id
     table = await lobby.peek(table_id)
     if table.seat_for_token(held.token) == held.seat:
         raise already_seated(held.seat)
-    await accounts.release_seat(table_id, held.seat, held.token)  # a link left behind
+    await accounts.release_seat(table_id, held.seat, held.token, left=False)  # left behind
 
 
 @router.post("/api/tables/{table_id}/leave", summary="Leave your seat")
@@ -285,7 +285,7 @@ async def leave(
     token = bearer(authorization)
     freed = await lobby.leave(table_id, token)
     if freed is not None and token is not None:
-        await accounts.release_seat(table_id, freed, token)
+        await accounts.release_seat(table_id, freed, token, left=True)
     return {"table": (await lobby.peek(table_id)).summary()}
 
 
