@@ -13,10 +13,13 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, insert
 
 from kit.client import Client
 from kit.servers import ThreadServer, server_settings
 from ludoteca.games import get
+from ludoteca.server.accounts.service import Accounts
+from ludoteca.server.storage.schema import rated_tables
 
 PASSWORD = "correct horse battery"
 
@@ -403,3 +406,127 @@ def test_a_rated_match_the_table_played_for_the_person_still_counts(server: Thre
     assert {a["by"] for a in record["actions"] if a["seat"] == 0} == {"table"}
     assert profile["ratings"]["heroes"]["matches"] == 1
     assert [m["table"] for m in profile["matches"]] == [table]
+
+
+# ------------------------------------------------------------------------ integrity
+def test_an_account_takes_one_seat_of_a_table(server: ThreadServer) -> None:
+    ivo = sign_up(server, "Ivo")
+    made = ivo.post(
+        "/api/tables", json={"game": "dwarves", "seats": [{"bot": False}] * 3, "rated": True}
+    ).json()
+    table = made["table"]["id"]
+    for body in ({}, {"seat": 2}):
+        again = ivo.post(f"/api/tables/{table}/join", json=body)
+        assert again.status_code == 422, again.text
+        assert again.json() == {
+            "error": "already_seated",
+            "message": "you already sit at seat 1 of this table: an account holds one seat at "
+            "a table",
+        }
+    seats = ivo.get(f"/api/tables/{table}").json()["table"]["seats"]
+    assert [s["kind"] for s in seats] == ["human", "open", "open"], "nothing changed"
+    # a guest at two seats who signs up keeps one of them
+    guest = browser(server)
+    casual = guest.post(
+        "/api/tables", json={"game": "dwarves", "name": "Gil", "seats": [{"bot": False}] * 3}
+    ).json()
+    other = guest.post(f"/api/tables/{casual['table']['id']}/join", json={"name": "Gil"}).json()
+    assert guest.post("/api/accounts", json={"name": "Gil", "password": PASSWORD}).is_success
+    held = [{"table": casual["table"]["id"], "token": t} for t in (casual["token"], other["token"])]
+    kept = guest.post("/api/me/seats", json={"seats": held})
+    assert kept.json() == {"kept": [{"table": casual["table"]["id"], "seat": 0}]}
+
+
+def test_two_joins_at_once_by_one_account_leave_it_one_seat(
+    server: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the check before joining misses the account's seat (another join of the same
+    account is under way, here at another device), the database's key refuses the second link
+    and the seat just taken is given back."""
+
+    async def sees_nothing(*_: Any) -> None:
+        return None
+
+    lia = sign_up(server, "Lia")
+    made = lia.post(
+        "/api/tables", json={"game": "dwarves", "seats": [{"bot": False}] * 3, "rated": True}
+    ).json()
+    table = made["table"]["id"]
+    monkeypatch.setattr(Accounts, "seat_at", sees_nothing)
+    again = lia.post(f"/api/tables/{table}/join", json={})
+    assert again.status_code == 422 and again.json()["error"] == "already_seated"
+    seats = lia.get(f"/api/tables/{table}").json()["table"]["seats"]
+    assert [s["kind"] for s in seats] == ["human", "open", "open"], "the seat was given back"
+    assert [t["seat"] for t in lia.get("/api/me/tables").json()] == [0]
+
+
+def test_a_seat_left_before_the_start_is_no_longer_the_accounts(server: ThreadServer) -> None:
+    host = browser(server)
+    made = host.post(
+        "/api/tables", json={"game": "dwarves", "name": "Host", "seats": [{"bot": False}] * 3}
+    ).json()
+    table = made["table"]["id"]
+    joana = sign_up(server, "Joana")
+    joined = joana.post(f"/api/tables/{table}/join", json={}).json()
+    assert [t["table"] for t in joana.get("/api/me/tables").json()] == [table]
+    auth = {"Authorization": f"Bearer {joined['token']}"}
+    assert joana.post(f"/api/tables/{table}/leave", headers=auth).status_code == 200
+    assert joana.get("/api/me/tables").json() == []
+    back = joana.post(f"/api/tables/{table}/join", json={})  # having left, she may sit again
+    assert back.status_code == 200
+    auth = {"Authorization": f"Bearer {back.json()['token']}"}
+    assert joana.post(f"/api/tables/{table}/leave", headers=auth).status_code == 200
+    guest = browser(server).post(f"/api/tables/{table}/join", json={"name": "guest"})
+    assert guest.json()["seat"] == joined["seat"], "a guest sits where Joana sat"
+    assert joana.get("/api/me/tables").json() == []
+    assert host.post(
+        f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {made['token']}"}
+    ).is_success
+    assert joana.get("/api/players/joana").json()["matches"] == []
+
+
+def test_one_browser_is_remembered_for_every_account_signed_in_on_it(
+    server: ThreadServer,
+) -> None:
+    one = sign_up(server, "Dina")
+    device = one.cookies["ludoteca_device"]
+    assert one.delete("/api/session").status_code == 204, "signing out keeps the device cookie"
+    assert one.post("/api/accounts", json={"name": "Dina2", "password": PASSWORD}).is_success
+    assert one.cookies["ludoteca_device"] == device, "the same browser keeps its device cookie"
+    assert sign_up(server, "Elsa").cookies["ludoteca_device"] != device
+    second = one.get("/api/me/export").json()["account_devices"]
+    phone = browser(server)
+    assert phone.post("/api/session", json={"name": "dina", "password": PASSWORD}).is_success
+    first = phone.get("/api/me/export").json()["account_devices"]
+    digests = [{d["device"] for d in found} for found in (second, first)]
+    assert len(digests[0]) == 1 and digests[0] < digests[1] and len(digests[1]) == 2
+    assert device not in str([first, second]), "the cookie itself is not kept, only its digest"
+
+
+def test_a_deleted_name_cannot_be_taken_at_once(server: ThreadServer) -> None:
+    kai = sign_up(server, "Kai")
+    assert kai.delete("/api/me").status_code == 204
+    again = browser(server).post("/api/accounts", json={"name": "kai", "password": PASSWORD})
+    assert again.status_code == 409 and again.json()["error"] == "name_taken"
+    assert "free again on" in again.json()["message"]
+
+
+def test_healthz_counts_the_ratings_that_failed(sqlite_url: str) -> None:
+    srv = ThreadServer(loose(sqlite_url)).start()
+    try:
+        assert httpx.get(f"{srv.base}/healthz").json()["ratings_failed"] == 0
+        engine = create_engine(sqlite_url)
+        with engine.begin() as conn:
+            conn.execute(
+                insert(rated_tables).values(
+                    table_id="broken",
+                    game="heroes",
+                    created_at=1.0,
+                    failed_at=2.0,
+                    not_rated="IntegrityError: ...",
+                )
+            )
+        engine.dispose()
+        assert httpx.get(f"{srv.base}/healthz").json()["ratings_failed"] == 1
+    finally:
+        srv.stop()

@@ -6,21 +6,24 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import insert, select
 
 from ludoteca.core import NoAnchorsError
 from ludoteca.games import all_games, get
 from ludoteca.server.accounts.ratings import Rating, anchor, places, update
 from ludoteca.server.accounts.rows import memory_engine
-from ludoteca.server.accounts.service import Accounts
-from ludoteca.server.accounts.store import AccountStore
+from ludoteca.server.accounts.service import RATING_PAGE, Accounts
+from ludoteca.server.accounts.store import NAME_HELD_SECONDS, AccountStore
 from ludoteca.server.config import Settings
 from ludoteca.server.guards.limits import RateLimits
 from ludoteca.server.messages import Rejected
+from ludoteca.server.notify.store import NotifyStore
 from ludoteca.server.storage import (
     ActionRow,
     Append,
@@ -28,7 +31,9 @@ from ludoteca.server.storage import (
     SeatRow,
     SqlStorage,
     TableRow,
+    open_storage,
 )
+from ludoteca.server.storage.schema import rating_changes, released_names
 from toygame import HighCardGame
 
 PASSWORD = "correct horse battery"
@@ -171,7 +176,7 @@ def test_a_finished_rated_table_is_rated_once_and_an_expired_one_forgotten() -> 
             assert rating["matches"] == 1 and rating["mu"] > 25
             assert [m["result"] for m in profile["matches"]] == ["won"]
             assert profile["matches"][0]["change"] == pytest.approx(rating["rating"], abs=0.1)
-            assert await people.store.run(people.store.waiting_to_be_rated) == []
+            assert await people.store.run(people.store.waiting_to_be_rated, None) == []
             with pytest.raises(Rejected) as refused:
                 await people.profile("nobody")
             assert refused.value.code == "no_player"
@@ -231,5 +236,239 @@ def test_two_processes_share_sessions_and_sign_in_limits(postgres_url: str, redi
                 await lim.reset()
                 await lim.close()
             await storage.close()
+
+    asyncio.run(run())
+
+
+# ------------------------------------------------ integrity: seats, failed ratings, farming
+@pytest.fixture
+def kept(store_url: str) -> Iterator[tuple[Accounts, Clock]]:
+    """Accounts on each store in turn: in memory, a SQLite file and PostgreSQL (at head)."""
+    clock = Clock()
+    if store_url == "memory://":
+        people = accounts(clock)
+        yield people, clock
+        people.close()
+        return
+    storage = open_storage(store_url)
+    assert isinstance(storage, SqlStorage)
+    people = Accounts(
+        AccountStore(storage.engine),
+        storage,
+        RateLimits(Settings(limit_login="1000/minute")),
+        idle_seconds=3600,
+        max_seconds=36000,
+        now=clock,
+    )
+    yield people, clock
+    people.close()
+    asyncio.run(storage.close())
+
+
+async def finished(people: Accounts, table: str, seats: list[SeatRow], winners: list[int]) -> None:
+    """A rated table of ``seats`` played to the end: ``winners`` won."""
+    storage = people.storage
+    row = TableRow(table, "heroes", {"players": len(seats)}, "s", "c", "open", 60, 1.0, seats=seats)
+    await storage.create_table(row)
+    await people.mark_rated(table, "heroes")
+    await storage.start_table(table, seats, 2.0)
+    await storage.append(
+        Append(table, ActionRow(1, 0, "x", "player", 3.0), 3.0, {"winners": winners})
+    )
+
+
+def people_seats(*names: str) -> list[SeatRow]:
+    return [SeatRow(i, "human", name, token_hash=f"h{i}") for i, name in enumerate(names)]
+
+
+def test_an_account_holds_one_seat_of_a_table(kept: tuple[Accounts, Clock]) -> None:
+    people, _ = kept
+
+    async def run() -> None:
+        ana = (await people.sign_up("Ana", PASSWORD, "c", None)).account
+        await people.hold_seat(ana, "t1", 0, "first")
+        with pytest.raises(Rejected) as refused:
+            await people.hold_seat(ana, "t1", 1, "second")
+        assert refused.value.code == "already_seated"
+        assert "seat 1" in refused.value.message
+        held = await people.seat_at(ana, "t1")
+        assert held is not None and (held.seat, held.token) == (0, "first"), "nothing changed"
+        await people.hold_seat(ana, "t1", 0, "again")  # the same seat again is fine
+        await people.hold_seat(ana, "t2", 1, "other table")
+        assert [
+            (h.table_id, h.seat) for h in await people.store.run(people.store.held_seats, ana.id)
+        ] == [
+            ("t2", 1),
+            ("t1", 0),
+        ]
+
+    asyncio.run(run())
+
+
+def test_a_table_that_cannot_be_rated_is_set_aside_and_the_round_goes_on(
+    kept: tuple[Accounts, Clock],
+) -> None:
+    """A rating that fails (here the unique key of rating_changes, as when one account sat at
+    two seats before the key held) marks that table with the reason; later tables are rated,
+    and the failed one is not tried again."""
+    people, clock = kept
+
+    async def run() -> None:
+        bea = (await people.sign_up("Bea", PASSWORD, "c", None)).account
+        await finished(people, "bad", people_seats("Bea", "guest"), [0])
+        await people.hold_seat(bea, "bad", 0, "t")
+        with people.store.engine.begin() as conn:  # what the double seat used to leave
+            conn.execute(
+                insert(rating_changes).values(
+                    account_id=bea.id,
+                    table_id="bad",
+                    game="heroes",
+                    seat=1,
+                    place=1,
+                    at=1.0,
+                    mu_before=25,
+                    sigma_before=8,
+                    mu=25,
+                    sigma=8,
+                )
+            )
+        clock.now += 1
+        await finished(people, "good", people_seats("Bea", "guest"), [0])
+        await people.hold_seat(bea, "good", 0, "u")
+        assert await people.rate_finished() == 1
+        assert await people.failed_ratings() == 1
+        reason = await people.store.run(people.store.not_rated, "bad")
+        assert reason is not None and "IntegrityError" in reason
+        assert await people.store.run(people.store.not_rated, "good") is None
+        profile = await people.profile("bea")
+        assert profile["ratings"]["heroes"]["matches"] == 1
+        assert await people.store.run(people.store.waiting_to_be_rated, None) == []
+        assert await people.rate_finished() == 0, "the failed table is not tried again"
+
+    asyncio.run(run())
+
+
+def test_a_seat_left_before_the_start_is_no_longer_the_accounts(
+    kept: tuple[Accounts, Clock],
+) -> None:
+    people, clock = kept
+
+    async def run() -> None:
+        cid = (await people.sign_up("Cid", PASSWORD, "c", None)).account
+        notify = NotifyStore(people.store.engine)
+        try:
+            await people.hold_seat(cid, "t1", 1, "cid's")
+            keys = ("https://push.example/cid", "p", "a")
+            await notify.run(notify.add_push, keys, "en", "UTC", clock.now, seat=("t1", 1))
+            await people.release_seat("t1", 1, "someone else's", left=False)  # not Cid's token
+            assert (await people.seat_at(cid, "t1")) is not None
+            await people.release_seat("t1", 1, "cid's", left=False)  # a link left behind
+            assert (await people.seat_at(cid, "t1")) is None
+            assert len((await notify.run(notify.targets, "t1", 1))[0]) == 1, "not the devices'"
+            await people.hold_seat(cid, "t1", 1, "cid's")
+            clock.now += 1
+            await people.release_seat("t1", 1, "cid's", left=True)
+            assert (await people.seat_at(cid, "t1")) is None
+            assert (await people.my_tables(cid)) == []
+            pushes, mail = await notify.run(notify.targets, "t1", 1)
+            assert (pushes, mail) == ([], None), "the next person's turns are not told to Cid"
+            # the guest who sits there next is not rated as Cid, nor listed in Cid's profile
+            await finished(people, "t1", people_seats("x", "a guest"), [1])
+            assert await people.rate_finished() == 1
+            profile = await people.profile("cid")
+            assert profile["ratings"] == {} and profile["matches"] == []
+        finally:
+            notify.close()
+
+    asyncio.run(run())
+
+
+def test_accounts_that_signed_in_on_one_device_are_not_rated_against_each_other(
+    kept: tuple[Accounts, Clock],
+) -> None:
+    people, _ = kept
+
+    async def run() -> None:
+        one = (await people.sign_up("Dan", PASSWORD, "c", None)).account
+        two = (await people.sign_up("Dan2", PASSWORD, "c", None)).account
+        other = (await people.sign_up("Eva", PASSWORD, "c", None)).account
+        await people.seen_on_device(one, "browser-a")
+        await people.seen_on_device(two, "browser-b")
+        await people.seen_on_device(other, "browser-c")
+        await people.seen_on_device(two, "browser-a")  # Dan2 signed in on Dan's browser once
+        await finished(people, "farm", people_seats("Dan", "Dan2"), [0])
+        await people.hold_seat(one, "farm", 0, "a")
+        await people.hold_seat(two, "farm", 1, "b")
+        await finished(people, "fair", people_seats("Dan", "Eva"), [0])
+        await people.hold_seat(one, "fair", 0, "c")
+        await people.hold_seat(other, "fair", 1, "d")
+        assert await people.rate_finished() == 1
+        reason = await people.store.run(people.store.not_rated, "farm")
+        assert reason == "the accounts at seats 1 and 2 signed in from one device"
+        assert await people.failed_ratings() == 0, "a refusal is no failure"
+        assert (await people.profile("dan2"))["ratings"] == {}
+        dan = await people.profile("dan")
+        assert dan["ratings"]["heroes"]["matches"] == 1
+        assert [(m["table"], m["rated"]) for m in dan["matches"]] == [
+            ("fair", True),
+            ("farm", False),
+        ]
+
+    asyncio.run(run())
+
+
+def test_a_deleted_name_is_held_for_thirty_days(kept: tuple[Accounts, Clock]) -> None:
+    people, clock = kept
+
+    async def run() -> None:
+        fay = (await people.sign_up("Fay", PASSWORD, "c", None)).account
+        await people.delete(fay)
+        for name in ("Fay", "FAY"):
+            with pytest.raises(Rejected) as refused:
+                await people.sign_up(name, PASSWORD, "c", None)
+            assert refused.value.code == "name_taken"
+            assert "free again on 1970-02-11" in refused.value.message
+        with pytest.raises(Rejected) as by_passkey:
+            await people.passkey_options("localhost", name="fay", account=None)
+        assert by_passkey.value.code == "name_taken"
+        clock.now += NAME_HELD_SECONDS - 1
+        with pytest.raises(Rejected):
+            await people.sign_up("Fay", PASSWORD, "c", None)
+        clock.now += 2
+        again = await people.sign_up("Fay", PASSWORD, "c", None)
+        assert again.account.id != fay.id
+        await people.sweep()
+        with people.store.engine.connect() as conn:
+            assert conn.execute(select(released_names)).all() == []
+
+    asyncio.run(run())
+
+
+def test_tables_still_being_played_do_not_keep_a_finished_one_from_its_rating() -> None:
+    """More rated tables in play than a round reads (500), made before a finished one: the
+    next round reads the page after them and rates it."""
+
+    async def run() -> None:
+        clock = Clock()
+        people = accounts(clock)
+        try:
+            gil = (await people.sign_up("Gil", PASSWORD, "c", None)).account
+            for i in range(RATING_PAGE):
+                seats = people_seats("someone", "guest")
+                made = TableRow(
+                    f"p{i:03}", "heroes", {"players": 2}, "s", "c", "open", 60, 1.0, seats=seats
+                )
+                await people.storage.create_table(made)
+                await people.storage.start_table(made.id, seats, 2.0)
+                await people.mark_rated(made.id, "heroes")
+            clock.now += 1
+            await finished(people, "last", people_seats("Gil", "guest"), [0])
+            await people.hold_seat(gil, "last", 0, "t")
+            assert await people.rate_finished() == 0, "the first page is all in play"
+            assert await people.rate_finished() == 1
+            assert (await people.profile("gil"))["ratings"]["heroes"]["matches"] == 1
+            assert await people.rate_finished() == 0, "then from the start again"
+        finally:
+            people.close()
 
     asyncio.run(run())

@@ -95,6 +95,14 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return found
 
 
+def upgrade_to(url: str, revision: str) -> None:
+    """Bring the database at ``url`` up to ``revision`` (not beyond)."""
+    engine = engine_for(url)
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), revision)
+    engine.dispose()
+
+
 def execute(url: str, statements: str, params: list[dict[str, Any]] | None = None) -> None:
     engine = engine_for(url)
     with engine.begin() as conn:
@@ -227,10 +235,7 @@ def test_each_schema_made_before_migrations_is_a_revision(
     assert main(["db", "current", "--db", url]) == 0
     assert capsys.readouterr().out.startswith(f"{revision} (made before migrations")
     drop_everything(url)
-    engine = engine_for(url)
-    with engine.begin() as conn:
-        command.upgrade(alembic_config(conn), revision)
-    engine.dispose()
+    upgrade_to(url, revision)
     assert schema_of(url) == before
 
 
@@ -399,10 +404,7 @@ def test_serve_upgrades_an_old_database_only_when_told(
 def test_accounts_arrive_with_0006_beside_the_tables_already_stored(url: str) -> None:
     """A database at 0004 with a match in it gains the account tables; the match is untouched,
     and an account can sit at it, be rated and be deleted there."""
-    engine = engine_for(url)
-    with engine.begin() as conn:
-        command.upgrade(alembic_config(conn), "0004")
-    engine.dispose()
+    upgrade_to(url, "0004")
     execute(
         url,
         "INSERT INTO tables (id, game, params, seed, commitment, status, turn_seconds, "
@@ -420,10 +422,13 @@ def test_accounts_arrive_with_0006_beside_the_tables_already_stored(url: str) ->
             store.create_account("ANA", "ana", None, 3.0)
         store.hold_seat(ana.id, "t1", 0, "token", 2.0)
         store.mark_rated("t1", "heroes", 2.0)
-        assert store.rate("t1", "heroes", lambda seated: [(s, Rating(30, 7), 1) for s in seated], 3)
-        assert not store.rate("t1", "heroes", lambda seated: [], 4), "rated once"
+        rated = store.rate(
+            "t1", "heroes", lambda seated: [(s, Rating(30, 7), 1) for s in seated], 3
+        )
+        assert rated == (True, None)
+        assert store.rate("t1", "heroes", lambda seated: [], 4) == (False, None), "rated once"
         assert [(r.mu, r.matches) for r in store.ratings_of(ana.id)] == [(30, 1)]
-        store.delete_account(ana.id)
+        store.delete_account(ana.id, 5.0)
         assert store.export(ana.id) == {
             "passkeys": [],
             "sessions": [],
@@ -431,12 +436,45 @@ def test_accounts_arrive_with_0006_beside_the_tables_already_stored(url: str) ->
             "ratings": [],
             "rating_changes": [],
             "notify_emails": [],
+            "account_devices": [],
         }
         with engine.connect() as conn:
             assert conn.execute(text("SELECT version FROM tables")).scalar_one() == 9
     finally:
         store.close()
         engine.dispose()
+
+
+def test_0010_keeps_one_seat_per_account_at_a_table(url: str) -> None:
+    """An account at two seats of one table (possible before 0010) keeps the seat it took first;
+    the other rows stay."""
+    upgrade_to(url, "0009")
+    execute(
+        url,
+        "INSERT INTO account_seats (table_id, seat, account_id, token, at) "
+        "VALUES (:t, :s, :a, :k, :at)",
+        [
+            {"t": "t1", "s": 0, "a": "ana", "k": "later", "at": 2.0},
+            {"t": "t1", "s": 1, "a": "ana", "k": "first", "at": 1.0},
+            {"t": "t1", "s": 2, "a": "bea", "k": "bea's", "at": 3.0},
+            {"t": "t2", "s": 0, "a": "ana", "k": "other table", "at": 4.0},
+        ],
+    )
+    check_database(url, upgrade=True)
+    assert differences_from_the_code(url) == []
+    engine = engine_for(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text("SELECT table_id, seat, token FROM account_seats ORDER BY table_id, seat")
+            ).all()
+    finally:
+        engine.dispose()
+    assert [tuple(r) for r in rows] == [
+        ("t1", 1, "first"),
+        ("t1", 2, "bea's"),
+        ("t2", 0, "other table"),
+    ]
 
 
 def test_every_revision_goes_down_again(url: str) -> None:

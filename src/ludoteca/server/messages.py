@@ -45,6 +45,7 @@ class ErrorCode(StrEnum):
     NOT_OPEN = "not_open"
     SEAT_TAKEN = "seat_taken"
     TABLE_FULL = "table_full"
+    ALREADY_SEATED = "already_seated"
     NOT_STARTED = "not_started"
     TOO_LARGE = "too_large"
     RATE_LIMITED = "rate_limited"
@@ -92,6 +93,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.NOT_OPEN: 409,
     ErrorCode.SEAT_TAKEN: 409,
     ErrorCode.TABLE_FULL: 409,
+    ErrorCode.ALREADY_SEATED: 422,
     ErrorCode.NOT_STARTED: 409,
     ErrorCode.MATCH_OVER: 409,
     ErrorCode.ALREADY_DEALT: 409,

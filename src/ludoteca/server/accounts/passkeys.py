@@ -8,6 +8,7 @@ import base64
 import binascii
 import json
 import secrets
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -23,7 +24,7 @@ from webauthn.helpers.structs import (
 from ludoteca.server.logs import log
 from ludoteca.server.messages import ErrorCode, Rejected
 
-from .rows import Account, Challenge, NameTaken, Passkey
+from .rows import Account, Challenge, NameHeld, NameTaken, Passkey
 from .rules import RuleError, check_name, name_key
 from .store import AccountStore
 
@@ -31,6 +32,15 @@ if TYPE_CHECKING:
     from .service import SignedIn
 
 CHALLENGE_SECONDS = 300.0
+
+
+def name_held(shown: str, until: float) -> Rejected:
+    """The answer to signing up under a name a deleted account had not long ago."""
+    day = time.strftime("%Y-%m-%d", time.gmtime(until))
+    return Rejected(
+        ErrorCode.NAME_TAKEN,
+        f"the name '{shown}' belonged to an account deleted lately: it is free again on {day}",
+    )
 
 
 def _b64url(data: bytes) -> str:
@@ -70,6 +80,9 @@ class Passkeys(ABC):
                 raise Rejected(ErrorCode.BAD_NAME, str(exc)) from None
             if await self.store.run(self.store.account_by_key, name_key(shown)) is not None:
                 raise Rejected(ErrorCode.NAME_TAKEN, f"the name '{shown}' is taken")
+            until = await self.store.run(self.store.name_held_until, name_key(shown), self.now())
+            if until is not None:
+                raise name_held(shown, until)
             user_name, user_id, existing = shown, secrets.token_bytes(16), []
         else:
             user_name, user_id = account.name, account.id.encode()
@@ -121,6 +134,8 @@ class Passkeys(ABC):
             new = (challenge.name, name_key(challenge.name))
         try:
             account = await self.store.run(self.store.add_passkey, passkey, self.now(), new)
+        except NameHeld as held:
+            raise name_held(str(challenge.name), held.until) from None
         except NameTaken:
             raise Rejected(ErrorCode.NAME_TAKEN, "the name was taken meanwhile") from None
         except LookupError:

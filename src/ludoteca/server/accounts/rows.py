@@ -10,6 +10,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
 from ludoteca.server.storage.schema import (
+    account_devices,
     account_seats,
     accounts,
     challenges,
@@ -20,6 +21,7 @@ from ludoteca.server.storage.schema import (
     rated_tables,
     rating_changes,
     ratings,
+    released_names,
     sessions,
 )
 
@@ -36,14 +38,40 @@ ACCOUNT_TABLES = [
     rating_changes,
     push_subscriptions,
     notify_emails,
+    account_devices,
+    released_names,
 ]
 # the rows that are an account's: deleted with it, and (but challenges, subscriptions) exported
-EXPORTED = (passkeys, sessions, account_seats, ratings, rating_changes, notify_emails)
+EXPORTED = (
+    passkeys,
+    sessions,
+    account_seats,
+    ratings,
+    rating_changes,
+    notify_emails,
+    account_devices,
+)
 OWNED = (*EXPORTED, challenges, push_subscriptions)
 
 
 class NameTaken(Exception):
     """Another account has this name (after normalisation)."""
+
+
+class NameHeld(NameTaken):
+    """A deleted account had this name not long ago: it is free again at ``until``."""
+
+    def __init__(self, name: str, until: float) -> None:
+        super().__init__(name)
+        self.until = until
+
+
+class AlreadySeated(Exception):
+    """The account already holds another seat of this table (``seat``)."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(f"seat {seat}")
+        self.seat = seat
 
 
 @dataclass(frozen=True, slots=True)

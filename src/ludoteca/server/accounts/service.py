@@ -20,6 +20,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from ludoteca.games import get
 from ludoteca.server.api.deps import TooMany
@@ -28,9 +29,9 @@ from ludoteca.server.logs import log
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
 from ludoteca.server.storage import Storage, TableRow
 
-from .passkeys import Passkeys
+from .passkeys import Passkeys, name_held
 from .ratings import Rating, anchor, places, update
-from .rows import Account, NameTaken, SeatRating, Session
+from .rows import Account, AlreadySeated, HeldSeat, NameHeld, NameTaken, SeatRating, Session
 from .rules import RuleError, check_name, check_password, name_key, shown_name
 from .store import AccountStore
 
@@ -44,6 +45,7 @@ two-core machine RFC 9106's 64 MiB and four lanes took half a second a sign-in."
 TOUCH_SECONDS = 60.0  # a session's last use is written at most this often
 BAD_LOGIN_MESSAGE = "wrong name or password"
 RECENT_MATCHES = 20
+RATING_PAGE = 500  # rated tables a rating round reads
 MY_TABLES = 50
 
 
@@ -82,6 +84,7 @@ class Accounts(Passkeys):
         )
         self._hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ludoteca-argon2")
         self._dummy: str | None = None
+        self._rated_up_to: tuple[float, str] | None = None  # where the next rating round starts
 
     async def _hash(self, password: str) -> str:
         loop = asyncio.get_running_loop()
@@ -148,6 +151,8 @@ class Accounts(Passkeys):
             account = await self.store.run(
                 self.store.create_account, shown, name_key(shown), hashed, self.now()
             )
+        except NameHeld as held:
+            raise name_held(shown, held.until) from None
         except NameTaken:
             raise Rejected(ErrorCode.NAME_TAKEN, f"the name '{shown}' is taken") from None
         log("account_created", account=account.id, how="password")
@@ -200,17 +205,39 @@ class Accounts(Passkeys):
         return await self.store.run(self.store.delete_sessions, account.id)
 
     async def delete(self, account: Account) -> None:
-        await self.store.run(self.store.delete_account, account.id)
+        await self.store.run(self.store.delete_account, account.id, self.now())
         log("account_deleted", account=account.id)
 
     async def sweep(self) -> int:
+        await self.store.run(self.store.forget_old, self.now())
         return await self.store.run(
             self.store.sweep, self.now(), self.idle_seconds, self.max_seconds
         )
 
+    async def seen_on_device(self, account: Account, device: str) -> None:
+        """This browser (its device cookie) signed in as ``account``: accounts that share one
+        are not rated against each other."""
+        digest = hashlib.sha256(f"ludoteca/device\n{device}".encode()).hexdigest()
+        await self.store.run(self.store.seen_on_device, account.id, digest, self.now())
+
     # ------------------------------------------------------------------------------ seats
     async def hold_seat(self, account: Account, table_id: str, seat: int, token: str) -> None:
-        await self.store.run(self.store.hold_seat, account.id, table_id, seat, token, self.now())
+        """The account holds this seat; ``already_seated`` if it holds another of the table."""
+        try:
+            await self.store.run(
+                self.store.hold_seat, account.id, table_id, seat, token, self.now()
+            )
+        except AlreadySeated as exc:
+            raise already_seated(exc.seat) from None
+
+    async def seat_at(self, account: Account, table_id: str) -> HeldSeat | None:
+        return await self.store.run(self.store.seat_at, account.id, table_id)
+
+    async def release_seat(self, table_id: str, seat: int, token: str, *, left: bool) -> None:
+        """The account's link to the seat through ``token`` ends; ``left``: the person left
+        it before the start, and nothing of theirs stays keyed on it."""
+        before = self.now() if left else None
+        await self.store.run(self.store.release_seat, table_id, seat, token, before)
 
     async def mark_rated(self, table_id: str, game: str) -> None:
         await self.store.run(self.store.mark_rated, table_id, game, self.now())
@@ -245,8 +272,14 @@ class Accounts(Passkeys):
     # ---------------------------------------------------------------------------- ratings
     async def rate_finished(self) -> int:
         """Rate every rated table that is over and not rated yet (by whichever process gets
-        there first); forget rated tables that never started. Returns how many were rated."""
-        waiting = await self.store.run(self.store.waiting_to_be_rated)
+        there first); forget rated tables that never started. A table that cannot be rated is
+        set aside with the reason, and the round goes on. A round reads one page of the
+        waiting tables, the next round the page after it (then from the start again), so many
+        tables still being played never keep a finished one from its turn. Returns how many
+        were rated."""
+        page = await self.store.run(self.store.waiting_to_be_rated, self._rated_up_to, RATING_PAGE)
+        self._rated_up_to = page[-1] if len(page) == RATING_PAGE else None
+        waiting = [table_id for _, table_id in page]
         if not waiting:
             return 0
         states = await self.storage.versions(waiting)
@@ -258,15 +291,35 @@ class Accounts(Passkeys):
             if states.get(table_id, (0, ""))[1] != Status.OVER:
                 continue
             row = await self.storage.load_table(table_id)
-            if row is None or row.outcome is None:
+            try:
+                if row is None:
+                    raise LookupError("the table is over but cannot be read")
+                if row.outcome is None:
+                    raise LookupError("the table is over but its outcome is not stored")
+                done, why = await self.store.run(
+                    self.store.rate, table_id, row.game, _compute(row), self.now()
+                )
+            except (OperationalError, InterfaceError):
+                raise  # the database is away, or two raters met: the next round tries again
+            except Exception as exc:
+                await self._rating_failed(table_id, exc)
                 continue
-            done = await self.store.run(
-                self.store.rate, table_id, row.game, _compute(row), self.now()
-            )
-            if done:
+            if why is not None:
+                log("table_not_rated", table=table_id, game=row.game, reason=why)
+            elif done:
                 rated += 1
                 log("table_rated", table=table_id, game=row.game)
         return rated
+
+    async def _rating_failed(self, table_id: str, exc: Exception) -> None:
+        """Set the table aside with the reason: an operator's to look at (``/healthz``)."""
+        reason = f"{type(exc).__name__}: {exc}"
+        await self.store.run(self.store.fail_rating, table_id, reason, self.now())
+        log("table_rating_failed", logging.ERROR, table=table_id, error=reason)
+
+    async def failed_ratings(self) -> int:
+        """How many rated tables could not be rated (``/healthz``)."""
+        return await self.store.run(self.store.failed_ratings)
 
     # --------------------------------------------------------------- profiles, leaderboard
     async def account_named(self, name: str) -> Account:
@@ -343,6 +396,13 @@ class Accounts(Passkeys):
             },
             **kept,
         }
+
+
+def already_seated(seat: int) -> Rejected:
+    return Rejected(
+        ErrorCode.ALREADY_SEATED,
+        f"you already sit at seat {seat + 1} of this table: an account holds one seat at a table",
+    )
 
 
 def _players(row: TableRow) -> list[dict[str, Any]]:

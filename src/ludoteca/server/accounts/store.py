@@ -9,6 +9,7 @@ them on a small thread pool.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -19,13 +20,16 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from ludoteca.server.storage.schema import (
+    account_devices,
     account_seats,
     accounts,
     challenges,
     passkeys,
+    push_subscriptions,
     rated_tables,
     rating_changes,
     ratings,
+    released_names,
     sessions,
 )
 
@@ -34,8 +38,10 @@ from .rows import (
     EXPORTED,
     OWNED,
     Account,
+    AlreadySeated,
     Challenge,
     HeldSeat,
+    NameHeld,
     NameTaken,
     Passkey,
     SeatRating,
@@ -44,10 +50,30 @@ from .rows import (
 
 P = ParamSpec("P")
 T = TypeVar("T")
+NAME_HELD_SECONDS = 30 * 86400
+"""How long a deleted account's name stays taken (so that re-registering it sheds nothing)."""
+DEVICE_MEMORY_SECONDS = 365 * 86400
+"""How long a device is remembered as one an account signed in from."""
 
 
 def _account(row: Any) -> Account:
     return Account(row.id, row.name, row.password_hash, row.created_at)
+
+
+def _name_digest(key: str) -> str:
+    """How a deleted account's name is kept: a digest of its key, not the name."""
+    return hashlib.sha256(f"ludoteca/name\n{key}".encode()).hexdigest()
+
+
+def _check_released(conn: Connection, name: str, key: str, now: float) -> None:
+    """NameHeld if a deleted account had this name less than ``NAME_HELD_SECONDS`` ago."""
+    released = conn.execute(
+        select(released_names.c.released_at).where(
+            released_names.c.name_digest == _name_digest(key)
+        )
+    ).scalar_one_or_none()
+    if released is not None and now - released < NAME_HELD_SECONDS:
+        raise NameHeld(name, released + NAME_HELD_SECONDS)
 
 
 class AccountStore:
@@ -73,6 +99,7 @@ class AccountStore:
         account = Account(secrets.token_hex(16), name, password_hash, now)
         try:
             with self.engine.begin() as conn:
+                _check_released(conn, name, key, now)
                 conn.execute(
                     insert(accounts).values(
                         id=account.id,
@@ -96,13 +123,30 @@ class AccountStore:
             row = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
         return None if row is None else _account(row)
 
-    def delete_account(self, account_id: str) -> None:
+    def name_held_until(self, key: str, now: float) -> float | None:
+        """When a name a deleted account had is free again (None: it is not held)."""
+        try:
+            with self.engine.connect() as conn:
+                _check_released(conn, key, key, now)
+        except NameHeld as held:
+            return held.until
+        return None
+
+    def delete_account(self, account_id: str, now: float) -> None:
         """Everything kept about the account: sessions, passkeys, ratings, the link to its
-        seats; the tables themselves keep the names they showed."""
+        seats; the tables themselves keep the names they showed. The name's digest is held
+        for ``NAME_HELD_SECONDS``."""
         with self.engine.begin() as conn:
+            key = conn.execute(
+                select(accounts.c.name_key).where(accounts.c.id == account_id)
+            ).scalar_one_or_none()
             for table in OWNED:
                 conn.execute(delete(table).where(table.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
+            if key is not None:
+                digest = _name_digest(key)
+                conn.execute(delete(released_names).where(released_names.c.name_digest == digest))
+                conn.execute(insert(released_names).values(name_digest=digest, released_at=now))
 
     # ------------------------------------------------------------------------ sessions
     def create_session(
@@ -154,6 +198,30 @@ class AccountStore:
             conn.execute(delete(challenges).where(challenges.c.expires_at < now))
         return gone
 
+    def forget_old(self, now: float) -> None:
+        """Forget devices not seen for ``DEVICE_MEMORY_SECONDS`` and names held long enough."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(account_devices).where(
+                    account_devices.c.seen_at < now - DEVICE_MEMORY_SECONDS
+                )
+            )
+            conn.execute(
+                delete(released_names).where(released_names.c.released_at < now - NAME_HELD_SECONDS)
+            )
+
+    # ------------------------------------------------------------------------- devices
+    def seen_on_device(self, account_id: str, device: str, now: float) -> None:
+        """The account signed in from this device (a digest of its cookie)."""
+        key = and_(account_devices.c.device == device, account_devices.c.account_id == account_id)
+        with self.engine.begin() as conn:
+            if conn.execute(update(account_devices).where(key).values(seen_at=now)).rowcount == 0:
+                conn.execute(
+                    insert(account_devices).values(
+                        device=device, account_id=account_id, seen_at=now
+                    )
+                )
+
     # ------------------------------------------------------------------------ passkeys
     def add_challenge(self, challenge: Challenge, expires_at: float) -> None:
         with self.engine.begin() as conn:
@@ -189,6 +257,7 @@ class AccountStore:
             with self.engine.begin() as conn:
                 account_id = passkey.account_id
                 if new_account is not None:
+                    _check_released(conn, *new_account, now)
                     account_id = secrets.token_hex(16)
                     conn.execute(
                         insert(accounts).values(
@@ -237,16 +306,56 @@ class AccountStore:
 
     # --------------------------------------------------------------------------- seats
     def hold_seat(self, account_id: str, table_id: str, seat: int, token: str, now: float) -> None:
-        """The account holds this seat (again: the newest holder keeps it)."""
+        """The account holds this seat (again: the newest holder keeps it); AlreadySeated if
+        it holds another seat of the table."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    delete(account_seats).where(
+                        and_(account_seats.c.table_id == table_id, account_seats.c.seat == seat)
+                    )
+                )
+                conn.execute(
+                    insert(account_seats).values(
+                        table_id=table_id, seat=seat, account_id=account_id, token=token, at=now
+                    )
+                )
+        except IntegrityError:
+            held = self.seat_at(account_id, table_id)
+            raise AlreadySeated(seat if held is None else held.seat) from None
+
+    def seat_at(self, account_id: str, table_id: str) -> HeldSeat | None:
+        """The seat this account holds at this table, if any."""
+        query = select(account_seats).where(
+            and_(account_seats.c.table_id == table_id, account_seats.c.account_id == account_id)
+        )
+        with self.engine.connect() as conn:
+            r = conn.execute(query).first()
+        return None if r is None else HeldSeat(r.table_id, r.seat, r.token, r.at)
+
+    def release_seat(self, table_id: str, seat: int, token: str, before: float | None) -> None:
+        """The account's link to this seat through ``token`` ends. With ``before`` (the person
+        left the seat before the start) so do the turn notifications a device asked for the
+        seat before then (the next person's are theirs)."""
         with self.engine.begin() as conn:
             conn.execute(
                 delete(account_seats).where(
-                    and_(account_seats.c.table_id == table_id, account_seats.c.seat == seat)
+                    and_(
+                        account_seats.c.table_id == table_id,
+                        account_seats.c.seat == seat,
+                        account_seats.c.token == token,
+                    )
                 )
             )
+            if before is None:
+                return
             conn.execute(
-                insert(account_seats).values(
-                    table_id=table_id, seat=seat, account_id=account_id, token=token, at=now
+                delete(push_subscriptions).where(
+                    and_(
+                        push_subscriptions.c.table_id == table_id,
+                        push_subscriptions.c.seat == seat,
+                        push_subscriptions.c.created_at <= before,
+                    )
                 )
             )
 
@@ -298,20 +407,49 @@ class AccountStore:
             )
             return {r.table_id for r in rows}
 
-    def waiting_to_be_rated(self, limit: int = 500) -> list[str]:
-        query = (
-            select(rated_tables.c.table_id)
-            .where(rated_tables.c.rated_at.is_(None))
-            .order_by(rated_tables.c.created_at)
-            .limit(limit)
+    def waiting_to_be_rated(
+        self, after: tuple[float, str] | None = None, limit: int = 500
+    ) -> list[tuple[float, str]]:
+        """Rated tables not rated yet (nor set aside), oldest first, as (created_at, table id);
+        with ``after``, those that come after it in that order."""
+        query = select(rated_tables.c.created_at, rated_tables.c.table_id).where(
+            and_(rated_tables.c.rated_at.is_(None), rated_tables.c.failed_at.is_(None))
         )
+        if after is not None:
+            made, table_id = after
+            query = query.where(
+                (rated_tables.c.created_at > made)
+                | and_(rated_tables.c.created_at == made, rated_tables.c.table_id > table_id)
+            )
+        query = query.order_by(rated_tables.c.created_at, rated_tables.c.table_id).limit(limit)
         with self.engine.connect() as conn:
-            return [r.table_id for r in conn.execute(query)]
+            return [(r.created_at, r.table_id) for r in conn.execute(query)]
 
     def forget_rated(self, table_ids: Sequence[str]) -> None:
         """Rated tables that never started (expired): nothing to rate."""
         with self.engine.begin() as conn:
             conn.execute(delete(rated_tables).where(rated_tables.c.table_id.in_(list(table_ids))))
+
+    def fail_rating(self, table_id: str, reason: str, now: float) -> None:
+        """Rating this table failed: it is set aside with the reason (the others go on)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(rated_tables)
+                .where(and_(rated_tables.c.table_id == table_id, rated_tables.c.rated_at.is_(None)))
+                .values(failed_at=now, not_rated=reason[:1000])
+            )
+
+    def failed_ratings(self) -> int:
+        query = select(func.count()).where(rated_tables.c.failed_at.is_not(None))
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
+    def not_rated(self, table_id: str) -> str | None:
+        """Why a rated table moved no rating (None: it did, or it is not over yet)."""
+        query = select(rated_tables.c.not_rated).where(rated_tables.c.table_id == table_id)
+        with self.engine.connect() as conn:
+            found: str | None = conn.execute(query).scalar_one_or_none()
+        return found
 
     def rate(
         self,
@@ -319,10 +457,11 @@ class AccountStore:
         game: str,
         compute: Callable[[list[SeatRating]], list[tuple[SeatRating, Rating, int]]],
         now: float,
-    ) -> bool:
+    ) -> tuple[bool, str | None]:
         """Rate a finished table exactly once, whichever process gets there first: claim it,
         read the seated accounts' ratings, store what ``compute`` makes of them (each seat's
-        new rating and place). False if it was rated already."""
+        new rating and place). Returns whether this call claimed it and, when it moved no
+        rating, why (accounts at it share a device)."""
         with self.engine.begin() as conn:
             claimed = conn.execute(
                 update(rated_tables)
@@ -330,7 +469,7 @@ class AccountStore:
                 .values(rated_at=now)
             )
             if claimed.rowcount != 1:
-                return False
+                return False, None
             holders = {
                 r.seat: r.account_id
                 for r in conn.execute(
@@ -339,6 +478,14 @@ class AccountStore:
                     )
                 )
             }
+            shared = self._shared_device(conn, holders)
+            if shared is not None:
+                conn.execute(
+                    update(rated_tables)
+                    .where(rated_tables.c.table_id == table_id)
+                    .values(not_rated=shared)
+                )
+                return True, shared
             seated = [
                 SeatRating(account_id, seat, *self._rating(conn, account_id, game))
                 for seat, account_id in sorted(holders.items())
@@ -347,7 +494,28 @@ class AccountStore:
                 self._store_rating(
                     conn, table_id, game=game, seat=seat, after=after, place=place, now=now
                 )
-        return True
+        return True, None
+
+    @staticmethod
+    def _shared_device(conn: Connection, holders: dict[int, str]) -> str | None:
+        """Why the accounts at these seats may not be rated against each other: two of them
+        signed in from one device (None: no two did)."""
+        if len(set(holders.values())) < 2:
+            return None
+        rows = conn.execute(
+            select(account_devices.c.device, account_devices.c.account_id).where(
+                account_devices.c.account_id.in_(list(holders.values()))
+            )
+        )
+        seats_of = {account: seat for seat, account in holders.items()}
+        by_device: dict[str, set[int]] = {}
+        for r in rows:
+            by_device.setdefault(r.device, set()).add(seats_of[r.account_id])
+        for seats in by_device.values():
+            if len(seats) > 1:
+                shown = " and ".join(str(s + 1) for s in sorted(seats))
+                return f"the accounts at seats {shown} signed in from one device"
+        return None
 
     def _rating(self, conn: Connection, account_id: str, game: str) -> tuple[Rating, int]:
         query = select(ratings).where(

@@ -4,6 +4,8 @@ The security model is docs/accounts.md."""
 
 from __future__ import annotations
 
+import re
+import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
@@ -21,6 +23,9 @@ from ludoteca.server.table.table import Table
 from .deps import Client, LobbyDep, State
 
 router = APIRouter(tags=["accounts"])
+DEVICE = "ludoteca_device"
+DEVICE_SHAPE = re.compile(r"[A-Za-z0-9_-]{32}")
+DEVICE_COOKIE_SECONDS = 400 * 86400  # the longest a browser keeps a cookie
 
 
 class _Body(BaseModel):
@@ -95,11 +100,28 @@ def origin_of(request: Request) -> tuple[str, str]:
     return url.hostname or "localhost", f"{url.scheme}://{url.netloc}"
 
 
-def with_session(request: Request, signed: SignedIn, status: int = 200) -> JSONResponse:
+async def with_session(
+    request: Request, accounts: Accounts, signed: SignedIn, status: int = 200
+) -> JSONResponse:
+    """The new session's cookies, and the browser's device cookie (made at its first sign-in):
+    the accounts that sign in on one browser are not rated against each other."""
     response = JSONResponse({"name": signed.account.name}, status_code=status)
     settings = request.app.state.ludoteca.settings
     secure = request.url.scheme == "https"
     lifetime = int(settings.session_max_seconds)
+    device = request.cookies.get(DEVICE) or ""
+    if not DEVICE_SHAPE.fullmatch(device):
+        device = secrets.token_urlsafe(24)
+    await accounts.seen_on_device(signed.account, device)
+    response.set_cookie(
+        DEVICE,
+        device,
+        max_age=DEVICE_COOKIE_SECONDS,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=secure,
+    )
     response.set_cookie(
         COOKIE,
         signed.token,
@@ -131,7 +153,7 @@ async def sign_up(
     body: Credentials, request: Request, accounts: AccountsDep, client: Client
 ) -> JSONResponse:
     signed = await accounts.sign_up(body.name, body.password, client, request.cookies.get(COOKIE))
-    return with_session(request, signed, 201)
+    return await with_session(request, accounts, signed, 201)
 
 
 @router.post(
@@ -142,7 +164,7 @@ async def sign_in(
     body: Credentials, request: Request, accounts: AccountsDep, client: Client
 ) -> JSONResponse:
     signed = await accounts.sign_in(body.name, body.password, client, request.cookies.get(COOKIE))
-    return with_session(request, signed)
+    return await with_session(request, accounts, signed)
 
 
 @router.get(
@@ -193,7 +215,7 @@ async def add_passkey(
     signed = await accounts.register_passkey(
         body.credential, rp_id, origin, request.cookies.get(COOKIE)
     )
-    return with_session(request, signed, 201)
+    return await with_session(request, accounts, signed, 201)
 
 
 @router.post("/api/passkeys/login-options", summary="Start signing in with a passkey")
@@ -210,7 +232,7 @@ async def passkey_login(
     signed = await accounts.login_passkey(
         body.credential, rp_id, origin, client, request.cookies.get(COOKIE)
     )
-    return with_session(request, signed)
+    return await with_session(request, accounts, signed)
 
 
 # --------------------------------------------------------------------------------- me
@@ -251,7 +273,10 @@ async def keep_seats(
 ) -> dict[str, Any]:
     kept = []
     for table, seat, held in await seats_held(lobby, body.seats):
-        await accounts.hold_seat(me.account, table.id, seat, held.token)
+        try:
+            await accounts.hold_seat(me.account, table.id, seat, held.token)
+        except Rejected:  # already_seated: an account keeps one seat of a table
+            continue
         kept.append({"table": table.id, "seat": seat})
     return {"kept": kept}
 

@@ -49,6 +49,8 @@ async def health(state: State) -> JSONResponse:
             "deadline_duty": state.deadlines.on_duty,
             "deadlines_fired": state.deadlines.fired,
             "fired_twice": sum(FIRED_TWICE.values()),
+            # rated tables whose rating failed (set aside; docs/accounts.md says what to do)
+            "ratings_failed": await state.accounts.failed_ratings(),
             "connections": len(state.connections),
             "limits": state.limits.backend,
             "process": cluster.name,  # "solo", or this process's name among several

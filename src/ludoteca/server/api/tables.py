@@ -21,6 +21,8 @@ from pydantic import (
 )
 
 from ludoteca.bots import LEVELS
+from ludoteca.server.accounts.rows import Account
+from ludoteca.server.accounts.service import Accounts, already_seated
 from ludoteca.server.lobby.lobby import Lobby, SeatRequest
 from ludoteca.server.messages import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejected
 from ludoteca.server.table.table import Table
@@ -243,24 +245,47 @@ async def join(  # noqa: PLR0917
     me: MaybeMe,
     accounts: AccountsDep,
 ) -> dict[str, Any]:
+    """A signed-in person holds the seat on every device; an account holds one seat of a
+    table (422 ``already_seated``)."""
     rated = await accounts.is_rated(table_id[:64])
     if rated and me is None:
         raise Rejected(ErrorCode.NOT_SIGNED_IN, "this table is rated: sign in to join it")
+    if me is not None:
+        await _one_seat(lobby, accounts, me.account, table_id)
     seat, token = await lobby.join(
         table_id, me.account.name if me is not None else body.name, body.seat
     )
     if me is not None:
-        await accounts.hold_seat(me.account, table_id, seat, token)
+        try:
+            await accounts.hold_seat(me.account, table_id, seat, token)
+        except Rejected:  # the same account joined at once from elsewhere: this seat goes
+            await lobby.leave(table_id, token)
+            raise
     table = await lobby.residency.peek(table_id)
     summary = table.summary() | {"rated": rated}
     return {"table": summary, "seat": seat, "token": token, **links(request, table.id)}
 
 
+async def _one_seat(lobby: Lobby, accounts: Accounts, account: Account, table_id: str) -> None:
+    """``already_seated`` when the account still holds a seat of this table."""
+    held = await accounts.seat_at(account, table_id)
+    if held is None:
+        return
+    table = await lobby.residency.peek(table_id)
+    if table.seat_for_token(held.token) == held.seat:
+        raise already_seated(held.seat)
+    await accounts.release_seat(table_id, held.seat, held.token, left=False)  # left behind
+
+
 @router.post("/api/tables/{table_id}/leave", summary="Leave your seat")
 async def leave(
-    table_id: str, lobby: LobbyDep, authorization: Authorization = None
+    table_id: str, lobby: LobbyDep, accounts: AccountsDep, authorization: Authorization = None
 ) -> dict[str, Any]:
-    await lobby.leave(table_id, bearer(authorization))
+    """Left before the start, the seat is nobody's: an account's link to it ends."""
+    token = bearer(authorization)
+    freed = await lobby.leave(table_id, token)
+    if freed is not None and token is not None:
+        await accounts.release_seat(table_id, freed, token, left=True)
     return {"table": (await lobby.residency.peek(table_id)).summary()}
 
 

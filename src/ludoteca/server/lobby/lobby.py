@@ -227,8 +227,9 @@ class Lobby:
                 await self._start(table)
         return row.seat, token
 
-    async def leave(self, table_id: str, token: str | None) -> None:
-        """Before the start the seat is free again; during the match the table plays for it."""
+    async def leave(self, table_id: str, token: str | None) -> int | None:
+        """Before the start the seat is free again; during the match the table plays for it.
+        Returns the seat when it was freed (left before the start)."""
         table = await self.residency.get(table_id)
         seat = table.seat_for_token(token)
         if seat is None:
@@ -246,10 +247,12 @@ class Lobby:
             elif table.row.status == Status.PLAYING:
                 row.away = True
             else:
-                return
+                return None
             await self.storage.update_seat(table_id, row)
+            freed = seat if row.kind == SeatKind.OPEN else None
         log("seat_left", table=table_id, seat=seat)
         await table.after_change()
+        return freed
 
     async def start(self, table_id: str, token: str | None) -> Table:
         table = await self.residency.get(table_id)

@@ -134,6 +134,8 @@ account_seats = Table(
     ),  # the seat's token, handed to the account's devices
     Column("at", Float, nullable=False),
     Index("ix_account_seats_account_id_at", "account_id", "at"),
+    # one seat per account at a table (revision 0010): rating keys its changes on the pair
+    Index("ux_account_seats_table_id_account_id", "table_id", "account_id", unique=True),
 )
 
 rated_tables = Table(
@@ -143,6 +145,10 @@ rated_tables = Table(
     Column("game", String(64), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("rated_at", Float),  # None until the match is over and rated (exactly once)
+    # revision 0010: why the match moved no rating (it failed, or its accounts share a device)
+    Column("not_rated", Text),
+    Column("failed_at", Float),  # set when rating it failed: an operator's to look at
+    Index("ix_rated_tables_failed_at", "failed_at"),
 )
 
 ratings = Table(
@@ -172,6 +178,26 @@ rating_changes = Table(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Index("ix_rating_changes_account_id_at", "account_id", "at"),
+)
+
+# ------------------------------------------------- devices and released names (revision 0010)
+# The browsers (a digest of a long-lived cookie) each account signed in from: accounts that share
+# one are not rated against each other. A deleted account's name, as a digest, is held for a
+# while so that re-registering it does not shed a rating (docs/accounts.md).
+account_devices = Table(
+    "account_devices",
+    metadata,
+    Column("device", String(64), primary_key=True),
+    Column("account_id", String(32), primary_key=True),
+    Column("seen_at", Float, nullable=False),
+    Index("ix_account_devices_account_id", "account_id"),
+)
+
+released_names = Table(
+    "released_names",
+    metadata,
+    Column("name_digest", String(64), primary_key=True),
+    Column("released_at", Float, nullable=False),
 )
 
 # --------------------------------------------------------- match analyses (revision 0009)

@@ -148,7 +148,7 @@ export function mount(root) {
         h("h1", {}, t("account.title")),
         state.error && h("p", { class: "error", role: "alert" }, state.error),
         state.who === undefined ? h("p", { class: "loading" }, t("app.loading")) : state.who ? signedIn() : [h("p", { class: "lead" }, t("account.lead")), h("div", { class: "account-forms" }, form("signin"), form("signup"))],
-        h("section", { class: "privacy", id: "privacy" }, h("h2", {}, t("account.privacy_title")), ["stored", "passwords", "sessions", "notify", "records", "delete"].map((key) => h("p", {}, t(`account.privacy.${key}`)))),
+        h("section", { class: "privacy", id: "privacy" }, h("h2", {}, t("account.privacy_title")), ["stored", "passwords", "sessions", "devices", "notify", "records", "delete"].map((key) => h("p", {}, t(`account.privacy.${key}`)))),
       ),
     );
   }
