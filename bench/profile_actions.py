@@ -42,9 +42,9 @@ from ludoteca.games import all_games
 from ludoteca.server import connection
 from ludoteca.server.config import Settings
 from ludoteca.server.lobby.lobby import Lobby
-from ludoteca.server.services import Services
 from ludoteca.server.storage import Storage, open_storage
 from ludoteca.server.table.bot_runner import BotRunner
+from ludoteca.server.table.services import Services
 from ludoteca.server.table.table import Table
 
 T = TypeVar("T")

@@ -1,6 +1,7 @@
-"""No module under ``src/ludoteca`` imports another in a cycle (imports under ``if TYPE_CHECKING:``
-aside): the layers stay one-directional, core <- games <- bots <- server <- cli, and inside a game
-rules <- notation <- view, bot <- game.
+"""No module under ``src/ludoteca`` imports another in a cycle, imports under ``if TYPE_CHECKING:``
+included: the layers stay one-directional, core <- games <- bots <- server <- cli, inside a game
+rules <- notation <- view, bot <- game, and inside the server its sub-packages in the order of
+``SERVER_LAYERS`` (``docs/server.md``).
 
 The graph is read from the source with ``ast``, every import counted wherever it is written (inside
 a function too). Importing ``a.b.c`` runs the packages ``a`` and ``a.b`` first, so it counts as
@@ -33,12 +34,12 @@ def _type_checking_only(node: ast.If) -> bool:
     )
 
 
-def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+def _imports(tree: ast.AST, typing: bool) -> list[ast.Import | ast.ImportFrom]:
     found: list[ast.Import | ast.ImportFrom] = []
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If) and _type_checking_only(node):
+        if not typing and isinstance(node, ast.If) and _type_checking_only(node):
             stack.extend(node.orelse)
             continue
         if isinstance(node, ast.Import | ast.ImportFrom):
@@ -47,15 +48,16 @@ def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def import_graph(root: Path, package: str) -> dict[str, set[str]]:
-    """For each module of ``package``, the modules of ``package`` that importing it runs."""
+def import_graph(root: Path, package: str, typing: bool = True) -> dict[str, set[str]]:
+    """For each module of ``package``, the modules of ``package`` that importing it runs, and
+    (``typing``) those it imports for its types only."""
     modules = module_names(root, package)
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         is_package = path.name == "__init__.py"
         here = name if is_package else name.rpartition(".")[0]
         targets: set[str] = set()
-        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8")), typing):
             if isinstance(node, ast.Import):
                 targets.update(alias.name for alias in node.names)
                 continue
@@ -119,6 +121,70 @@ def test_no_module_under_ludoteca_imports_another_in_a_cycle() -> None:
     assert cycles(graph) == []
 
 
+SERVER_LAYERS = (
+    ("config",),
+    ("logs",),
+    ("messages",),
+    ("storage", "signing"),
+    ("migrations", "cluster", "guards", "analysis", "background"),
+    ("table",),
+    ("lobby", "notify", "accounts"),
+    ("realtime", "site"),
+    ("api",),
+    ("app",),
+    ("main",),
+)
+"""The server's sub-packages and top modules, lowest first: each imports only from the layers
+below its own (``docs/server.md`` has the map)."""
+
+
+def server_layer_problems(
+    graph: dict[str, set[str]], layers: tuple[tuple[str, ...], ...]
+) -> list[str]:
+    """Each import between two server parts that does not point down the layers."""
+    level = {part: i for i, names in enumerate(layers) for part in names}
+
+    def part(module: str) -> str | None:
+        names = module.split(".")
+        return names[2] if names[:2] == ["ludoteca", "server"] and len(names) > 2 else None
+
+    problems = []
+    for module, targets in sorted(graph.items()):
+        here = part(module)
+        for target in sorted(targets):
+            there = part(target)
+            if here is None or there is None or here == there:
+                continue
+            if here not in level or there not in level:
+                problems.append(f"{module} -> {target}: a part missing from SERVER_LAYERS")
+            elif level[there] >= level[here]:
+                problems.append(f"{module} -> {target}: {here} may not import {there}")
+    return problems
+
+
+def test_the_server_s_parts_import_only_downwards() -> None:
+    graph = import_graph(SRC, "ludoteca")
+    assert "ludoteca.server.table.table" in graph["ludoteca.server.lobby.lobby"]
+    assert server_layer_problems(graph, SERVER_LAYERS) == []
+    found = {p for names in SERVER_LAYERS for p in names}
+    server = SRC / "ludoteca" / "server"
+    on_disk = {p.stem for p in server.glob("*.py")} | {
+        p.name for p in server.iterdir() if p.is_dir()
+    }
+    assert on_disk - {"__init__", "__pycache__"} == found
+
+
+def test_the_layer_check_finds_an_import_upwards() -> None:
+    graph = {
+        "ludoteca.server.table.ledger": {"ludoteca.server.lobby.lobby"},
+        "ludoteca.server.lobby.lobby": set(),
+    }
+    assert server_layer_problems(graph, (("table",), ("lobby",))) == [
+        "ludoteca.server.table.ledger -> ludoteca.server.lobby.lobby: table may not import lobby"
+    ]
+    assert server_layer_problems(graph, (("lobby",), ("table",))) == []
+
+
 def test_inside_a_game_the_rules_import_no_notation_view_or_bot() -> None:
     graph = import_graph(SRC, "ludoteca")
     packages = sorted(
@@ -135,7 +201,7 @@ def test_inside_a_game_the_rules_import_no_notation_view_or_bot() -> None:
         assert f"{package}.view" not in graph[f"{package}.bot"]
 
 
-def test_the_check_finds_a_cycle_through_a_function_import_and_skips_type_checking(
+def test_the_check_finds_a_cycle_through_a_function_import_and_through_type_checking(
     tmp_path: Path,
 ) -> None:
     pkg = tmp_path / "demo"
@@ -147,8 +213,9 @@ def test_the_check_finds_a_cycle_through_a_function_import_and_skips_type_checki
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from demo import a\nB = 1\n"
     )
     (pkg / "c.py").write_text("from . import a\n")
-    assert cycles(import_graph(tmp_path, "demo")) == []
+    assert cycles(import_graph(tmp_path, "demo", typing=False)) == []
+    assert cycles(import_graph(tmp_path, "demo")) == [["demo.a", "demo.sub", "demo.sub.b"]]
     (pkg / "sub" / "b.py").write_text("B = 1\n\ndef late():\n    from ..c import x\n")
-    graph = import_graph(tmp_path, "demo")
+    graph = import_graph(tmp_path, "demo", typing=False)
     assert graph["demo.a"] == {"demo.sub", "demo.sub.b"}
     assert cycles(graph) == [["demo.a", "demo.c", "demo.sub", "demo.sub.b"]]

@@ -15,9 +15,9 @@ from kit.servers import server_settings
 from ludoteca.core.fairness import seat_commitment
 from ludoteca.server.cluster.base import Notice
 from ludoteca.server.lobby.lobby import Lobby
-from ludoteca.server.services import Services
 from ludoteca.server.storage import Storage, open_storage
 from ludoteca.server.table.bot_runner import BotRunner
+from ludoteca.server.table.services import Services
 from ludoteca.server.table.table import Table
 
 

@@ -18,11 +18,11 @@ from ludoteca.core import Match, Player, commitment
 from ludoteca.games import get
 from ludoteca.server.lobby.lobby import Lobby, SeatRequest
 from ludoteca.server.messages import Rejected, Status
-from ludoteca.server.services import Services
 from ludoteca.server.storage import ActionRow, SeatRow, SqlStorage, TableRow, open_storage
 from ludoteca.server.storage.schema import actions, seats, tables
 from ludoteca.server.storage.statements import seat_values, table_values
 from ludoteca.server.table.bot_runner import BotRunner
+from ludoteca.server.table.services import Services
 
 
 class Clock:

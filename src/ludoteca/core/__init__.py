@@ -1,6 +1,6 @@
 """Game-agnostic contracts: the rules interface, errors, the seeded stream, records and bots."""
 
-from .bot import Bot, decide
+from .bot import decide
 from .errors import (
     IllegalActionError,
     InvalidActionError,
@@ -15,7 +15,7 @@ from .errors import (
     UnknownGameError,
 )
 from .fairness import Deal, commitment, derive_seed, fingerprint, match_seed, seed_fingerprint
-from .game import JSON, LANGUAGES, Event, Game, GameSpec, Outcome
+from .game import JSON, LANGUAGES, Bot, Event, Game, GameSpec, Outcome
 from .match import Match, Prepared
 from .record import MatchRecord, Player, RecordError, Step
 from .rng import Stream

@@ -1,4 +1,4 @@
-"""What a bot is, and the one way anything asks a bot for a decision.
+"""The one way anything asks a bot (``game.Bot``) for a decision.
 
 A bot never receives the authoritative state: ``decide`` hands it a world sampled from the seat's
 information set (``Game.sample_world``), so whatever the bot reads, it can only know what its seat
@@ -9,18 +9,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
-from typing import Any, Protocol
+from typing import Any
 
-from .game import Game
+from .game import Bot, Game
 from .state import State
-
-
-class Bot(Protocol):
-    """Chooses one of the legal actions for ``seat`` in ``world`` (a sampled world)."""
-
-    name: str
-
-    def choose(self, game: Game[Any, Any], world: Any, seat: int, rng: random.Random) -> Any: ...
 
 
 def decide(bot: Bot, game: Game[Any, Any], state: State, seat: int, rng: random.Random) -> Hashable:

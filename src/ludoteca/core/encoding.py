@@ -15,16 +15,20 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-from .game import JSON
-
-if TYPE_CHECKING:
-    from .game import Game
+from typing import Any, Protocol
 
 Tensor = Any
 """A numpy float32 array (``ludoteca.interop.encoding.Tensor``); any array that slices, reshapes
 and fills like one."""
+
+
+class Actions(Protocol):
+    """What an encoding reads of a game: its legal actions and their text (every ``Game`` has
+    them; naming this much keeps ``game`` and ``encoding`` from importing each other)."""
+
+    def legal_actions(self, state: Any) -> list[Any]: ...
+
+    def action_to_text(self, state: Any, action: Any) -> str: ...
 
 
 class EncodingError(ValueError):
@@ -84,11 +88,11 @@ class Encoding(ABC):
         """The tensor's blocks in order: name, shape and what the numbers mean."""
 
     @abstractmethod
-    def fill(self, obs: JSON, views: dict[str, Tensor]) -> None:
+    def fill(self, obs: dict[str, Any], views: dict[str, Tensor]) -> None:
         """Write the observation into the (zeroed) block views."""
 
     # ------------------------------------------------------------------------------ actions
-    def action_id(self, game: Game[Any, Any], state: Any, action: Hashable) -> int:
+    def action_id(self, game: Actions, state: Any, action: Hashable) -> int:
         found = self.known.get(action)
         if found is None:
             text = game.action_to_text(state, action)
@@ -101,7 +105,7 @@ class Encoding(ABC):
             self.by_object[id(action)] = found
         return found
 
-    def legal_ids(self, game: Game[Any, Any], state: Any) -> tuple[list[int], list[Hashable]]:
+    def legal_ids(self, game: Actions, state: Any) -> tuple[list[int], list[Hashable]]:
         """The legal actions (the game's order) and their ids, item by item."""
         actions = game.legal_actions(state)
         return self.ids_of(game, state, actions), actions
@@ -118,14 +122,14 @@ class Encoding(ABC):
         they derive from a list: a game with few distinct legal lists; None for the others."""
         return None
 
-    def ids_of(self, game: Game[Any, Any], state: Any, actions: list[Hashable]) -> list[int]:
+    def ids_of(self, game: Actions, state: Any, actions: list[Hashable]) -> list[int]:
         """The ids of ``actions``, legal in ``state``, item by item (a new list)."""
         try:
             return list(map(self.id_of_object, map(id, actions)))
         except KeyError:
             return [self.action_id(game, state, a) for a in actions]
 
-    def legal(self, game: Game[Any, Any], state: Any) -> dict[int, Hashable]:
+    def legal(self, game: Actions, state: Any) -> dict[int, Hashable]:
         """The legal actions by id (ids ascending)."""
         ids, actions = self.legal_ids(game, state)
         return dict(sorted(zip(ids, actions, strict=True)))
@@ -136,7 +140,11 @@ class Encoding(ABC):
         return {s.name: flat[s.offset : s.offset + s.size].reshape(s.shape) for s in self.segments}
 
     def write(
-        self, obs: JSON, seat: int | None, flat: Tensor, views: dict[str, Tensor] | None = None
+        self,
+        obs: dict[str, Any],
+        seat: int | None,
+        flat: Tensor,
+        views: dict[str, Tensor] | None = None,
     ) -> None:
         """Fill ``flat`` (``self.size`` numbers) from ``obs``, seen by ``seat`` (None: spectator);
         ``views`` are ``self.views(flat)`` when the caller keeps them."""

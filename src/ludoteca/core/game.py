@@ -28,7 +28,6 @@ from .rng import Stream
 from .state import State
 
 if TYPE_CHECKING:
-    from .bot import Bot
     from .encoding import Encoding
 
 JSON = dict[str, Any]
@@ -39,6 +38,15 @@ LEVELS = ("random", "easy", "medium", "hard")
 
 S = TypeVar("S", bound=State)
 A = TypeVar("A", bound=Hashable)
+
+
+class Bot(Protocol):
+    """Chooses one of the legal actions for ``seat`` in ``world`` (a sampled world: ``bot.decide``
+    is the one way anything asks a bot)."""
+
+    name: str
+
+    def choose(self, game: Game[Any, Any], world: Any, seat: int, rng: random.Random) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)

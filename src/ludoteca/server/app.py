@@ -38,12 +38,12 @@ from .messages import CloseCode, ErrorCode, Rejected, http_status
 from .notify.keys import NotifyKeys
 from .notify.notifier import Notifier, offer
 from .notify.store import NotifyStore
-from .services import Services
 from .signing import KeyRing
 from .site.pages import mount_web, web_root
 from .site.pwa import mount_app_shell
 from .storage import SqlStorage, Storage, open_storage
 from .table.bot_runner import BotRunner
+from .table.services import Services
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -7,8 +7,8 @@ from collections.abc import Hashable
 from itertools import combinations
 from typing import Any
 
-from ludoteca.core import JSON, Game
-from ludoteca.core.encoding import Encoding, Tensor, observer_block, one_hot
+from ludoteca.core import JSON
+from ludoteca.core.encoding import Actions, Encoding, Tensor, observer_block, one_hot
 
 DICE_COLOURS = ("white", "yellow", "red")
 DICE_FACES = ("sword1", "sword2", "sword3", "coin", "yellow-die", "red-die", "x")
@@ -33,7 +33,7 @@ class DiceHeroesEncoding(Encoding):
         super().__init__(players)
         self.by_dice: dict[Hashable, list[int]] = {}
 
-    def legal_ids(self, game: Game[Any, Any], state: Any) -> tuple[list[int], list[Hashable]]:
+    def legal_ids(self, game: Actions, state: Any) -> tuple[list[int], list[Hashable]]:
         """The legal actions are ``stop`` and every set of the dice that may be re-rolled, the
         last of them all those dice: it names the list, whose ids are found once per such set
         (the ids are shared, never changed)."""

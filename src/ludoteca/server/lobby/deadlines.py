@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from ludoteca.server.logs import log
 
 from .residency import Residency
-from .sleeping import doze
 
 DUTY = "deadlines"
 TAKE_AT_ONCE = 16  # tables read from the database at the same time
@@ -91,7 +90,7 @@ class Deadlines:
             due_now = (table.due() or 0.0) <= services.now() + 1.0
             if timer is not None and due_now:
                 await asyncio.wait([timer], timeout=FIRING_SECONDS)
-            if await doze(self.residency, table_id):
+            if await self.residency.doze(table_id):
                 self.woken.pop(table_id, None)
         except Exception as exc:  # one table must not stop the others: tried again next round
             log("deadline_failed", logging.ERROR, table=table_id, error=repr(exc))
@@ -107,11 +106,11 @@ class Deadlines:
         return False
 
     async def doze_woken(self) -> None:
-        """Tables read for a deadline leave memory again once they may (``sleeping.doze``);
+        """Tables read for a deadline leave memory again once they may (``Residency.doze``);
         one with a bot to move, or its timeout on the way, is tried again next round."""
         for table_id in list(self.woken):
             held = self.residency.held.get(table_id)
-            if held is None or await doze(self.residency, table_id):
+            if held is None or await self.residency.doze(table_id):
                 del self.woken[table_id]
             elif held.table.listeners or held.table.audience.elsewhere:
                 del self.woken[table_id]  # someone is at it: the sweep lets it doze later

@@ -15,11 +15,11 @@ from ludoteca.core.fairness import new_secret
 from ludoteca.games import all_games
 from ludoteca.server.logs import log
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
-from ludoteca.server.services import Services
 from ludoteca.server.storage import ConflictError, SeatRow, Storage, TableRow
 from ludoteca.server.storage.rows import REAL_TIME
 from ludoteca.server.table import pacing
 from ludoteca.server.table.ledger import token_hash
+from ludoteca.server.table.services import Services
 from ludoteca.server.table.table import Table
 
 from .residency import Residency

@@ -18,11 +18,11 @@ from ludoteca.server.cluster.base import Notice
 from ludoteca.server.config import Settings
 from ludoteca.server.logs import log, monotonic_ms
 from ludoteca.server.messages import ErrorCode, Rejected, Status
-from ludoteca.server.services import Services
 from ludoteca.server.storage import ActionRow, Storage, TableRow
+from ludoteca.server.table.services import Services
 from ludoteca.server.table.table import Table
 
-from .sleeping import doze_all
+from .sleeping import sleeps_until
 
 MAX_TABLE_ID = 32  # ids are 8 characters; a longer one is refused without asking storage
 
@@ -362,8 +362,33 @@ class Residency:
             log("table_expired", table=tid)
         if self.shared:
             self._let_go(now)
-        await doze_all(self)
+        for table_id in list(self.held):
+            await self.doze(table_id)
         return len(stale), self._evict_finished(now)
+
+    async def doze(self, table_id: str, margin: float = 1.0) -> bool:
+        """The table leaves memory, and this process lets its lease go, if it may sleep
+        (``sleeping.sleeps_until``): it sleeps in the database until it is opened or due. True if
+        it left."""
+        held = self.held.get(table_id)
+        if held is None or table_id in self.broken:
+            return False
+        table = held.table
+        due_at = sleeps_until(table, self.services.now(), margin)
+        if due_at is None:
+            return False
+        if table.row.due_at is None or abs(table.row.due_at - due_at) > 0.001:
+            # read early (a due time stored as a hint): store the deadline it is really due at
+            if not await self.storage.set_due(table_id, table.version, due_at):
+                return False  # it moved meanwhile: it is read again, and tried next time
+            table.row.due_at = due_at
+        if table_id not in self.held or table.listeners or table.lock.locked():
+            return False  # someone came while the due time was written
+        self.drop(table_id)
+        if self.services.cluster.drives(table_id):
+            await self.services.cluster.release(table_id)
+        log("table_dozed", logging.DEBUG, table=table_id, due_at=round(due_at, 3))
+        return True
 
     def _evict_finished(self, now: float) -> int:
         over = [h for h in self.held.values() if h.table.row.status == Status.OVER]

@@ -16,11 +16,11 @@ from typing import Any
 from ludoteca.core import Deal, Event, Game, Match, Player, ReplayError, Step, fingerprint
 from ludoteca.core.record import Actor
 from ludoteca.server.messages import SeatKind, Status
-from ludoteca.server.services import Services
 from ludoteca.server.storage import ActionRow, SeatRow, TableRow
 
 from . import pacing
 from .seeding import deal_of, waiting_for
+from .services import Services
 
 
 def actor(by: str) -> Actor:

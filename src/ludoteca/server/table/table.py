@@ -28,7 +28,6 @@ from ludoteca.core.record import Actor
 from ludoteca.server.cluster.base import Notice, NoticeKind
 from ludoteca.server.logs import log, monotonic_ms
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
-from ludoteca.server.services import Services
 from ludoteca.server.storage import ActionRow, Append, ConflictError, SeatRow, TableRow
 
 from . import pacing
@@ -38,6 +37,7 @@ from .driver import Driver
 from .ledger import Ledger, LogEntry
 from .replication import Replica
 from .seeding import commitment_problem, reveal_problem
+from .services import Services
 from .turns import TurnBegan
 from .views import SeatView, Views
 

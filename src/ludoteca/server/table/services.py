@@ -12,8 +12,9 @@ from ludoteca.server.analysis.queue import MatchOverHook, NoAnalysis
 from ludoteca.server.cluster.base import Cluster, Solo
 from ludoteca.server.signing import KeyRing
 from ludoteca.server.storage import Storage
-from ludoteca.server.table.bot_runner import BotRunner
-from ludoteca.server.table.turns import NoTurnHook, TurnHook
+
+from .bot_runner import BotRunner
+from .turns import NoTurnHook, TurnHook
 
 if TYPE_CHECKING:
     from ludoteca.server.config import Settings
