@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from kit.client import two_people_table
+from kit.env import seconds
 from kit.servers import ServerProcess, close_api
 
 HEALTH_LIMIT = 0.5  # seconds another client's health check may take while one client attacks
@@ -25,7 +26,7 @@ HEALTH_LIMIT = 0.5  # seconds another client's health check may take while one c
 
 def upgrade(port: int, path: str) -> tuple[socket.socket, bytes]:
     """A raw websocket handshake to ``path``: the socket and the server's answer (its head)."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=seconds(10))
     key = base64.b64encode(os.urandom(16)).decode()
     sock.sendall(
         (
@@ -68,7 +69,7 @@ class HealthProbe:
 
     def _run(self) -> None:
         transport = httpx.HTTPTransport(local_address=self.source)
-        with httpx.Client(base_url=self.base, timeout=30, transport=transport) as http:
+        with httpx.Client(base_url=self.base, timeout=seconds(30), transport=transport) as http:
             while not self._stop.is_set():
                 began = time.monotonic()
                 try:
@@ -86,7 +87,7 @@ class HealthProbe:
 
     def __exit__(self, *_exc: object) -> None:
         self._stop.set()
-        self._thread.join(timeout=60)
+        self._thread.join(timeout=seconds(60))
 
     @property
     def slowest(self) -> float:
@@ -213,7 +214,7 @@ def test_idle_and_half_sent_connections_from_one_address_stall_nobody(
 def test_a_body_that_does_not_arrive_in_time_closes_the_connection(
     guarded_server: ServerProcess,
 ) -> None:
-    sock = socket.create_connection(("127.0.0.1", guarded_server.port), timeout=10)
+    sock = socket.create_connection(("127.0.0.1", guarded_server.port), timeout=seconds(10))
     with contextlib.closing(sock):
         began = time.monotonic()
         sock.sendall(
