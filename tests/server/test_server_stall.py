@@ -20,6 +20,7 @@ import pytest
 from kit.client import two_people_table
 from kit.env import seconds
 from kit.servers import ServerProcess, close_api
+from kit.wait import eventually
 
 HEALTH_LIMIT = 0.5  # seconds another client's health check may take while one client attacks
 
@@ -134,7 +135,8 @@ def test_a_flooding_websocket_is_cut_off_and_stalls_nobody(
     if greeted:
         sock.sendall(frame(b'{"type": "hello", "token": "%s"}' % tokens[0].encode()))
     with HealthProbe(lone_server.base) as probe, contextlib.closing(sock):
-        time.sleep(0.3)
+        # measured from its first answer: on a busy machine the probe's thread may start late
+        eventually(lambda: probe.times, 10, what="the probe's first answer")
         sent, cut_after = flood(sock, 12.0)
         time.sleep(0.5)
     assert not probe.failures, probe.failures[:3]
@@ -195,6 +197,7 @@ def test_idle_and_half_sent_connections_from_one_address_stall_nobody(
     those whose headers do not arrive in time are closed."""
     probe_from = HealthProbe(guarded_server.base, source="127.0.0.2")  # another client
     with probe_from as probe:
+        eventually(lambda: probe.times, 10, what="the probe's first answer")
         held = open_idle(guarded_server.port, 4010, b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
         try:
             time.sleep(1.0)
