@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from kit import processes
+from kit.env import seconds
 from ludoteca.bots import make_bot
 from ludoteca.bots.arena import play_match
 from ludoteca.cli import main
@@ -41,7 +43,7 @@ def ludoteca(
         check=False,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=seconds(600),
         cwd=cwd,
         env={**os.environ, "PYTHONHASHSEED": "random"},
     )
@@ -484,7 +486,7 @@ def test_a_person_plays_a_whole_match_in_the_terminal(game_id: str, tmp_path: Pa
     """Drive ``ludoteca play`` as a person would: read the prompt, ask '?', pick an action by
     its text or by its number; at the end the record is written where it says, and checks."""
     record = tmp_path / "match.json"
-    process = subprocess.Popen(
+    process = processes.spawn(
         [
             sys.executable,
             "-u",
@@ -499,6 +501,7 @@ def test_a_person_plays_a_whole_match_in_the_terminal(game_id: str, tmp_path: Pa
             "--record",
             str(record),
         ],
+        f"ludoteca play {game_id}",
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -532,7 +535,7 @@ def test_a_person_plays_a_whole_match_in_the_terminal(game_id: str, tmp_path: Pa
             actions.append(line.strip())
         n = pick.randrange(len(actions))
         process.stdin.write(f"{n + 1}\n" if n % 2 else f"{actions[n]}\n")
-    process.wait(timeout=60)
+    process.wait(timeout=seconds(60))
     process.stdin.close()
     process.stdout.close()
     assert process.returncode == 0, seen[-2000:]

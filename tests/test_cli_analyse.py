@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from kit.env import seconds
 from ludoteca.bots.analysis import analyse
 from ludoteca.core import Match, MatchRecord, Player
 from ludoteca.games import get
@@ -23,7 +24,7 @@ def ludoteca(*args: str) -> subprocess.CompletedProcess[str]:
         check=False,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=seconds(600),
         env={**os.environ, "PYTHONHASHSEED": "random"},
     )
 

@@ -9,13 +9,14 @@ import json
 import os
 import pty
 import select
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from kit import processes
+from kit.env import seconds
 from ludoteca.bots import make_bot
 from ludoteca.cli.terminal import LISTED, Terminal, TerminalTable, changed_lines, choices_text
 from ludoteca.core import Deal, Match, Player, verify
@@ -202,11 +203,12 @@ def test_a_real_terminal_sees_the_clock_tick_while_nobody_types(tmp_path: Path) 
     by itself, and when it runs out the table plays; then 'quit'."""
     leader, follower = pty.openpty()
     env = {**os.environ, "COLUMNS": "100", "LINES": "40", "TERM": "xterm"}
-    process = subprocess.Popen(
+    process = processes.spawn(
         [
             *(sys.executable, "-m", "ludoteca.cli", "play", "heroes", "--seed", SECRET),
             *("--turn-seconds", "3", "--bots", "random", "--record", str(tmp_path / "r.json")),
         ],
+        "ludoteca play heroes on a pty",
         stdin=follower,
         stdout=follower,
         stderr=follower,
@@ -216,7 +218,7 @@ def test_a_real_terminal_sees_the_clock_tick_while_nobody_types(tmp_path: Path) 
     os.close(follower)
     seen = b""
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + seconds(30)
         while b"Your time ran out" not in seen and time.monotonic() < deadline:
             ready, _, _ = select.select([leader], [], [], 0.5)
             if ready:
@@ -225,10 +227,9 @@ def test_a_real_terminal_sees_the_clock_tick_while_nobody_types(tmp_path: Path) 
                 except OSError:
                     break
         os.write(leader, b"quit\n")
-        process.wait(timeout=30)
+        process.wait(timeout=seconds(30))
     finally:
-        if process.poll() is None:
-            process.kill()
+        processes.stop(process)
         os.close(leader)
     text = seen.decode("utf-8", "replace")
     assert "\x1b[H\x1b[2J" in text  # drawn in place

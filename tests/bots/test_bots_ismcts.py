@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gc
 import random
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -16,6 +15,7 @@ from typing import Any
 import pytest
 from bots_positions import find, positions, sure_wins
 
+from kit import processes
 from ludoteca.bots import make_bot
 from ludoteca.bots.ismcts import (
     ARMS,
@@ -293,7 +293,7 @@ def test_hard_keeps_its_real_clock_beside_busy_processes() -> None:
     """The machine's clock, not a model of it: with three processes spinning beside it (more
     than the cores the test machine has), ``hard`` on its table settings answers every decision
     that needs a search within 50 ms of its budget, in every game."""
-    spinners = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(3)]
+    spinners = [processes.spawn([sys.executable, "-c", BUSY], "a busy loop") for _ in range(3)]
     try:
         for game_id in all_games():
             game = get(game_id)
@@ -313,8 +313,7 @@ def test_hard_keeps_its_real_clock_beside_busy_processes() -> None:
             assert searched == 2, f"{game_id}: two positions that need a search"
     finally:
         for spinner in spinners:
-            spinner.kill()
-            spinner.wait()
+            processes.stop(spinner)
 
 
 @pytest.mark.parametrize("game_id", list(all_games()))

@@ -35,6 +35,7 @@ from kit.browser import (
     start_from_home,
     state,
 )
+from kit.env import milliseconds, seconds
 from kit.servers import health
 from kit.wait import eventually
 from ludoteca.core import Receipt, verify
@@ -114,12 +115,12 @@ def test_the_page_survives_the_kill_of_its_process(browser: Any, site: Site) -> 
         page.evaluate(WATCH_BANNERS)
         killed = time.monotonic()
         victim.kill()
-        page.wait_for_function("() => window.__banners.length > 0", timeout=5_000)
+        page.wait_for_function("() => window.__banners.length > 0", timeout=milliseconds(5_000))
         # back through nginx (the dead process refuses, nginx tries the other one)
         page.wait_for_function(
             "() => window.__ludoteca.status === 'open' && window.__ludoteca.state.log_from === 0"
             " && document.querySelector('.banner.warn') === null",
-            timeout=15_000,
+            timeout=milliseconds(15_000),
         )
         assert page.evaluate("() => window.__banners") == [catalogue("en")["table"]["reconnecting"]]
         again = state(page)
@@ -146,8 +147,10 @@ def test_the_page_survives_the_kill_of_its_process(browser: Any, site: Site) -> 
         final = play_to_the_end(page, before["version"] - 1, seen, pick)
         assert final["view"]["outcome"] is not None
 
-        record = httpx.get(f"{site.nginx.base}/api/tables/{table_id}/record", timeout=10).json()
-        keys = httpx.get(f"{site.nginx.base}/api/keys", timeout=10).json()["keys"]
+        record = httpx.get(
+            f"{site.nginx.base}/api/tables/{table_id}/record", timeout=seconds(10)
+        ).json()
+        keys = httpx.get(f"{site.nginx.base}/api/keys", timeout=seconds(10)).json()["keys"]
         shown = {
             Receipt(table_id, s["version"], s["chain"]) for s in seen if s["chain"] is not None
         }

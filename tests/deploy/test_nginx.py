@@ -30,10 +30,10 @@ from typing import Any
 import httpx
 import pytest
 
+from kit import processes
 from kit.client import Client
-from kit.env import missing
+from kit.env import missing, seconds
 from kit.servers import ServerProcess, close_api, free_port, health
-from kit.wait import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx.conf"
@@ -54,7 +54,12 @@ def install_nginx() -> str:
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "nginx"]):
         done = subprocess.run(
-            [*sudo, *command], env=env, capture_output=True, text=True, timeout=600, check=False
+            [*sudo, *command],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=seconds(600),
+            check=False,
         )
         if done.returncode != 0:
             return f"`{' '.join([*sudo, *command])}` failed: {done.stderr.strip()[-300:]}"
@@ -127,9 +132,7 @@ class Nginx:
         return f"ws://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()  # nginx: fast shutdown
-            self.process.wait(timeout=20)
+        processes.stop(self.process, grace=20)  # SIGTERM: nginx's fast shutdown, its workers too
 
     def errors(self) -> str:
         path = self.folder / "error.log"
@@ -146,24 +149,22 @@ def start_nginx(binary: str, folder: Path, upstreams: list[int]) -> Nginx:
     command = [binary, "-c", str(main), "-p", str(folder), "-e", str(folder / "error.log")]
     tested = subprocess.run([*command, "-t"], capture_output=True, text=True, check=False)
     assert tested.returncode == 0, tested.stderr
-    process = subprocess.Popen(
-        [*command, "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    process = processes.spawn(
+        [*command, "-g", "daemon off;"],
+        f"nginx on {port}",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     server = Nginx(port, folder, process)
 
     def listening() -> bool:
-        assert process.poll() is None, f"nginx stopped: {server.errors()}"
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
         except OSError:
             return False
         return True
 
-    try:
-        eventually(listening, 20, what=f"nginx listening on {port}")
-    except AssertionError:
-        server.stop()
-        raise
+    processes.wait_ready(process, listening, f"nginx listening on {port}", 20, server.errors)
     return server
 
 
@@ -226,7 +227,7 @@ def site(
 
 def source(address: str) -> httpx.Client:
     """An HTTP client whose connections come from ``address`` (any of 127.0.0.0/8 on Linux)."""
-    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=30)
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=seconds(30))
 
 
 def loopback() -> str:
@@ -279,7 +280,7 @@ def verify_through(
         ],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=seconds(120),
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
@@ -321,7 +322,7 @@ def test_two_people_play_a_whole_match_through_nginx(site: Site, tmp_path: Path)
             else:
                 assert health(site.processes[0].base)["connections"] == 2
             plays = (play_until_over(c, random.Random(n)) for n, c in enumerate(people))
-            await asyncio.wait_for(asyncio.gather(*plays), 240)
+            await asyncio.wait_for(asyncio.gather(*plays), seconds(240))
         finally:
             for client in people:
                 await client.close()

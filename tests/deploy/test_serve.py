@@ -14,7 +14,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from kit.servers import ServerProcess, close_api, free_port, wait_healthy
+from kit import processes
+from kit.env import seconds
+from kit.servers import ServerProcess, close_api, free_port, healthy
 from kit.wait import eventually
 from ludoteca.cli import build_parser
 from ludoteca.server.config import Settings
@@ -31,7 +33,7 @@ def serve(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedPro
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=seconds(60),
         check=False,
     )
 
@@ -127,17 +129,24 @@ def test_two_workers_serve_one_address_and_stop_together(
     tmp_path: Path, postgres_url: str, redis_url: str
 ) -> None:
     port = free_port()
-    log = (tmp_path / "serve.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ludoteca.cli", "serve", "--port", str(port), "--workers", "2"],
-        cwd=tmp_path,
-        env={**os.environ, "LUDOTECA_DB": postgres_url, "LUDOTECA_REDIS": redis_url},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    base = f"http://127.0.0.1:{port}"
+    with (tmp_path / "serve.log").open("w") as log:
+        process = processes.spawn(
+            [sys.executable, "-m", "ludoteca.cli", "serve", "--port", str(port), "--workers", "2"],
+            f"ludoteca serve --workers 2 on {base}",
+            cwd=tmp_path,
+            env={**os.environ, "LUDOTECA_DB": postgres_url, "LUDOTECA_REDIS": redis_url},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     try:
-        base = f"http://127.0.0.1:{port}"
-        wait_healthy(base, 60)
+        processes.wait_ready(
+            process,
+            lambda: healthy(base),
+            f"the server at {base} answering /healthz",
+            60,
+            lambda: processes.tail(tmp_path / "serve.log"),
+        )
         # the second worker may still be starting
         started = (tmp_path / "serve.log").read_text
         eventually(lambda: started().count('"server_started"') >= 2, 30, what="both workers")
@@ -151,9 +160,8 @@ def test_two_workers_serve_one_address_and_stop_together(
         created = httpx.post(f"{base}/api/tables", json={"game": "heroes", "name": "Ana"})
         assert created.status_code == 201
     finally:
-        process.terminate()
-        code = process.wait(timeout=30)
-        log.close()
+        process.terminate()  # the parent alone, as systemd's stop: it stops its workers
+        code = process.wait(timeout=seconds(30))
     assert code == 0
     assert (tmp_path / "serve.log").read_text().count('"server_stopped"') == 2
 
@@ -246,7 +254,7 @@ def test_a_port_in_use_is_one_clear_line_naming_the_setting(tmp_path: Path) -> N
             cwd=tmp_path,
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=seconds(60),
             check=False,
         )
     assert done.returncode == 1

@@ -1,7 +1,11 @@
 """The test kit every test folder imports (``tests/`` is on the path through tests/conftest.py):
 
-- ``kit.env``      the repository's paths, ``IN_CI``, the services' addresses, ``missing``
+- ``kit.env``      the repository's paths, ``IN_CI``, the services' addresses, ``missing``, and
+                   ``seconds``/``milliseconds``: every deadline, stretched by
+                   ``LUDOTECA_TEST_SLOWDOWN`` (or, unset, by the machine's load per core)
 - ``kit.wait``     ``eventually`` / ``eventually_async``: wait for a real event, never a fixed sleep
+- ``kit.processes`` every process a test starts: in a group of its own, waited for until ready or
+                   exited (with its log's last lines), stopped as a group whatever happens
 - ``kit.servers``  ``free_port``, ``server_settings``, ``ThreadServer``, ``ServerProcess``, ``api``
 - ``kit.client``   the websocket ``Client`` and the table helpers built on it
 - ``kit.tables``   in-process lobbies on a fake clock (no server, no sleep)

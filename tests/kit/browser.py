@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kit.env import ROOT, WEB
+from kit.env import ROOT, WEB, milliseconds
 from kit.servers import ServerProcess
 from kit.wait import eventually
 from ludoteca.games import all_games
@@ -37,6 +37,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 TURN_TIMEOUT_MS = 20_000
+PLAYWRIGHT_TIMEOUT_MS = 30_000
 MAX_DECISIONS = 400
 
 State = dict[str, Any]
@@ -86,6 +87,8 @@ class Pages:
         context = self.browser.new_context(
             viewport=viewport or DESKTOP, locale=locale, has_touch=touch, is_mobile=touch
         )
+        # Playwright's own deadline (30 s) for every wait and click a test does not time itself
+        context.set_default_timeout(milliseconds(PLAYWRIGHT_TIMEOUT_MS))
         # the page publishes window.__ludoteca only when asked to (the debug flag)
         context.add_init_script("localStorage.setItem('ludoteca.debug', '1')")
         self.contexts.append(context)
@@ -122,7 +125,7 @@ def decision(page: Page, after: int) -> State:
           return ready ? s : null;
         }""",
         arg=after,
-        timeout=TURN_TIMEOUT_MS,
+        timeout=milliseconds(TURN_TIMEOUT_MS),
     )
     decided: State = found.json_value()
     return decided

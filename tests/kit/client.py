@@ -13,6 +13,7 @@ from typing import Any
 
 import websockets
 
+from kit.env import seconds
 from kit.servers import api
 from ludoteca.core import Match, MatchRecord
 from ludoteca.core.fairness import seat_commitment
@@ -46,6 +47,10 @@ class Client:
         await self.ws.send(json.dumps(message))
 
     async def recv(self, timeout: float = 10) -> dict[str, Any]:
+        """The next message, within ``timeout`` seconds (stretched by ``kit.env.seconds``)."""
+        return await self._recv(seconds(timeout))
+
+    async def _recv(self, timeout: float) -> dict[str, Any]:
         text = await asyncio.wait_for(self.ws.recv(), timeout)
         message: dict[str, Any] = json.loads(text)
         self.raw.append(text)
@@ -77,13 +82,14 @@ class Client:
             await self.send({"type": "reveal", "seed": self.seed, "salt": self.salt})
 
     async def until(self, predicate: Any, timeout: float = 20) -> dict[str, Any]:
-        """Receive until a message satisfies ``predicate``; return it."""
-        deadline = time.monotonic() + timeout
+        """Receive until a message satisfies ``predicate`` (within ``timeout`` seconds, stretched);
+        return it."""
+        deadline = time.monotonic() + seconds(timeout)
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError("the awaited message never came")
-            message = await self.recv(left)
+            message = await self._recv(left)
             if predicate(message):
                 return message
 

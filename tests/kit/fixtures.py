@@ -17,10 +17,10 @@ import psycopg
 import pytest
 import redis
 
+from kit import processes
 from kit.browser import CHROMIUM, CHROMIUM_ARGS, Pages
-from kit.env import POSTGRES_URL, REDIS_URL, missing
-from kit.servers import ServerProcess, ThreadServer, close_api, free_port, server_settings
-from kit.wait import eventually
+from kit.env import POSTGRES_URL, REDIS_URL, milliseconds, missing
+from kit.servers import ServerProcess, ThreadServer, free_port, server_settings
 
 
 def _marked(request: pytest.FixtureRequest, mark: str) -> None:
@@ -31,6 +31,17 @@ def _marked(request: pytest.FixtureRequest, mark: str) -> None:
             f"{request.node.nodeid} uses {mark} without the `{mark}` mark "
             f"(pytest.param(..., marks=pytest.mark.{mark}) where it is fetched by name)"
         )
+
+
+# ------------------------------------------------------------------------ every process
+@pytest.fixture(autouse=True)
+def no_process_left() -> Iterator[None]:
+    """After each test, stop whatever process group the test (or a function-scoped fixture)
+    started and left running: a test that fails half-way leaves nothing behind. Groups of
+    module- and session-scoped fixtures are set up before this and are not touched."""
+    since = processes.mark()
+    yield
+    processes.stop_started_since(since)
 
 
 # ------------------------------------------------------------------------ PostgreSQL, Redis
@@ -95,13 +106,14 @@ def private_redis(redis_server_binary: str) -> Iterator[tuple[str, subprocess.Po
     """A Redis of this test's own (to pause it without pausing anyone else's)."""
     port = free_port()
     flags = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    server = subprocess.Popen([redis_server_binary, *flags], stdout=subprocess.DEVNULL)
+    server = processes.spawn(
+        [redis_server_binary, *flags], f"redis-server on {port}", stdout=subprocess.DEVNULL
+    )
     url = f"redis://127.0.0.1:{port}"
-    eventually(lambda: _answers(url), timeout=10, what="the test's own Redis")
+    processes.wait_ready(server, lambda: _answers(url), "the test's own Redis answering", 10)
     yield url, server
-    server.send_signal(signal.SIGCONT)
-    server.kill()
-    server.wait()
+    server.send_signal(signal.SIGCONT)  # a paused Redis ends on SIGKILL, but would not on SIGTERM
+    processes.stop(server)
 
 
 def _answers(url: str) -> bool:
@@ -132,9 +144,7 @@ def process_servers() -> Iterator[list[ServerProcess]]:
     started: list[ServerProcess] = []
     yield started
     for srv in started:
-        close_api(srv.base)
-        if srv.running():
-            srv.kill()
+        srv.stop()
 
 
 @pytest.fixture(scope="session")
@@ -161,9 +171,13 @@ def browser() -> Iterator[Any]:
     except ImportError:
         missing("the playwright package is not installed (pip install -e '.[dev]')")
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=milliseconds(30_000)
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
 
 
 @pytest.fixture
@@ -179,6 +193,7 @@ def pages(browser: Any, web_server: ServerProcess) -> Iterator[Pages]:
 
 __all__ = [
     "browser",
+    "no_process_left",
     "pages",
     "postgres_base",
     "postgres_url",

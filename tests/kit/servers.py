@@ -1,6 +1,8 @@
 """Real servers for the tests: uvicorn in a thread of the test process (``ThreadServer``), or
 ``ludoteca serve`` as a process of its own (``ServerProcess``: killable with SIGKILL, restartable
-on the same database and port), and the one factory of test settings."""
+on the same database and port; started in a process group of its own by ``kit.processes``, so
+it is stopped whatever happens), and the one factory of test settings. Waiting for a server to
+answer ends as soon as it has exited (or its thread has), and fails with its log's last lines."""
 
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from typing import Any
 import httpx
 import uvicorn
 
+from kit import processes
+from kit.env import seconds
 from kit.wait import eventually
 from ludoteca.server.app import create_app
 from ludoteca.server.config import Settings
@@ -59,12 +63,13 @@ def healthy(base: str) -> bool:
 
 def health(base: str) -> dict[str, Any]:
     """The server's /healthz answer: its status, the websockets it holds, the tables it drives..."""
-    found: dict[str, Any] = httpx.get(f"{base}/healthz", timeout=10).json()
+    found: dict[str, Any] = httpx.get(f"{base}/healthz", timeout=seconds(10)).json()
     return found
 
 
-def wait_healthy(base: str, seconds: float = 20) -> None:
-    eventually(lambda: healthy(base), seconds, what=f"the server at {base} answering /healthz")
+def wait_healthy(base: str, timeout: float = 20) -> None:
+    """Wait for a server that is not ours to hold (one a test started itself) to answer."""
+    eventually(lambda: healthy(base), timeout, what=f"the server at {base} answering /healthz")
 
 
 _clients: dict[str, httpx.Client] = {}
@@ -73,7 +78,7 @@ _clients: dict[str, httpx.Client] = {}
 def api(base: str) -> httpx.Client:
     """An HTTP client for a server (one per server, closed by ``close_api``)."""
     if base not in _clients:
-        _clients[base] = httpx.Client(base_url=base, timeout=30)
+        _clients[base] = httpx.Client(base_url=base, timeout=seconds(30))
     return _clients[base]
 
 
@@ -109,17 +114,38 @@ class ThreadServer:
             lifespan="on",
             **uvicorn_options(self.settings),  # type: ignore[arg-type]
         )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        wait_healthy(self.base)
+        server = self.server = uvicorn.Server(config)
+        gave_up: list[SystemExit] = []
+
+        def run() -> None:
+            try:
+                server.run()
+            except SystemExit as exit_:  # uvicorn's way of giving up (its reason is logged)
+                gave_up.append(exit_)
+
+        thread = self.thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+
+        def up() -> bool:
+            if not thread.is_alive():  # the port taken, the app's startup failed...
+                code = gave_up[0].code if gave_up else None
+                raise processes.Exited(
+                    f"the server thread at {self.base} stopped before answering (exit {code})"
+                )
+            return healthy(self.base)
+
+        try:
+            eventually(up, 20, what=f"the server thread at {self.base} answering /healthz")
+        except AssertionError:
+            self.stop()
+            raise
         return self
 
     def stop(self) -> None:
         assert self.server is not None and self.thread is not None
         close_api(self.base)
         self.server.should_exit = True
-        self.thread.join(timeout=20)
+        self.thread.join(timeout=seconds(20))
         assert not self.thread.is_alive(), "server thread did not stop"
 
     @property
@@ -167,58 +193,57 @@ class ServerProcess:
     def log_path(self) -> Path:
         return self.workdir / f"server-{self.port}.log"
 
-    def start(self, seconds: float = 30) -> ServerProcess:
+    def start(self, timeout: float = 30) -> ServerProcess:
+        """Start the process and wait until it answers /healthz (``timeout`` stretched by
+        ``kit.env.seconds``); if it exits first, or the time runs out, it is stopped and the
+        failure shows its log's last lines."""
         env = {**os.environ, **PROCESS_ENV, **self.env}
         command = [sys.executable, "-m", "ludoteca.cli", "serve", "--port", str(self.port)]
         with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
+            self.process = processes.spawn(
                 [*command, "--db", self.db_url],
+                f"ludoteca serve on {self.base}",
                 cwd=self.workdir,
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-
-        def up() -> bool:
-            if self.process is not None and self.process.poll() is not None:
-                raise RuntimeError(f"the server exited:\n{self.log_tail()}")
-            return healthy(self.base)
-
-        eventually(up, seconds, what=f"the server at {self.base} answering /healthz")
+        processes.wait_ready(
+            self.process,
+            lambda: healthy(self.base),
+            f"the server at {self.base} answering /healthz",
+            timeout,
+            self.log_tail,
+        )
         return self
 
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
     def kill(self) -> None:
+        """SIGKILL to the server (not its group: its helpers live on, as after a crash, until
+        ``stop`` or the test's end)."""
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
+        self.process.wait(timeout=seconds(10))
 
     def terminate(self) -> int:
         """SIGTERM, a graceful shutdown; its exit code."""
         assert self.process is not None
         self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout=20)
+        return self.process.wait(timeout=seconds(20))
 
     def stop(self) -> None:
-        """Gone, whatever it takes (for a fixture's teardown)."""
+        """Gone with its whole process group, whatever it takes (for a fixture's teardown)."""
         close_api(self.base)
-        if not self.running():
-            return
-        assert self.process is not None
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        if self.process is not None:
+            processes.stop(self.process)
 
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
-    def log_tail(self, lines: int = 40) -> str:
-        return "\n".join(self.log_text().splitlines()[-lines:])
+    def log_tail(self, lines: int = processes.TAIL_LINES) -> str:
+        return processes.tail(self.log_path, lines)
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
         request = urllib.request.Request(
@@ -226,11 +251,11 @@ class ServerProcess:
             data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json"},
         )
-        with urllib.request.urlopen(request, timeout=10) as answer:
+        with urllib.request.urlopen(request, timeout=seconds(10)) as answer:
             return json.load(answer)
 
     def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.base + path, timeout=10) as answer:
+        with urllib.request.urlopen(self.base + path, timeout=seconds(10)) as answer:
             return json.load(answer)
 
 

@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from kit.env import seconds
 from kit.servers import server_settings
 from ludoteca.core.fairness import seat_commitment
 from ludoteca.server.cluster.base import Notice
@@ -78,7 +79,7 @@ class Watcher:
     async def until(self, condition: Callable[[], bool], timeout: float = 20.0) -> None:
         """Wait for the table's changes until ``condition`` holds. Nothing here waits on the
         clock: the timeout only stops a broken test (bots think on worker threads)."""
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout(seconds(timeout)):
             while not condition():
                 self.event.clear()
                 await self.event.wait()

@@ -1,6 +1,7 @@
 """Waiting for something that happens elsewhere (a server, a process, another thread): poll for
 the real event, up to a deadline that only stops a broken test. Never a fixed sleep: a sleep
-either wastes time or, on a busy machine, ends before the event and lets a test pass vacuously."""
+either wastes time or, on a busy machine, ends before the event and lets a test pass vacuously.
+Every deadline is stretched by ``kit.env.seconds`` (``LUDOTECA_TEST_SLOWDOWN``, or the load)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import inspect
 import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
+
+from kit.env import seconds
 
 T = TypeVar("T")
 
@@ -24,8 +27,9 @@ def eventually(
     what: str = "the awaited event",
 ) -> T:
     """Call ``predicate`` until it returns something true, and return that; fail with ``what``
-    and the last value once ``timeout`` seconds have passed. The predicate is always called once
-    more at the deadline; its exceptions are not caught."""
+    and the last value once ``timeout`` seconds (stretched) have passed. The predicate is always
+    called once more at the deadline; its exceptions are not caught."""
+    timeout = seconds(timeout)
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -43,6 +47,7 @@ async def eventually_async(
     what: str = "the awaited event",
 ) -> T:
     """``eventually`` inside an event loop: the predicate may be a coroutine function."""
+    timeout = seconds(timeout)
     deadline = time.monotonic() + timeout
     while True:
         found = predicate()

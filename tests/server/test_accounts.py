@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import create_engine, insert
 
 from kit.client import Client
+from kit.env import seconds
 from kit.servers import ThreadServer, server_settings
 from ludoteca.games import get
 from ludoteca.server.accounts.service import Accounts
@@ -54,7 +55,7 @@ def _close_clients() -> Iterator[None]:
 
 def browser(srv: ThreadServer) -> httpx.Client:
     """A client that behaves as the site's own pages: it keeps cookies and sends its Origin."""
-    client = httpx.Client(base_url=srv.base, timeout=30, headers={"Origin": srv.base})
+    client = httpx.Client(base_url=srv.base, timeout=seconds(30), headers={"Origin": srv.base})
     _opened.append(client)
     return client
 
@@ -360,7 +361,7 @@ def test_a_rated_match_against_bots_moves_the_rating_and_enters_the_history(
     outcome = final["table"]["outcome"]
     won = outcome["winners"] == [0]
     result = "draw" if outcome["draw"] else "won" if won else "lost"
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + seconds(20)
     while not (profile := kim.get("/api/players/kim").json())["ratings"]:
         assert time.monotonic() < deadline, "the match was never rated"
         time.sleep(0.1)
@@ -398,7 +399,7 @@ def test_a_rated_match_the_table_played_for_the_person_still_counts(server: Thre
     table, token = made["table"]["id"], made["token"]
     left = leo.post(f"/api/tables/{table}/leave", headers={"Authorization": f"Bearer {token}"})
     assert left.status_code == 200
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + seconds(120)
     while not (profile := leo.get("/api/players/leo").json())["ratings"]:
         assert time.monotonic() < deadline, "the match was never rated"
         time.sleep(0.2)

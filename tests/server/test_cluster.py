@@ -28,7 +28,9 @@ import psycopg
 import pytest
 import websockets
 
+from kit import processes
 from kit.client import Client, replayed_views, two_people_table
+from kit.env import seconds
 from kit.servers import ServerProcess, api, free_port, skewed_env
 from kit.wait import eventually
 from ludoteca.core import verify
@@ -164,14 +166,14 @@ def test_the_lobby_is_the_same_at_every_process(cluster: list[ServerProcess]) ->
                 "/api/tables", json={"game": "dice-heroes", "seats": [{}, {}, {}], "name": "Ana"}
             )
             table_id = made.json()["table"]["id"]
-            added = json.loads(await asyncio.wait_for(feed.recv(), 10))
+            added = json.loads(await asyncio.wait_for(feed.recv(), seconds(10)))
             assert added["type"] == "table_added" and added["table"]["id"] == table_id
             listed = api(cluster[1].base).get("/api/tables", params={"status": "open"})
             assert [t["id"] for t in listed.json()] == [table_id]
             assert listed.headers["X-Total-Count"] == "1"
             joined = api(cluster[1].base).post(f"/api/tables/{table_id}/join", json={"name": "Bo"})
             assert joined.status_code == 200, joined.text
-            changed = json.loads(await asyncio.wait_for(feed.recv(), 10))
+            changed = json.loads(await asyncio.wait_for(feed.recv(), seconds(10)))
             assert changed["type"] == "table_changed"
             assert [s["name"] for s in changed["table"]["seats"]] == ["Ana", "Bo", "Seat 3"]
             start = api(cluster[2].base).post(
@@ -179,7 +181,7 @@ def test_the_lobby_is_the_same_at_every_process(cluster: list[ServerProcess]) ->
                 headers={"Authorization": f"Bearer {made.json()['token']}"},
             )
             assert start.status_code == 200, start.text
-            removed = json.loads(await asyncio.wait_for(feed.recv(), 10))
+            removed = json.loads(await asyncio.wait_for(feed.recv(), seconds(10)))
             assert removed == {"type": "table_removed", "id": table_id}
             # a second start at another process is refused: the table started already
             again = api(cluster[0].base).post(
@@ -234,7 +236,7 @@ def test_a_redis_outage_loses_no_action_and_heals_when_redis_is_back(
         with contextlib.suppress(TimeoutError):
             await ana.until(lambda m: m["type"] == "state" and m["version"] > stalled["version"], 3)
             raise AssertionError("a bot moved with nobody driving the table")
-        redis_server = subprocess.Popen(
+        redis_server = processes.spawn(
             [
                 binary,
                 "--port",
@@ -246,6 +248,7 @@ def test_a_redis_outage_loses_no_action_and_heals_when_redis_is_back(
                 "--appendonly",
                 "no",
             ],
+            f"redis-server on {port}",
             stdout=subprocess.DEVNULL,
         )
         moved = await ana.until(
@@ -260,8 +263,7 @@ def test_a_redis_outage_loses_no_action_and_heals_when_redis_is_back(
         assert "limits_unreachable" in srv.log_text()
     finally:
         if redis_server is not None:
-            redis_server.kill()
-            redis_server.wait()
+            processes.stop(redis_server)
 
 
 def test_a_process_cut_off_from_redis_still_shows_every_move(
@@ -398,7 +400,7 @@ async def play_seat(run: Run, who: Seat) -> None:
 
 def people_vs_bots(base: str, game: str, turn_seconds: int = 60) -> Seat:
     body = {"game": game, "level": "easy", "name": "Ana", "turn_seconds": turn_seconds}
-    with httpx.Client(base_url=base, timeout=10) as http:  # its own: called from threads
+    with httpx.Client(base_url=base, timeout=seconds(10)) as http:  # its own: called from threads
         made = http.post("/api/play-now", json=body).json()
     return Seat(made["table"]["id"], made["token"], made["seat"])
 

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from kit.client import Client, two_people_table
+from kit.env import seconds
 from kit.servers import ServerProcess, api, skewed_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.solo]
@@ -23,13 +24,15 @@ LEASE_SECONDS = 1.5
 
 
 def version_of(base: str, table_id: str) -> int:
-    version: int = httpx.get(f"{base}/api/tables/{table_id}", timeout=10).json()["table"]["version"]
+    version: int = httpx.get(f"{base}/api/tables/{table_id}", timeout=seconds(10)).json()["table"][
+        "version"
+    ]
     return version
 
 
 def timed_health(base: str) -> tuple[float, dict[str, object]]:
     began = time.monotonic()
-    answer = httpx.get(f"{base}/healthz", timeout=30).json()
+    answer = httpx.get(f"{base}/healthz", timeout=seconds(30)).json()
     return time.monotonic() - began, answer
 
 
@@ -59,7 +62,7 @@ def test_a_paused_redis_hangs_nothing_and_tables_move_a_round_after_it_returns(
     )
     assert made.status_code == 201, made.text
     table_id = made.json()["table"]["id"]
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + seconds(20)
     while version_of(first.base, table_id) < 3:
         assert time.monotonic() < deadline, "the table never moved on its own"
         time.sleep(0.2)
@@ -90,7 +93,7 @@ def test_processes_that_disagree_about_the_redis_prefix_say_so(
     for _ in range(2):
         env = {"LUDOTECA_REDIS": redis_url, "LUDOTECA_REDIS_PREFIX": f"t-{secrets.token_hex(4)}"}
         process_servers.append(ServerProcess(tmp_path, postgres_url, env=env).start())
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + seconds(15)
     for srv in process_servers:
         while True:
             health = api(srv.base).get("/healthz").json()

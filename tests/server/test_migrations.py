@@ -23,7 +23,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 
+from kit import processes
 from kit.client import Client
+from kit.env import seconds
 from kit.servers import ServerProcess, api, free_port
 from ludoteca.cli import main
 from ludoteca.core import Match, Player, commitment, verify
@@ -178,7 +180,7 @@ def ludoteca(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
         [sys.executable, "-m", "ludoteca.cli", *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=seconds(120),
         env={**os.environ, **(env or {})},
         check=False,
     )
@@ -372,10 +374,16 @@ def test_upgrades_running_together_on_postgresql_create_the_schema_once(postgres
     """Each holds the advisory lock while it looks and migrates: no CREATE TABLE twice."""
     command = [sys.executable, "-m", "ludoteca.cli", "db", "upgrade", "--db", postgres_url]
     running = [
-        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        processes.spawn(
+            command,
+            "ludoteca db upgrade",
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(2)
     ]
-    answers = [p.communicate(timeout=120) for p in running]
+    answers = [p.communicate(timeout=seconds(120)) for p in running]
     assert [p.returncode for p in running] == [0, 0], [err for _, err in answers]
     outs = sorted(out for out, _ in answers)
     assert sum(f"created at {head()} in" in out for out in outs) == 1, outs

@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from kit.client import two_people_table
+from kit.env import seconds
 from kit.notify import Device, Mailbox, PushService, mailbox, push_service, text_of  # noqa: F401
 from kit.servers import ThreadServer, free_port, server_settings
 from kit.wait import eventually
@@ -67,7 +68,7 @@ def _close_clients() -> Iterator[None]:
 
 
 def client(srv: ThreadServer, **options: Any) -> httpx.Client:
-    OPENED.append(httpx.Client(base_url=srv.base, timeout=30, **options))
+    OPENED.append(httpx.Client(base_url=srv.base, timeout=seconds(30), **options))
     return OPENED[-1]
 
 

@@ -18,6 +18,7 @@ import pytest
 import websockets
 
 from kit.client import two_people_table
+from kit.env import seconds
 from kit.servers import ThreadServer, api, health, server_settings
 from kit.wait import eventually, eventually_async
 
@@ -62,7 +63,7 @@ def test_a_flood_that_never_reads_is_closed_and_its_replies_bounded(server: Thre
                 await ws.send(ping)
                 if sent % 100 == 0:
                     await asyncio.sleep(0)
-            await asyncio.wait_for(ws.recv(), 10)
+            await asyncio.wait_for(ws.recv(), seconds(10))
         await counter
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
         assert sent < 20_000
@@ -110,7 +111,7 @@ def test_a_huge_body_gets_413_at_once_and_the_tables_go_on(server: ThreadServer)
             yield b"y" * 65536
         yield b'"}'
 
-    with httpx.Client(base_url=server.base, timeout=10) as fresh:
+    with httpx.Client(base_url=server.base, timeout=seconds(10)) as fresh:
         streamed = fresh.post("/api/tables", content=chunks())
     assert streamed.status_code == 413
     assert http.get("/api/tables", params={"status": "playing"}).json()[0]["id"] == table_id
@@ -253,9 +254,9 @@ def test_lobby_feed_bytes_per_change_do_not_grow_with_open_tables(sqlite_url: st
 
     async def bytes_for_one_change(watch: str) -> int:
         async with websockets.connect(f"{srv.ws_base}/ws/lobby") as ws:
-            await asyncio.wait_for(ws.recv(), 10)  # the first page
+            await asyncio.wait_for(ws.recv(), seconds(10))  # the first page
             await asyncio.to_thread(http.post, f"/api/tables/{watch}/join", json={"name": "B"})
-            delta = await asyncio.wait_for(ws.recv(), 10)
+            delta = await asyncio.wait_for(ws.recv(), seconds(10))
             assert json.loads(delta)["type"] == "table_changed"
             return len(delta)
 
@@ -273,7 +274,7 @@ def test_lobby_feed_bytes_per_change_do_not_grow_with_open_tables(sqlite_url: st
 
 async def first_page(ws_base: str) -> dict[str, Any]:
     async with websockets.connect(f"{ws_base}/ws/lobby") as ws:
-        page: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        page: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), seconds(10)))
         return page
 
 
@@ -351,10 +352,10 @@ def test_a_broken_table_tells_its_clients(server: ThreadServer) -> None:
 
     async def scenario() -> None:
         async with websockets.connect(f"{server.ws_base}/ws/tables/{table_id}") as ws:
-            error = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            error = json.loads(await asyncio.wait_for(ws.recv(), seconds(10)))
             assert error["type"] == "error" and error["code"] == "table_broken"
             with pytest.raises(websockets.ConnectionClosed) as closed:
-                await asyncio.wait_for(ws.recv(), 10)
+                await asyncio.wait_for(ws.recv(), seconds(10))
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
 
     asyncio.run(scenario())

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 
 from kit.client import Client
+from kit.env import seconds
 from kit.servers import ThreadServer, api, server_settings
 from kit.wait import eventually
 from ludoteca.core import verify
@@ -267,7 +268,7 @@ async def exchange(arena: Arena, who: int | None, greet: bool, batch: list[Any])
             got: list[dict[str, Any]] = []
             done = False
             while not done or (welcomed and (state or {}).get("version", -1) < arena.version()):
-                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                message = json.loads(await asyncio.wait_for(ws.recv(), seconds(10)))
                 assert message["type"] in {"welcome", "state", "error", "pong"}, message
                 welcomed = welcomed or message["type"] == "welcome"
                 if message["type"] == "state":

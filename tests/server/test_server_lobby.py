@@ -10,6 +10,7 @@ import pytest
 import websockets
 
 from kit.client import Client
+from kit.env import seconds
 from kit.servers import ThreadServer, api
 from ludoteca.core import commitment, fingerprint
 from ludoteca.core.fairness import seat_commitment
@@ -236,7 +237,7 @@ def test_the_lobby_feed_sends_a_page_then_what_changes(server: ThreadServer) -> 
         async with websockets.connect(f"{server.ws_base}/ws/lobby") as ws:
 
             async def next_message() -> dict[str, Any]:
-                message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), seconds(10)))
                 return message
 
             page = await next_message()

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from kit.client import Client
+from kit.env import seconds
 from kit.servers import ThreadServer, api
 from ludoteca.core import MatchRecord, SigningKey
 
@@ -108,5 +109,5 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         check=False,
-        timeout=120,
+        timeout=seconds(120),
     )

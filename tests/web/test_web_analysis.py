@@ -18,6 +18,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from kit.browser import Pages, screenshot
 from kit.client import person_against_bot
+from kit.env import milliseconds, seconds
 from kit.servers import ServerProcess
 from kit.wait import eventually
 
@@ -54,7 +55,7 @@ def finished_match(server: ServerProcess) -> str:
         target=lambda: found.append(asyncio.run(person_against_bot(server.base, server.ws_base)))
     )
     thread.start()
-    thread.join(timeout=120)
+    thread.join(timeout=seconds(120))
     assert found, "the match did not finish"
     return found[0]
 
@@ -94,7 +95,9 @@ def test_the_replay_shows_the_analysis_step_by_step(
     table_id = finished_match(analysing)
     page = opened.open(f"/replay/{table_id}?seat=0")
     analysis = analysis_of(analysing, table_id)
-    page.wait_for_selector(".analysis-chart", timeout=30_000)  # asked again until it is made
+    page.wait_for_selector(
+        ".analysis-chart", timeout=milliseconds(30_000)
+    )  # asked again until it is made
     decisions = {d["version"]: d for d in analysis["decisions"]}
     judged = [d for d in analysis["decisions"] if not d["forced"]]
     assert judged, "a person's match has decisions to judge"

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from kit.browser import Pages, bots_only_match
-from kit.env import WEB
+from kit.env import WEB, milliseconds, seconds
 from kit.servers import ServerProcess
 
 HEADERS = {
@@ -34,7 +34,7 @@ def raw(
         data=None if body is None else json.dumps(body).encode(),
     )
     try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
+        with urllib.request.urlopen(request, timeout=seconds(10)) as answer:
             return answer.status, {k.lower(): v for k, v in answer.headers.items()}, answer.read()
     except urllib.error.HTTPError as error:
         found = {k.lower(): v for k, v in error.headers.items()}
@@ -131,7 +131,7 @@ def test_the_api_docs_render_from_this_server_only(pages: Pages, web_server: Ser
     page.on("request", lambda request: origins.append(request.url))
     page.on("pageerror", lambda error: pages.errors.append(f"pageerror: {error}"))
     page.goto(web_server.base + "/docs")
-    page.wait_for_selector(".opblock-tag", timeout=15_000)
+    page.wait_for_selector(".opblock-tag", timeout=milliseconds(15_000))
     assert page.locator(".opblock").count() > 10
     assert page.get_by_text("/api/tables/{table_id}/replay").count() >= 1
     assert origins

@@ -22,6 +22,7 @@ from test_web_audit import SERIOUS, serious
 from test_web_verify import STEPS, statuses
 
 from kit.browser import Pages, play_heroes_by_clicks, state
+from kit.env import seconds
 from kit.servers import ServerProcess
 from ludoteca.core import Match, MatchRecord
 from ludoteca.core.fairness import contribution_problem, seat_commitment
@@ -51,7 +52,7 @@ def post(web_server: ServerProcess, table_id: str, path: str, token: str, body: 
         data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
     )
-    with urllib.request.urlopen(request, timeout=10) as answer:
+    with urllib.request.urlopen(request, timeout=seconds(10)) as answer:
         return json.load(answer)
 
 

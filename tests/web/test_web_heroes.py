@@ -21,6 +21,7 @@ from kit.browser import (
     state,
     targets_for,
 )
+from kit.env import milliseconds
 
 pytestmark = pytest.mark.browser
 
@@ -183,7 +184,9 @@ def test_refresh_mid_match_resumes_the_seat_and_screenshots(pages: Pages) -> Non
     room = sorted(lit_targets(page) - {"camp"})[0]
     page.click(f".hr-room[data-room='{room}']")
     page.wait_for_function(
-        "(v) => window.__ludoteca.state.version > v", arg=again["version"], timeout=10_000
+        "(v) => window.__ludoteca.state.version > v",
+        arg=again["version"],
+        timeout=milliseconds(10_000),
     )
     entry = page.evaluate("(v) => window.__ludoteca.log.find(e => e.v === v + 1)", again["version"])
     assert entry["seat"] == 0

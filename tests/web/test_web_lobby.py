@@ -9,6 +9,7 @@ import random
 import pytest
 
 from kit.browser import Pages, check_heroes_lit, heroes_turn_by_clicks, set_name, state
+from kit.env import milliseconds
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +47,9 @@ def test_create_invite_join_and_play_each_other_without_pressing_start(pages: Pa
     bia.wait_for_function("() => window.__ludoteca.seat === 1")
     # the last seat is taken by a person: the match starts with nobody pressing Start
     for page in (ana, bia):
-        page.wait_for_function("() => window.__ludoteca.state.view !== null", timeout=15_000)
+        page.wait_for_function(
+            "() => window.__ludoteca.state.view !== null", timeout=milliseconds(15_000)
+        )
         assert page.locator(".start-table").count() == 0
 
     players = {0: ana, 1: bia}

@@ -26,6 +26,7 @@ import pytest
 
 from kit.browser import decision, heroes_turn_by_clicks, state
 from kit.client import two_people_table
+from kit.env import milliseconds, seconds
 from kit.notify import Device, Mailbox, PushService, mailbox, push_service, text_of  # noqa: F401
 from kit.servers import ThreadServer, free_port, server_settings
 from kit.wait import eventually
@@ -105,7 +106,9 @@ def test_the_waiting_person_is_pushed_and_mailed_their_turn_and_the_page_opens_o
 
     # the waiting seat belongs to an account with a confirmed address (mail), and its browser
     # (a guest's page, German) turns pushes on for the seat
-    account = httpx.Client(base_url=server.base, headers={"Origin": server.base}, timeout=30)
+    account = httpx.Client(
+        base_url=server.base, headers={"Origin": server.base}, timeout=seconds(30)
+    )
     account.post("/api/accounts", json={"name": "bruno", "password": PASSWORD})
     account.post("/api/me/seats", json={"seats": [{"table": table, "token": tokens[waiting]}]})
     account.put("/api/me/notify/mail", json={"address": "bruno@example.org", "lang": "de"})
@@ -145,7 +148,7 @@ def test_the_waiting_person_is_pushed_and_mailed_their_turn_and_the_page_opens_o
         heroes_turn_by_clicks(ana, s, rng)
         version = s["version"]
         ana.wait_for_function(
-            "(v) => window.__ludoteca.state.version > v", arg=version, timeout=20_000
+            "(v) => window.__ludoteca.state.version > v", arg=version, timeout=milliseconds(20_000)
         )
         if state(ana)["clock"]["seat"] != mover:
             eventually(lambda: push_service.to(device), 10, what="the push")

@@ -10,14 +10,14 @@ import urllib.request
 
 import pytest
 
-from kit.env import WEB
+from kit.env import WEB, seconds
 from kit.servers import ServerProcess
 
 PAGES = ["/", "/games/heroes", "/table/no-such-table", "/verify"]
 
 
 def fetch(url: str) -> tuple[dict[str, str], str]:
-    with urllib.request.urlopen(url, timeout=10) as answer:
+    with urllib.request.urlopen(url, timeout=seconds(10)) as answer:
         return dict(answer.headers), answer.read().decode(errors="replace")  # icons are PNG
 
 

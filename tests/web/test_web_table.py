@@ -18,6 +18,7 @@ from kit.browser import (
     start_from_home,
     state,
 )
+from kit.env import milliseconds
 from kit.servers import ServerProcess
 
 if TYPE_CHECKING:
@@ -128,7 +129,7 @@ def test_the_table_plays_for_a_seat_whose_time_ran_out(
     page.goto(f"{web_server.base}/table/{table}")
     decision(page, -1)
     page.wait_for_selector("[data-clock].low")  # under ten seconds: shown as running low
-    page.wait_for_selector(".played-by-table", timeout=15_000)
+    page.wait_for_selector(".played-by-table", timeout=milliseconds(15_000))
     assert page.locator(".played-by-table").first.inner_text().strip() == "(played by the table)"
     back = page.locator(".banner button")
     back.wait_for()

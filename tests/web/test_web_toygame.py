@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from kit.browser import Pages, decision
-from kit.env import TESTS
+from kit.env import TESTS, seconds
 from kit.servers import ServerProcess
 
 
@@ -30,7 +30,7 @@ def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
 
 def status(url: str) -> tuple[int, str]:
     try:
-        with urllib.request.urlopen(url, timeout=10) as answer:
+        with urllib.request.urlopen(url, timeout=seconds(10)) as answer:
             return answer.status, answer.headers.get("Content-Type", "")
     except urllib.error.HTTPError as error:
         return error.code, ""
@@ -39,7 +39,7 @@ def status(url: str) -> tuple[int, str]:
 @pytest.mark.slow
 def test_a_board_folder_serves_its_files_and_nothing_else(toy_server: ServerProcess) -> None:
     base = toy_server.base
-    with urllib.request.urlopen(f"{base}/api/games", timeout=10) as answer:
+    with urllib.request.urlopen(f"{base}/api/games", timeout=seconds(10)) as answer:
         boards = {game["id"]: game["board"] for game in json.load(answer)}
     toy = boards["high-card"]
     root = toy["module"].rsplit("/", 1)[0] + "/"

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kit.browser import Pages, set_name, state
+from kit.env import milliseconds
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +37,9 @@ def test_a_table_made_turn_based_shows_its_pace_and_deadline(pages: Pages) -> No
     bia.goto(invite)
     bia.click(".join-seat")
     for page in (ana, bia):
-        page.wait_for_function("() => window.__ludoteca.state.view !== null", timeout=20_000)
+        page.wait_for_function(
+            "() => window.__ludoteca.state.view !== null", timeout=milliseconds(20_000)
+        )
     s = state(ana)
     assert s["table"]["pace"] == "turn-based" and s["table"]["turn_seconds"] == 24 * 3600
     deadline = s["clock"]["deadline"]
