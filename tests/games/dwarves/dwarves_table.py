@@ -14,7 +14,7 @@ from typing import Any
 
 from ludoteca.core import Stream
 from ludoteca.games.dwarves import GAME
-from ludoteca.games.dwarves.board import FACES
+from ludoteca.games.dwarves.fortress import FACES
 from ludoteca.games.dwarves.lineup import EXTRA, lineup
 from ludoteca.games.dwarves.state import DwarvesState
 from ludoteca.games.dwarves.stones import KINDS, stone_set

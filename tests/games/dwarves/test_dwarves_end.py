@@ -10,7 +10,7 @@ from dwarves_table import RING, dice, load, offset_for, position
 
 from ludoteca.core import Outcome, Stream
 from ludoteca.games.dwarves import GAME, scoring
-from ludoteca.games.dwarves.board import board
+from ludoteca.games.dwarves.fortress import board
 from ludoteca.games.dwarves.scoring import race, score
 from ludoteca.games.dwarves.state import DwarvesState
 

@@ -7,8 +7,8 @@ import itertools
 from dwarves_table import chest, dice, load, offset_for, position
 
 from ludoteca.games.dwarves import GAME
-from ludoteca.games.dwarves.board import FACES
 from ludoteca.games.dwarves.choices import routes
+from ludoteca.games.dwarves.fortress import FACES
 
 
 def test_next_tile_of_a_colour_skips_the_own_tile() -> None:

@@ -9,7 +9,7 @@ from dwarves_table import RING
 
 from ludoteca.core import Stream
 from ludoteca.games.dwarves import GAME
-from ludoteca.games.dwarves.board import FACES, board, clash, colour_of, settle, tile_set
+from ludoteca.games.dwarves.fortress import FACES, board, clash, colour_of, settle, tile_set
 from ludoteca.games.dwarves.lineup import lineup
 from ludoteca.games.dwarves.stones import KINDS
 

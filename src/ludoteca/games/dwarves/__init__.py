@@ -3,7 +3,17 @@ hobbit, trade and steal treasure stones, and dodge the dragon."""
 
 from .game import DwarvesGame
 
-COMPILED = ("actions", "board", "choices", "lineup", "play", "rules", "scoring", "state", "stones")
+COMPILED = (
+    "actions",
+    "choices",
+    "fortress",
+    "lineup",
+    "play",
+    "rules",
+    "scoring",
+    "state",
+    "stones",
+)
 """The modules worth compiling with mypyc (``ludoteca.native``): those ``legal_actions`` and
 ``play`` run through."""
 

@@ -11,8 +11,8 @@ from typing import Any
 from ludoteca.core import Game
 
 from .actions import Action, BlindTrade, Move, Steal, Trade
-from .board import FACES, Board
 from .choices import options_between
+from .fortress import FACES, Board
 from .lineup import EXTRA
 from .state import MOVE, DwarvesState
 from .stones import DIAMOND, NKINDS, stone_set

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from .actions import BLIND, MAX_TILES, MOVES, STEALS, TRADES, Action
-from .board import tile_set
+from .fortress import tile_set
 from .lineup import EXTRA
 from .state import MEET, MOVE, DwarvesState
 from .stones import NKINDS

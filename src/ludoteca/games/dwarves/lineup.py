@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .board import FACES
+from .fortress import FACES
 
 DWARF_COLOURS = ("red", "yellow", "green", "blue", "orange", "purple")
 """Players take these colours in seat order; extra dwarves take the next free ones."""

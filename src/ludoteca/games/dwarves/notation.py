@@ -16,8 +16,8 @@ from typing import Any
 from ludoteca.core import JSON, InvalidActionError, InvalidPositionError, Stream
 
 from .actions import BLIND, MOVES, STEALS, TRADES, Action, BlindTrade, Move, Trade
-from .board import FACES, board, clash, tile_set
 from .choices import routes
+from .fortress import FACES, board, clash, tile_set
 from .lineup import EXTRA, lineup
 from .play import can_meet, figure_name
 from .scoring import leaders

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ludoteca.core import Event
 
 from .actions import Steal
-from .board import FACES
+from .fortress import FACES
 from .lineup import EXTRA
 from .scoring import figure_scores, leaders, race
 from .state import MOVE, OVER, ROUND_CAP, DwarvesState, Result

@@ -13,8 +13,8 @@ import random
 from ludoteca.core import Event, Outcome, Stream
 
 from .actions import Action, BlindTrade, Move, Trade
-from .board import board, lay_ring
 from .choices import legal_actions as legal_actions  # noqa: PLC0414 (the template's name, re-exported)
+from .fortress import board, lay_ring
 from .lineup import EXTRA, lineup
 from .play import (
     Log,

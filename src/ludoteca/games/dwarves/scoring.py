@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ludoteca.core import Stream
 
-from .board import FACES, Board
+from .fortress import FACES, Board
 from .state import RACE_CAP, DwarvesState
 from .stones import DIAMOND, NKINDS
 

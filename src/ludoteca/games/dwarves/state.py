@@ -7,7 +7,7 @@ from typing import Self
 
 from ludoteca.core import State, Stream
 
-from .board import Board
+from .fortress import Board
 from .lineup import Lineup
 from .stones import NKINDS
 

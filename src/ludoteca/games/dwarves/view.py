@@ -9,8 +9,8 @@ from __future__ import annotations
 from ludoteca.core import JSON
 
 from .actions import MOVES, Action, Steal, Trade
-from .board import FACES
 from .choices import legal_actions, routes
+from .fortress import FACES
 from .lineup import EXTRA
 from .notation import action_to_text, dump_result
 from .scoring import figure_scores
