@@ -35,6 +35,10 @@ class Driven(Replicated):
         bot's move or the seat's clock."""
         current = asyncio.current_task()
         if self._driver is not None and self._driver is not current and not self._driver.done():
+            if self._storing:
+                # cut off now, its step would be stored all the same but never taken here nor
+                # announced: it re-arms the timer itself once stored or refused
+                return
             self._driver.cancel()
         self._driver = None
         if not self.services.cluster.drives(self.id):
@@ -72,17 +76,25 @@ class Driven(Replicated):
             return
         try:
             text = await self.services.bots.choose(self.game, match.state, seat, level)
-            await self.submit(seat, text, version, by=by)
+            self._storing = True
+            try:
+                await self.submit(seat, text, version, by=by)  # re-arms the timer once stored
+            finally:
+                self._storing = False
+            return
         except Rejected as exc:
-            if exc.code != ErrorCode.STALE_VERSION:
-                log("bot_rejected", table=self.id, seat=seat, code=exc.code, message=exc.message)
+            if exc.code == ErrorCode.STALE_VERSION:
+                # the table moved meanwhile, and ``submit`` read it again: show it, arm for it
+                await self.after_change(None)
+                return
+            log("bot_rejected", table=self.id, seat=seat, code=exc.code, message=exc.message)
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # a bot must never take the table down; retry shortly
+        except Exception as exc:  # a bot must never take the table down
             log("bot_failed", table=self.id, seat=seat, error=repr(exc))
-            await self.services.sleep(1.0)
-            if self.match is not None and self.version == version:
-                self.schedule()
+        # retry shortly, as the table is then (a change meanwhile did not re-arm it)
+        await self.services.sleep(1.0)
+        self.schedule()
 
     def timer(self) -> asyncio.Task[None] | None:
         """The table's one timer, if armed."""

@@ -110,6 +110,7 @@ class TableBase(ABC):
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connected_elsewhere: set[int] = field(default_factory=set)  # seats at other processes
     _driver: asyncio.Task[None] | None = None
+    _storing: bool = False  # the timer is storing its move: it re-arms itself (``driver``)
     _views: dict[int | None, tuple[dict[str, Any], list[dict[str, Any]]]] = field(
         default_factory=dict
     )
