@@ -26,6 +26,7 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+import redis.asyncio as aioredis
 import websockets
 
 from kit import processes
@@ -360,9 +361,45 @@ class Run:
     restarts: list[float] = field(default_factory=list)
     down: set[int] = field(default_factory=set)
     done: bool = False
+    # who held each table's lease, sampled from Redis: (when, {table: process name}); and each
+    # process's name, with when it began serving and when it was killed (by server index)
+    holders: list[tuple[float, dict[str, str]]] = field(default_factory=list)
+    lives: dict[str, tuple[float, float]] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for index in range(len(self.servers)):
+            self.serving(index, 0.0)
 
     def live(self) -> ServerProcess:
         return self.servers[self.pick.choice([i for i in range(3) if i not in self.down])]
+
+    def serving(self, index: int, since: float) -> None:
+        """Server ``index`` serves (again) from ``since``, under a name of its own."""
+        name = api(self.servers[index].base).get("/healthz").json()["process"]
+        self.names[index], self.lives[name] = name, (since, float("inf"))
+
+    def killed(self, index: int, when: float) -> None:
+        name = self.names.pop(index)
+        self.lives[name] = (self.lives[name][0], when)
+
+    def alive(self, name: str | None, when: float) -> bool:
+        start, end = self.lives.get(name or "", (0.0, 0.0))
+        return start <= when < end
+
+
+async def watch_leases(run: Run) -> None:
+    """Sample who holds each table's lease, five times a second, until the run ends."""
+    env = run.servers[0].env
+    client = aioredis.Redis.from_url(env["LUDOTECA_REDIS"])
+    try:
+        while not run.done:
+            found = await client.hgetall(f"{env['LUDOTECA_REDIS_PREFIX']}:holders")
+            leases = {table.decode(): holder.decode() for table, holder in found.items()}
+            run.holders.append((time.time(), leases))
+            await asyncio.sleep(0.2)
+    finally:
+        await client.aclose()
 
 
 async def play_seat(run: Run, who: Seat) -> None:
@@ -426,9 +463,11 @@ async def killer(run: Run, kills: int) -> None:
         run.down.add(index)
         run.kills.append(time.time())
         run.servers[index].kill()
+        run.killed(index, run.kills[-1])
         await asyncio.sleep(run.pick.uniform(0, 1.0))
         await asyncio.to_thread(run.servers[index].start)
         run.restarts.append(time.time())
+        await asyncio.to_thread(run.serving, index, run.restarts[-1])
         run.down.discard(index)
 
 
@@ -449,6 +488,7 @@ def test_twenty_sigkills_lose_nothing_and_store_nothing_twice(
     async def scenario() -> None:
         tasks = [asyncio.create_task(play_seat(run, s)) for s in seats]
         tasks += [asyncio.create_task(keep_playing(run, seats, *p)) for p in players]
+        tasks.append(asyncio.create_task(watch_leases(run)))
         await killer(run, 20)
         run.done = True
         await asyncio.gather(*tasks)
@@ -457,10 +497,11 @@ def test_twenty_sigkills_lose_nothing_and_store_nothing_twice(
     gc.collect()  # what the kills left unclosed is collected now, under this test's filters
     assert len(run.kills) == 20
     assert sum(s.reconnects for s in seats) > 0, "the kills should hit connected seats"
-    longest, delayed, matches, finished = check_run(run, seats, postgres_url)
+    longest, delayed, matches, finished, held = check_run(run, seats, postgres_url)
     print(
         f"\n20 SIGKILLs over {matches} matches ({finished} finished): "
-        f"longest takeover {longest:.2f} s over {delayed} delayed moves"
+        f"longest takeover {longest:.2f} s over {delayed} delayed moves; "
+        f"longest wait with the lease holder alive {held:.2f} s"
     )
 
 
@@ -511,6 +552,7 @@ def test_chaos_kills_a_redis_pause_and_a_fast_clock(
 
     async def scenario() -> None:
         tasks = [asyncio.create_task(keep_playing(run, seats, *p)) for p in players]
+        tasks.append(asyncio.create_task(watch_leases(run)))
         await asyncio.gather(killer(run, 6), pause_redis(run, private_redis[1], 5.0))
         await asyncio.sleep(3.0)  # the last interruption's moves come due
         run.done = True
@@ -519,21 +561,23 @@ def test_chaos_kills_a_redis_pause_and_a_fast_clock(
     asyncio.run(scenario())
     gc.collect()
     assert len(run.kills) == 7
-    longest, delayed, matches, finished = check_run(run, seats, postgres_url)
+    longest, delayed, matches, finished, held = check_run(run, seats, postgres_url)
     print(
         f"\n6 SIGKILLs, a Redis pause, a clock {SKEW:g} s fast, over {matches} matches "
-        f"({finished} finished): longest takeover {longest:.2f} s over {delayed} delayed moves"
+        f"({finished} finished): longest takeover {longest:.2f} s over {delayed} delayed moves; "
+        f"longest wait with the lease holder alive {held:.2f} s"
     )
     fast = api(chaos_cluster[2].base).get("/healthz").json()
     assert fast["clock_skew"] is not None and abs(float(fast["clock_skew"]) - SKEW) < 1.0
 
 
-def check_run(run: Run, seats: list[Seat], postgres_url: str) -> tuple[float, int, int, int]:
+def check_run(run: Run, seats: list[Seat], postgres_url: str) -> tuple[float, int, int, int, float]:
     """What a run of kills (and outages) must leave: each step stored once, the records as
     stored, every step a seat was shown still there, every bot and timeout move on time (no
     timeout before the deadline, none twice) or within the takeover bound after an interruption,
-    and finished records that verify. Returns the longest takeover, how many moves waited for
-    one, and how many matches there were and finished."""
+    no move waiting longer than that bound while one live process held the table's lease, and
+    finished records that verify. Returns the longest takeover, how many moves waited for one,
+    how many matches there were and finished, and the longest wait under a live holder."""
     tables = sorted({s.table for s in seats})
     # each step once: as many rows as steps, numbered 1..n, and the table's version is n (one
     # statement, one snapshot: the tables still playing move on meanwhile)
@@ -571,29 +615,61 @@ def check_run(run: Run, seats: list[Seat], postgres_url: str) -> tuple[float, in
             step = kept[version - 1]
             assert (step["seat"], step["action"], step["by"]) == (seat, action, by)
     takeovers: list[float] = []
+    stalls: list[tuple[float, str, float, float]] = []  # (waited, table, due, at)
     for table_id, record in records.items():
         summary = api(base).get(f"/api/tables/{table_id}").json()["table"]
         interruptions = run.kills + run.restarts
-        takeovers += check_clock(timed.get(table_id, []), summary["turn_seconds"], interruptions)
+        delays, waits = check_clock(timed.get(table_id, []), summary["turn_seconds"], interruptions)
+        takeovers += delays
+        stalls += [(held_wait(run, table_id, due, at), table_id, due, at) for due, at in waits]
         if record["outcome"] is not None:
             verdict = verify(record, get)
             assert verdict.ok, (table_id, verdict.problems)
     longest = max(takeovers, default=0.0)
     finished = sum(r["outcome"] is not None for r in records.values())
     assert takeovers, "some interruptions should hit a process driving a table with a move due"
+    stalled = sorted(s for s in stalls if s[0] > TAKEOVER_LIMIT)
+    assert not stalled, f"waits under a live lease holder (s, table, due, at): {stalled}"
     assert longest <= TAKEOVER_LIMIT
     assert finished, "some matches should finish"
-    return longest, len(takeovers), len(tables), finished
+    held = max((s[0] for s in stalls), default=0.0)
+    return longest, len(takeovers), len(tables), finished, held
+
+
+def held_wait(run: Run, table_id: str, due: float, at: float) -> float:
+    """The longest a bot's or the clock's move, due at ``due`` and stored at ``at``, waited
+    while one process held the table's lease and was alive: from when it was due, or when that
+    process took the lease, until the move or until that process was killed or let it go. A
+    gap in the samples (Redis paused) is an interruption too."""
+    longest, holder, since, previous = 0.0, None, due, due
+    for when, leases in run.holders:
+        if when < due:
+            continue
+        if when > at:
+            break
+        name = leases.get(table_id)
+        if not run.alive(name, when) or when - previous > 1.0:
+            holder = None
+        elif name != holder:
+            holder, since = name, max(due, when)
+        if holder is not None:
+            longest = max(longest, when - since)
+        previous = when
+    if holder is not None and run.alive(holder, at):
+        longest = max(longest, at - since)
+    return longest
 
 
 def check_clock(
     actions: list[dict[str, Any]], turn_seconds: float, interruptions: list[float]
-) -> list[float]:
+) -> tuple[list[float], list[tuple[float, float]]]:
     """Check the stored steps (seat, by, at) of one match: every bot and timeout move came when
     it was due. A timeout never comes before the turn's time ran out (no double expiry), and no
     later than a little after it, or after the takeover that followed a kill or a restart (no
-    clock reset). Returns how late each move that waited for a takeover came."""
+    clock reset). Returns how late each move that waited for a takeover came, and when each
+    bot and timeout move judged was due and came."""
     delays = []
+    waits = []
     away: dict[int, bool] = {}
     # the first turn started at the deal, which is no stored step: its steps are not judged (a
     # turn of several steps the table played begins with a step due a whole turn after the deal)
@@ -616,6 +692,7 @@ def check_clock(
             due = previous["at"]
         else:
             continue
+        waits.append((due, step["at"]))
         hit = [k for k in interruptions if previous["at"] - LEASE_SECONDS <= k <= step["at"]]
         late = step["at"] - max([due, *hit])
         if hit and late > 1.0:
@@ -625,4 +702,4 @@ def check_clock(
                 f"a move {late:.2f} s late with no process killed or restarted: "
                 f"{previous} then {step}"
             )
-    return delays
+    return delays, waits

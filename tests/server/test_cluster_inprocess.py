@@ -203,3 +203,65 @@ def test_a_move_made_while_a_table_is_being_read_is_not_missed() -> None:
             assert table_b.version == table_a.version == 1
 
     run(scenario)
+
+
+def test_a_re_read_after_a_process_lost_does_not_cut_off_a_timed_move_being_stored() -> None:
+    """Hearing that another process died, a process reads every table it holds again, and
+    re-arms each one's timer. A bot's move at one of them was being stored meanwhile (the re-read
+    had let go of the table's lock and waited for Redis): cut off there, the move was stored all
+    the same but never taken here nor announced, the timer armed in its place was refused as
+    stale, and the table stood still while its lease was renewed (issue 34)."""
+
+    async def scenario() -> None:
+        clock = FakeClock()
+        hub, store = Hub(clock), MemoryStorage()
+        async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
+            table, _, _ = await a.play_now(
+                "heroes", players=2, level="random", name="Ana", turn_seconds=60
+            )
+            await commit_then_reveal(table, {0: "ana-seed"})
+            table_b = await b.residency.get(table.id)
+            watcher = await seated(table)
+            while table.to_move() != 1:  # Ana moves (after the bot, if it begins): the bot's turn
+                if table.to_move() == 0:
+                    await table.submit(0, first_legal(table, 0), table.version)
+                else:
+                    await clock.advance(1.0)
+                    await watcher.until(lambda: table.to_move() != 1)
+            version = table.version
+            cluster = hub.members["a"][0]
+            presence, append = cluster.presence, store.append
+            asked, answered = asyncio.Event(), asyncio.Event()
+            stored, acknowledged = asyncio.Event(), asyncio.Event()
+
+            async def redis_presence(table_id: str) -> set[int]:  # a round trip to Redis
+                asked.set()
+                await answered.wait()
+                return await presence(table_id)
+
+            async def group_commit(item: Any) -> None:  # committed; its answer on the way
+                await append(item)
+                stored.set()
+                await acknowledged.wait()
+
+            cluster.presence = redis_presence  # type: ignore[method-assign]
+            store.append = group_commit  # type: ignore[method-assign]
+            resync = asyncio.create_task(a.residency.resync())  # as on hearing ``process_lost``
+            await asked.wait()  # the table is read again, its lock let go
+            await clock.advance(0.5)  # the bot's delay: it chooses its move and stores it
+            async with asyncio.timeout(20):  # the bot thinks on a worker thread
+                await stored.wait()
+            answered.set()  # the re-read goes on, and re-arms the table
+            await resync
+            acknowledged.set()
+            await settle()
+            cluster.presence, store.append = presence, append  # type: ignore[method-assign]
+            assert len(await store.load_actions(table.id)) == version + 1
+            assert table.version == version + 1, "the bot's stored move is held here"
+            assert table_b.version == version + 1, "and announced to the other process"
+            # the table goes on: the bot moves again if its turn goes on (a random bot's move
+            # need not end it), else Ana's clock runs out a minute after and the table plays
+            await clock.advance(60.5)
+            await watcher.until(lambda: table.version > version + 1)
+
+    run(scenario)

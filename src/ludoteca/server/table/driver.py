@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ludoteca.core.record import Actor
+from ludoteca.server.cluster.base import NoticeKind
 from ludoteca.server.logs import log
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
 
@@ -25,13 +26,19 @@ Submit = Callable[[int, str, int | None, Actor], Awaitable[None]]
 @dataclass(slots=True, eq=False)
 class Driver:
     """The timer of one table, and what it does when it fires: ``deal_if_due`` for a starting
-    table, ``submit`` of a bot's choice for a bot's seat or a person's whose time ran out."""
+    table, ``submit`` of a bot's choice for a bot's seat or a person's whose time ran out. A
+    move the timer is storing is never cut off (``_storing``): a re-read of the table meanwhile
+    would otherwise leave that step stored but neither taken here nor announced, and the table
+    without a timer; the move re-arms the timer itself once stored (the table's
+    ``after_change``) or refused."""
 
     ledger: Ledger
     views: Views
     submit: Submit
     deal_if_due: Callable[[], Awaitable[None]]
+    after_change: Callable[[NoticeKind | None], Awaitable[None]]
     _task: asyncio.Task[None] | None = None
+    _storing: bool = False
 
     def schedule(self) -> None:
         """(Re)arm the one timer of this table: the end of the wait for the people's seeds, a
@@ -39,6 +46,8 @@ class Driver:
         ledger, services = self.ledger, self.ledger.services
         current = asyncio.current_task()
         if self._task is not None and self._task is not current and not self._task.done():
+            if self._storing:
+                return  # it re-arms the timer itself once stored or refused
             self._task.cancel()
         self._task = None
         if not services.cluster.drives(ledger.id):
@@ -77,17 +86,25 @@ class Driver:
             return
         try:
             text = await services.bots.choose(ledger.game, match.state, seat, level)
-            await self.submit(seat, text, version, by)
+            self._storing = True
+            try:
+                await self.submit(seat, text, version, by)  # re-arms the timer once stored
+            finally:
+                self._storing = False
+            return
         except Rejected as exc:
-            if exc.code != ErrorCode.STALE_VERSION:
-                log("bot_rejected", table=ledger.id, seat=seat, code=exc.code, message=exc.message)
+            if exc.code == ErrorCode.STALE_VERSION:
+                # the table moved meanwhile, and ``submit`` read it again: show it, arm for it
+                await self.after_change(None)
+                return
+            log("bot_rejected", table=ledger.id, seat=seat, code=exc.code, message=exc.message)
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # a bot must never take the table down; retry shortly
+        except Exception as exc:  # a bot must never take the table down
             log("bot_failed", table=ledger.id, seat=seat, error=repr(exc))
-            await services.sleep(1.0)
-            if ledger.match is not None and ledger.version == version:
-                self.schedule()
+        # retry shortly, as the table is then (a change meanwhile did not re-arm it)
+        await services.sleep(1.0)
+        self.schedule()
 
     def timer(self) -> asyncio.Task[None] | None:
         """The table's one timer, if armed."""

@@ -60,7 +60,9 @@ class Table:
         self.audience = Audience()
         self.views = Views(self.ledger, self.audience)
         self.lock = asyncio.Lock()
-        self.driver = Driver(self.ledger, self.views, self.submit, self.deal_if_due)
+        self.driver = Driver(
+            self.ledger, self.views, self.submit, self.deal_if_due, self.after_change
+        )
         self.replica = Replica(
             self.ledger, self.views, self.audience, self.lock, self.after_change, self.schedule
         )
