@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from ludoteca.core import Bot, Game
-from ludoteca.core.game import LEVELS
+from ludoteca.core.spec import LEVELS
 
 from .ismcts import IsmctsBot, Options, PolicyRollout
 from .random_bot import RandomBot

@@ -32,7 +32,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from ludoteca.core import JSON
-from ludoteca.core.game import Chance
+from ludoteca.core.spec import Chance
 from ludoteca.games import all_games, get
 
 from .chance import AnyGame, Position
