@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ludoteca.core import Game, NoAnchorsError
-from ludoteca.core.game import LEVELS
+from ludoteca.core.spec import LEVELS
 from ludoteca.games import all_games, get
 from ludoteca.server.accounts.ratings import ANCHOR_SIGMA, BETA, RANDOM_MU
 

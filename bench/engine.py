@@ -29,7 +29,7 @@ from typing import Any
 
 from ludoteca import native
 from ludoteca.core import Game
-from ludoteca.core.game import Chance
+from ludoteca.core.spec import Chance
 from ludoteca.games import all_games, get
 
 GOAL = 0.5

@@ -23,11 +23,10 @@ from ludoteca.bots.ismcts import (
     Deadline,
     IsmctsBot,
     Options,
-    PolicyRollout,
-    RandomRollout,
     search,
     sure_win,
 )
+from ludoteca.bots.rollout import PolicyRollout, RandomRollout
 from ludoteca.core import Game, decide
 from ludoteca.games import all_games, get
 from ludoteca.games.heroes.rules import CAMP, CAMP_ROW, connection

@@ -24,6 +24,7 @@ from ludoteca.games.dice_heroes.dice import FACES, ROLL
 from ludoteca.interop import openspiel
 from ludoteca.interop.chance import Position, roll
 from ludoteca.interop.moves import CHANCE, TERMINAL
+from ludoteca.interop.openspiel_entry import BY_NAME, EXPLICIT, SAMPLED
 
 # (short name, players, sampled states): the smallest and largest table of each game (Dice Heroes
 # also with explicit chance: ``name:explicit``) for OpenSpiel's API checks; the counts keep
@@ -45,11 +46,11 @@ CASES = [  # six dwarves play 235 actions a match: those checks run in make test
 def every_table() -> list[tuple[str, int]]:
     """Every registered game at every player count it allows, with each chance it offers."""
     found = []
-    for short_name, entry in openspiel.BY_NAME.items():
+    for short_name, entry in BY_NAME.items():
         spec = get(entry.game_id).spec
         names = [short_name]
         if entry.offers_explicit:
-            names = [f"{short_name}:{openspiel.SAMPLED}", f"{short_name}:{openspiel.EXPLICIT}"]
+            names = [f"{short_name}:{SAMPLED}", f"{short_name}:{EXPLICIT}"]
         found += [(n, p) for n in names for p in range(spec.min_players, spec.max_players + 1)]
     return found
 
@@ -144,7 +145,7 @@ def test_each_game_declares_its_own_maximum_length(name: str, players: int, leng
     """The bound comes from the game's own ``max_length``, never another game's."""
     game = load(name, players)
     assert game.max_game_length() == length
-    assert game.max_game_length() == get(openspiel.BY_NAME[name].game_id).max_length(players)
+    assert game.max_game_length() == get(BY_NAME[name].game_id).max_length(players)
 
 
 def test_random_matches_stay_within_the_declared_length() -> None:

@@ -10,11 +10,12 @@ from typing import Any
 import pyspiel
 import pytest
 
+import ludoteca.interop.openspiel  # noqa: F401 - registers the games
 from kit.matches import random_end
 from ludoteca.core import Outcome
 from ludoteca.games import get
-from ludoteca.interop import openspiel
 from ludoteca.interop.chance import Position
+from ludoteca.interop.openspiel_entry import BY_NAME
 from ludoteca.interop.pettingzoo import raw_env
 
 
@@ -46,7 +47,7 @@ def test_openspiel_returns_of_a_shared_win(players: int) -> None:
     assert position.returns() == expected(outcome, players)
     assert sum(position.returns()) == pytest.approx(game.utility_sum())
     assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
-    assert openspiel.BY_NAME["ludoteca_dice_heroes"].constant_sum
+    assert BY_NAME["ludoteca_dice_heroes"].constant_sum
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ludoteca.core.game import Board
+from ludoteca.core.spec import Board
 from ludoteca.games import all_games, get
 from ludoteca.server.api.games import board_addresses, board_path, board_version, game_json
 from ludoteca.server.site.pages import Page, web_root

@@ -1,6 +1,6 @@
 """Game-agnostic bots and the levels people pick at a table."""
 
-from ludoteca.core.game import LEVELS
+from ludoteca.core.spec import LEVELS
 
 from .levels import make_bot
 from .random_bot import RandomBot

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ludoteca.core import Game, Match, MatchRecord, ReplayError
-from ludoteca.core.game import JSON
 from ludoteca.core.record import RecordError, Step
+from ludoteca.core.spec import JSON
 from ludoteca.games import get
 
 from .ismcts import search

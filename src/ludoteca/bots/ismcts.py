@@ -17,98 +17,36 @@ allows, the most visited action is often a lucky one. So the root compares actio
 careful experiment would (``search``): every action of a batch is played in the same sampled
 world with the same rollout randomness, the better half survives each round, and the prior's
 action (the game's heuristic) is only overruled on paired evidence.
+
+The search loop is here; the tree's and the root's bookkeeping is in ``bots.tree``, the rollout
+policies in ``bots.rollout``.
 """
 
 from __future__ import annotations
 
 import gc
-import json
 import random
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from math import ceil, log, log2, sqrt
-from typing import Any, Protocol
+from typing import Any
 
-from ludoteca.core import Bot, Event, Game
+from ludoteca.core import Bot, Game
+
+from .rollout import RandomRollout, Rollout
+from .tree import Arm, Edge, Node, seen
 
 EXPLORATION = 0.7
 """The UCB1 exploration constant for payoffs in [0, 1] (the paper's value)."""
-
-CONFIDENCE = 1.645
-"""How many standard errors better another root action must be to overrule the prior's."""
 
 ARMS = 16
 """Root actions a search compares at most: the prior's and others drawn at random. (Dice Heroes
 can offer 512; with a few hundred iterations a second, halving them all would spend the whole
 budget on one look at each.)"""
 
-MIN_PAIRS = 8
-"""Paired worlds the final round needs before another action may overrule the prior's."""
-
 MAX_SLACK = 0.2
 """The most a search on the clock stops early by (seconds): see ``Deadline``."""
-
-
-class Rollout(Protocol):
-    """Plays a determinized world to the end of the match, in place; gives up (False) when
-    ``stop()``, asked after every action, says the time is up. (Reading the clock costs well
-    under a microsecond, an action tens of them; on a busy machine a few actions between two
-    reads already took tens of milliseconds.)"""
-
-    def play_out(
-        self,
-        game: Game[Any, Any],
-        state: Any,
-        rng: random.Random,
-        stop: Callable[[], bool] | None = None,
-    ) -> bool: ...
-
-
-class RandomRollout:
-    """Uniformly random legal actions to the end."""
-
-    def play_out(
-        self,
-        game: Game[Any, Any],
-        state: Any,
-        rng: random.Random,
-        stop: Callable[[], bool] | None = None,
-    ) -> bool:
-        legal, step, pick = game.legal_actions, game.step, rng.choice
-        while actions := legal(state):
-            step(state, pick(actions))
-            if stop is not None and stop():
-                return False
-        return True
-
-
-class PolicyRollout:
-    """A bot's choices to the end (a forced move without asking it)."""
-
-    def __init__(self, policy: Bot) -> None:
-        self.policy = policy
-
-    def play_out(
-        self,
-        game: Game[Any, Any],
-        state: Any,
-        rng: random.Random,
-        stop: Callable[[], bool] | None = None,
-    ) -> bool:
-        legal, step, to_move = game.legal_actions, game.step, game.to_move
-        choose = self.policy.choose
-        while actions := legal(state):
-            if len(actions) == 1:
-                action = actions[0]
-            else:
-                seat = to_move(state)
-                assert seat is not None
-                action = choose(game, state, seat, rng)
-            step(state, action)
-            if stop is not None and stop():
-                return False
-        return True
 
 
 class Deadline:
@@ -140,69 +78,6 @@ class Deadline:
 
 class OutOfTime(Exception):
     """The search's time ran out in the middle of an iteration."""
-
-
-class Node:
-    """An information set of the searching seat: its actions tried so far."""
-
-    __slots__ = ("edges", "hint", "visits")
-
-    def __init__(self) -> None:
-        self.edges: dict[Hashable, Edge] = {}
-        self.visits = 0
-        self.hint: Hashable = None
-
-
-class Edge:
-    """An action from a node: visits, availability, payoffs summed per seat, and the nodes it
-    led to, keyed by what the searching seat saw happen."""
-
-    __slots__ = ("avails", "rewards", "then", "visits")
-
-    def __init__(self, players: int) -> None:
-        self.visits = 0
-        self.avails = 1
-        self.rewards = [0.0] * players
-        self.then: dict[str, Node] = {}
-
-
-def seen(events: list[Event], seat: int) -> str:
-    """What ``seat`` saw of these events, as a key (public fields and its own secrets)."""
-    return json.dumps([(e.kind, e.data, e.secret.get(seat)) for e in events], separators=(",", ":"))
-
-
-class Arm:
-    """A root action in the halving: its payoffs for the searching seat this round, and how they
-    differ from the prior's action in the same determinizations."""
-
-    __slots__ = ("action", "diff_n", "diff_sq", "diff_sum", "n", "total")
-
-    def __init__(self, action: Hashable) -> None:
-        self.action = action
-        self.n = 0
-        self.total = 0.0
-        self.diff_n = 0
-        self.diff_sum = 0.0
-        self.diff_sq = 0.0
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.n if self.n else 0.0
-
-    def forget(self) -> None:
-        """Start a new round: only fresh samples judge the arms that survived selection."""
-        self.n = self.diff_n = 0
-        self.total = self.diff_sum = self.diff_sq = 0.0
-
-    def beats_hint(self) -> bool:
-        """Whether this arm did better than the prior's action in the same worlds, by more than
-        ``CONFIDENCE`` standard errors of the paired differences (and in ``MIN_PAIRS`` at least)."""
-        n = self.diff_n
-        if n < MIN_PAIRS:
-            return False
-        mean = self.diff_sum / n
-        variance = max(self.diff_sq / n - mean * mean, 0.0) * n / (n - 1)
-        return mean > 0 and mean * mean * n > CONFIDENCE**2 * variance
 
 
 @dataclass(frozen=True, slots=True)

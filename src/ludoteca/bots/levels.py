@@ -17,10 +17,11 @@ import random
 from typing import Any
 
 from ludoteca.core import Bot, Game
-from ludoteca.core.game import LEVELS
+from ludoteca.core.spec import LEVELS
 
-from .ismcts import IsmctsBot, Options, PolicyRollout
+from .ismcts import IsmctsBot, Options
 from .random_bot import RandomBot
+from .rollout import PolicyRollout
 
 HARD_SECONDS = 0.8
 """Search time of ``hard`` per decision: the table allows 1 s, the rest is the safety margin."""

@@ -10,7 +10,7 @@ from pathlib import Path
 from ludoteca.bots.analysis import GRADES, ITERATIONS, analyse
 from ludoteca.cli.arguments import Commands, read_json
 from ludoteca.core import MatchRecord
-from ludoteca.core.game import JSON
+from ludoteca.core.spec import JSON
 from ludoteca.games import get
 
 

@@ -15,11 +15,13 @@ from .errors import (
     UnknownGameError,
 )
 from .fairness import Deal, commitment, derive_seed, fingerprint, match_seed, seed_fingerprint
-from .game import JSON, LANGUAGES, Bot, Event, Game, GameSpec, Outcome
+from .game import Bot, Game
 from .match import Match, Prepared
+from .outcome import Event, Outcome
 from .record import MatchRecord, Player, RecordError, Step
 from .rng import Stream
 from .signing import Signature, SigningKey
+from .spec import JSON, LANGUAGES, GameSpec
 from .state import State
 from .verify import Problem, Receipt, Verdict, verify
 

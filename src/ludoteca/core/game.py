@@ -7,7 +7,8 @@ A game is a stateless object; its positions are mutable ``State`` objects with a
 What a game writes (the abstract methods) is small; the rules check (``check``: read the text,
 then legality, with the game's optional explanation) is written once here. A match in play —
 seats, versions, reveal, record — is ``ludoteca.core.match.Match``, the one authority every
-caller goes through.
+caller goes through. What a game is (``GameSpec``, ``Board``) is in ``ludoteca.core.spec``, what
+playing produces (``Event``, ``Outcome``) in ``ludoteca.core.outcome``.
 """
 
 from __future__ import annotations
@@ -17,24 +18,18 @@ import random
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from .errors import IllegalActionError, InvalidParamsError, MatchOverError, NoAnchorsError
+from .errors import IllegalActionError, MatchOverError, NoAnchorsError
+from .outcome import Event, Outcome
 from .rng import Stream
+from .spec import JSON, LEVELS, GameSpec
 from .state import State
 
 if TYPE_CHECKING:
     from .encoding import Encoding
-
-JSON = dict[str, Any]
-LANGUAGES = ("en", "pt", "de")
-LEVELS = ("random", "easy", "medium", "hard")
-"""The bot levels, weakest first (``ludoteca.bots.levels``), each with a fixed rating per game."""
-
 
 S = TypeVar("S", bound=State)
 A = TypeVar("A", bound=Hashable)
@@ -49,78 +44,6 @@ class Bot(Protocol):
     def choose(self, game: Game[Any, Any], world: Any, seat: int, rng: random.Random) -> Any: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a match ended.
-
-    ``winners`` are the seats that win, ascending; several share the result and then ``draw`` is
-    true (everybody level is every seat in ``winners``). No winners and no draw means nobody at
-    the table won (e.g. the dragon). Every game gives its outcome in this one shape, the records';
-    ``canonical`` puts the two older shapes of format-1 records into it.
-    ``reason`` is a short machine word (``camp``, ``relics``, ``stuck``, ``score``...);
-    ``scores`` are the final scores per seat where the game has them.
-    """
-
-    winners: tuple[int, ...]
-    reason: str
-    draw: bool = False
-    scores: tuple[float, ...] = ()
-
-    def sharing(self, players: int) -> tuple[int, ...]:
-        """The seats that share the result: ``winners``, or every seat on a draw that names none
-        (the older shape of everybody level); none when nobody at the table won."""
-        return self.winners or (tuple(range(players)) if self.draw else ())
-
-    def payoff(self, seat: int, players: int) -> float:
-        """1 for a sole win, 1/k each for k seats sharing the result (a shared win or a draw),
-        else 0: the payoffs of a match sum to 1, or to 0 when nobody won. A seat outside a
-        shared win gets nothing, whether or not ``draw`` is set."""
-        sharing = self.sharing(players)
-        return 1.0 / len(sharing) if seat in sharing else 0.0
-
-    def canonical(self, players: int) -> Outcome:
-        """The one shape every record and view uses, in every game: the seats that win, or that
-        end level and share the result, in ``winners`` (ascending); ``draw`` is true exactly when
-        several seats share it; nobody winning (the dragon) is no winners and no draw."""
-        winners = tuple(sorted(self.sharing(players)))
-        return Outcome(winners, self.reason, len(winners) > 1, self.scores)
-
-    def to_json(self) -> JSON:
-        data: JSON = {"winners": list(self.winners), "reason": self.reason, "draw": self.draw}
-        if self.scores:
-            data["scores"] = list(self.scores)
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
-        return cls(
-            winners=tuple(int(s) for s in data["winners"]),
-            reason=str(data["reason"]),
-            draw=bool(data.get("draw", False)),
-            scores=tuple(data.get("scores", ())),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened, for the match log.
-
-    ``data`` is public; ``secret`` maps a seat to extra fields only that seat may see (e.g. which
-    cards it drew). Clients render ``kind`` + fields in their own language.
-    """
-
-    kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-    secret: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
-
-    def for_seat(self, seat: int | None) -> JSON:
-        """The event as ``seat`` may see it (``None`` = a spectator: public fields only)."""
-        shown: JSON = {"kind": self.kind, **self.data}
-        if seat is not None and seat in self.secret:
-            shown.update(self.secret[seat])
-        return shown
-
-
 class Words(Protocol):
     """A game in words for the terminal (``Game.words``): an event as a sentence (None: a kind
     it does not know, the terminal then prints the event's fields), and a map of the position
@@ -131,95 +54,6 @@ class Words(Protocol):
     ) -> str | None: ...
 
     def board(self, position: Mapping[str, Any]) -> str | None: ...
-
-
-class Chance(StrEnum):
-    """How a game's chance reaches a research framework (``docs/research.md``)."""
-
-    SAMPLED = "sampled"
-    """Drawn inside an action from the match's seeded stream (OpenSpiel: sampled stochastic)."""
-    EXPLICIT = "explicit"
-    """Each draw a chance node of equally likely outcomes (OpenSpiel: explicit stochastic)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Board:
-    """A game's board for the web table, kept in a folder of the game's package (``folder``) and
-    served at ``/boards/<game id>/<version>/``: an ES module exporting ``createBoard(ctx)``, the
-    modules it imports (fetched together with it), its style sheets, as paths inside the folder.
-
-    ``words`` is the namespace of the board's words: the folder then holds ``words.<lang>.json``
-    for every language, each a JSON object, which the page's messages take in under that name
-    (``t("<words>.key")``); ``None``: the board brings no words of its own.
-    """
-
-    module: str
-    parts: tuple[str, ...] = ()
-    styles: tuple[str, ...] = ()
-    words: str | None = None
-    folder: str = "board"
-
-    def word_files(self) -> dict[str, str]:
-        """The file of the board's words per language (none without ``words``)."""
-        return {lang: f"words.{lang}.json" for lang in LANGUAGES} if self.words else {}
-
-    def urls(self, game_id: str, version: str) -> JSON:
-        """The board as the catalogue API gives it: ``module``, ``parts``, ``styles`` and
-        ``words`` (per language) as URLs under ``version``, the hash of the folder's files, and
-        the words' ``namespace``."""
-        root = f"/boards/{game_id}/{version}/"
-        return {
-            "module": root + self.module,
-            "parts": [root + part for part in self.parts],
-            "styles": [root + style for style in self.styles],
-            "namespace": self.words,
-            "words": {lang: root + name for lang, name in self.word_files().items()},
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class GameSpec:
-    """What a game is: identifier, names per language, player counts, and the facts research
-    frameworks and clients read from it.
-
-    ``chance`` says how chance is handed to OpenSpiel by default; ``chance_outcomes``, the most
-    outcomes of one explicit chance node, is 0 for a game that offers no explicit chance (one
-    that does loads with either, ``chance=explicit`` or ``chance=sampled``);
-    ``perfect_information`` is true when no seat ever has a secret; ``constant_sum`` when
-    ``Outcome.payoff`` always sums to 1 (false when nobody may win); ``board`` is the web table's
-    board (``None``: the generic board).
-    """
-
-    id: str
-    names: Mapping[str, str]
-    min_players: int
-    max_players: int
-    chance: Chance = Chance.SAMPLED
-    chance_outcomes: int = 0
-    perfect_information: bool = False
-    constant_sum: bool = True
-    board: Board | None = None
-
-    def name(self, lang: str = "en") -> str:
-        return self.names.get(lang) or self.names["en"]
-
-    def params(self, params: Mapping[str, Any] | None = None) -> JSON:
-        """Validated, normalised match parameters (today: ``players``)."""
-        params = dict(params or {})
-        unknown = sorted(set(params) - {"players"})
-        if unknown:
-            raise InvalidParamsError(f"{self.id}: unknown parameter(s) {', '.join(unknown)}")
-        players = params.get("players", self.min_players)
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise InvalidParamsError(f"{self.id}: players must be a whole number")
-        if not self.min_players <= players <= self.max_players:
-            span = (
-                str(self.min_players)
-                if self.min_players == self.max_players
-                else f"{self.min_players}-{self.max_players}"
-            )
-            raise InvalidParamsError(f"{self.id} is played by {span} players, not {players}")
-        return {"players": players}
 
 
 class Game(ABC, Generic[S, A]):

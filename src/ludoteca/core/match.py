@@ -22,8 +22,10 @@ from .errors import (
     StaleVersionError,
 )
 from .fairness import Deal, chain_next, chain_start, fingerprint
-from .game import JSON, Event, Game, Outcome
+from .game import Game
+from .outcome import Event, Outcome
 from .record import Actor, MatchRecord, Player, Step
+from .spec import JSON
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,9 @@ from .fairness import (
     is_hex64,
     salt_problem,
 )
-from .game import JSON, Outcome
+from .outcome import Outcome
 from .signing import Signature, SigningKey
+from .spec import JSON
 
 RECORD_FORMAT = 3
 FORMATS = (1, 2, 3)

@@ -10,10 +10,12 @@ from typing import Any
 
 from .errors import LudotecaError, ReplayError
 from .fairness import commitment, is_hex64, seat_commitment
-from .game import JSON, Game, Outcome
+from .game import Game
 from .match import Match
+from .outcome import Outcome
 from .record import MatchRecord, RecordError
 from .signing import key_fingerprint
+from .spec import JSON
 
 CHECKS = (
     "record",

@@ -12,7 +12,7 @@ from heroes_positions import load, play, position
 
 from ludoteca.core import IllegalActionError, InvalidActionError, InvalidPositionError
 from ludoteca.games.heroes import GAME
-from ludoteca.games.heroes.notation import DEFAULT_SEED
+from ludoteca.games.heroes.position import DEFAULT_SEED
 from ludoteca.games.heroes.rules import CAMP, PALADIN, ROGUE
 
 # ------------------------------------------------------------------------------ action text

@@ -8,7 +8,8 @@ from typing import Any
 
 from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
 from ludoteca.core.encoding import Encoding
-from ludoteca.core.game import Board, Chance, Words
+from ludoteca.core.game import Words
+from ludoteca.core.spec import Board, Chance
 from ludoteca.games.words import Messages
 
 from . import notation, rules, view
