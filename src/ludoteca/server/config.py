@@ -76,10 +76,12 @@ class Settings:
     limit_join: str = "60/minute"
     limit_start: str = "60/minute"
     limit_websocket: str = "240/minute"
-    # accounts (docs/accounts.md): sign-in attempts per address and per account name, sign-ups
-    # per address, and how long a session lasts unused (idle) and at most (absolute)
+    # accounts (docs/accounts.md): sign-in attempts per address; wrong passwords for a name from
+    # one address (or one device that signed in as it before), and from every device it does not
+    # know; sign-ups per address; how long a session lasts unused (idle) and at most (absolute)
     limit_login: str = "30/minute"
-    limit_login_account: str = "10/minute"
+    limit_login_pair: str = "10/hour"
+    limit_login_account: str = "50/hour"
     limit_signup: str = "20/hour"
     session_idle_seconds: float = 14 * 24 * 3600.0
     session_max_seconds: float = 60 * 24 * 3600.0
@@ -196,6 +198,7 @@ class Settings:
             ("LUDOTECA_LIMIT_START", self.limit_start),
             ("LUDOTECA_LIMIT_WEBSOCKET", self.limit_websocket),
             ("LUDOTECA_LIMIT_LOGIN", self.limit_login),
+            ("LUDOTECA_LIMIT_LOGIN_PAIR", self.limit_login_pair),
             ("LUDOTECA_LIMIT_LOGIN_ACCOUNT", self.limit_login_account),
             ("LUDOTECA_LIMIT_SIGNUP", self.limit_signup),
             ("LUDOTECA_LIMIT_NOTIFY", self.limit_notify),
@@ -255,6 +258,7 @@ class Settings:
             limit_start=env("LUDOTECA_LIMIT_START") or base.limit_start,
             limit_websocket=env("LUDOTECA_LIMIT_WEBSOCKET") or base.limit_websocket,
             limit_login=env("LUDOTECA_LIMIT_LOGIN") or base.limit_login,
+            limit_login_pair=env("LUDOTECA_LIMIT_LOGIN_PAIR") or base.limit_login_pair,
             limit_login_account=env("LUDOTECA_LIMIT_LOGIN_ACCOUNT") or base.limit_login_account,
             limit_signup=env("LUDOTECA_LIMIT_SIGNUP") or base.limit_signup,
             session_idle_seconds=_float("LUDOTECA_SESSION_IDLE", base.session_idle_seconds),

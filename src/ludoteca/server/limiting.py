@@ -8,6 +8,7 @@ import logging
 import math
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import orjson
@@ -29,6 +30,7 @@ ACTIONS = (
     "start",
     "websocket",
     "login",
+    "login_pair",
     "login_account",
     "signup",
     "notify",
@@ -48,7 +50,10 @@ class RateLimits:
             "start": parse(settings.limit_start),
             "websocket": parse(settings.limit_websocket),
             "login": parse(settings.limit_login),  # per address
-            "login_account": parse(settings.limit_login_account),  # per account name
+            # wrong passwords for a name from one address, or from one device known to it
+            "login_pair": parse(settings.limit_login_pair),
+            # wrong passwords for a name from every device it does not know
+            "login_account": parse(settings.limit_login_account),
             "signup": parse(settings.limit_signup),
             "notify": parse(settings.limit_notify),  # per address
             "notify_mail": parse(settings.limit_notify_mail),  # per account and per address
@@ -86,9 +91,18 @@ class RateLimits:
 
         While Redis cannot be reached the request is let through (logged): the limits guard
         against floods, and refusing everyone would be the outage itself."""
+        return await self._ask(self.limiter.hit, action, client)
+
+    async def full(self, action: str, client: str) -> float | None:
+        """As ``hit``, counting nothing: for limits counted only when the action failed."""
+        return await self._ask(self.limiter.test, action, client)
+
+    async def _ask(
+        self, allows: Callable[..., Awaitable[bool]], action: str, client: str
+    ) -> float | None:
         item = self.items[action]
         try:
-            if await self.limiter.hit(item, self.prefix, action, client):
+            if await allows(item, self.prefix, action, client):
                 return None
             stats = await self.limiter.get_window_stats(item, self.prefix, action, client)
         except (RedisError, OSError) as exc:

@@ -3,7 +3,8 @@ person holds, rating finished rated tables, profiles, leaderboards, export and d
 
 The security model is docs/accounts.md: argon2id password hashes, a dummy hash verified for an
 unknown name (so it takes as long as a wrong password), session ids kept as SHA-256 digests with
-an idle and an absolute lifetime, sign-in limits per address and per name.
+an idle and an absolute lifetime, sign-in limits per address, per name and address (or known
+device) and per name.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ludoteca.server.logs import log
 from ludoteca.server.protocol import ErrorCode, Rejected, SeatKind, Status
 from ludoteca.server.storage import Storage, TableRow
 
+from .devices import device_cookie, known_device
 from .passkeys import Passkeys
 from .ratings import Rating, anchor, places, update
 from .rows import Account, NameTaken, SeatRating, Session
@@ -50,6 +52,16 @@ MY_TABLES = 50
 class SignedIn:
     account: Account
     token: str  # the new session's cookie value
+    device: str | None  # the device cookie's value (None for an account without a password)
+
+
+def _too_many_wrong(action: str, wait: float) -> str:
+    if action == "login_pair":
+        return f"too many wrong passwords for this name from here: try again in {wait:.0f} s"
+    return (
+        "too many wrong passwords for this name: sign in with a passkey or on a device you "
+        f"signed in on before, or try again in {wait:.0f} s"
+    )
 
 
 def session_id(token: str) -> str:
@@ -153,29 +165,51 @@ class Accounts(Passkeys):
         return await self._new_session(account, replaces)
 
     async def sign_in(
-        self, name: str, password: str, client: str, replaces: str | None
+        self,
+        name: str,
+        password: str,
+        client: str,
+        replaces: str | None,
+        *,
+        device: str | None = None,
     ) -> SignedIn:
         """The same answer, after about the same time, for an unknown name and a wrong
-        password: both verify one argon2id hash."""
+        password: both verify one argon2id hash, and are counted alike.
+
+        Every attempt counts against the address. Wrong passwords count against the name from
+        this address — or from this device, when its cookie (``device``) says it signed in to
+        the account before — and, from a device the account does not know, against the name
+        from everywhere: that slower limit is the one anyone can fill, and it never stops a
+        known device (nor a passkey, which is limited per address only)."""
         key = name_key(name)
         await self._limit("login", client, "sign-in attempts from your address")
-        await self._limit("login_account", key, "sign-in attempts for this name")
         account = await self.store.run(self.store.account_by_key, key)
+        nonce = known_device(account, device)
+        counted = [("login_pair", f"{key}\ndevice {nonce}")] if nonce else []
+        if not counted:
+            counted = [("login_pair", f"{key}\naddress {client}"), ("login_account", key)]
+        for action, counter in counted:
+            wait = await self.limits.full(action, counter)
+            if wait is not None:
+                raise TooMany(ErrorCode.RATE_LIMITED, _too_many_wrong(action, wait), wait)
         stored = account.password_hash if account is not None else None
         good = await self._verify(stored or await self.dummy_hash(), password)
         if account is None or stored is None or not good:
+            for action, counter in counted:
+                await self.limits.hit(action, counter)
             log("sign_in_refused", logging.INFO)
             raise Rejected(ErrorCode.BAD_LOGIN, BAD_LOGIN_MESSAGE)
         return await self._new_session(account, replaces)
 
     async def _new_session(self, account: Account, replaces: str | None) -> SignedIn:
-        """A fresh session id at every sign-in (never the one the browser came with)."""
+        """A fresh session id at every sign-in (never the one the browser came with), and a
+        new device cookie."""
         token = secrets.token_urlsafe(32)
         old = session_id(replaces) if replaces else None
         await self.store.run(
             self.store.create_session, session_id(token), account.id, self.now(), old
         )
-        return SignedIn(account, token)
+        return SignedIn(account, token, device_cookie(account))
 
     async def session(self, token: str | None) -> Session | None:
         """The live session behind a cookie value, or None (unknown, idle too long, too old)."""

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from ludoteca.games import all_games
+from ludoteca.server.accounts.devices import DEVICE, DEVICE_SECONDS
 from ludoteca.server.accounts.rows import Session
 from ludoteca.server.accounts.rules import MAX_PASSWORD
 from ludoteca.server.accounts.service import COOKIE, MARK, Accounts, SignedIn
@@ -110,6 +111,16 @@ def with_session(request: Request, signed: SignedIn, status: int = 200) -> JSONR
         secure=secure,
     )
     response.set_cookie(MARK, "1", max_age=lifetime, path="/", samesite="lax", secure=secure)
+    if signed.device is not None:  # kept after signing out: the browser stays known
+        response.set_cookie(
+            DEVICE,
+            signed.device,
+            max_age=DEVICE_SECONDS,
+            path="/api/session",
+            httponly=True,
+            samesite="strict",
+            secure=secure,
+        )
     return response
 
 
@@ -141,7 +152,13 @@ async def sign_up(
 async def sign_in(
     body: Credentials, request: Request, accounts: AccountsDep, client: Client
 ) -> JSONResponse:
-    signed = await accounts.sign_in(body.name, body.password, client, request.cookies.get(COOKIE))
+    signed = await accounts.sign_in(
+        body.name,
+        body.password,
+        client,
+        request.cookies.get(COOKIE),
+        device=request.cookies.get(DEVICE),
+    )
     return with_session(request, signed)
 
 
