@@ -86,6 +86,27 @@ def test_a_session_ends_when_idle_too_long_and_when_too_old() -> None:
     asyncio.run(run())
 
 
+def test_a_session_in_use_lives_with_the_shortest_idle_lifetime() -> None:
+    """With a one-minute idle lifetime a session used every 50 s lives on: its last use is
+    written more often than once a minute (it used to be written only after 60 s, so a
+    session used every 50 s died at its second use)."""
+
+    async def run() -> None:
+        clock = Clock()
+        people = accounts(clock, idle_seconds=60)
+        try:
+            signed = await people.sign_up("Lia", PASSWORD, "client", None)
+            for _ in range(10):
+                clock.now += 50
+                assert (await people.session(signed.token)) is not None
+            clock.now += 61
+            assert (await people.session(signed.token)) is None
+        finally:
+            people.close()
+
+    asyncio.run(run())
+
+
 async def _code(attempt: Awaitable[object]) -> str:
     try:
         await attempt

@@ -42,7 +42,8 @@ guest's pages make no request for it."""
 HASH_TIME_COST, HASH_MEMORY_KIB, HASH_LANES = 2, 19 * 1024, 1
 """argon2id with OWASP's first recommended setting (19 MiB, 2 passes, one lane): on a busy
 two-core machine RFC 9106's 64 MiB and four lanes took half a second a sign-in."""
-TOUCH_SECONDS = 60.0  # a session's last use is written at most this often
+TOUCH_SECONDS = 60.0  # a session's last use is written at most this often,
+TOUCH_SHARE = 0.1  # and at least ten times in its idle lifetime
 BAD_LOGIN_MESSAGE = "wrong name or password"
 RECENT_MATCHES = 20
 MY_TABLES = 50
@@ -86,6 +87,7 @@ class Accounts(Passkeys):
         self.storage = storage
         self.limits = limits
         self.idle_seconds = idle_seconds
+        self.touch_seconds = min(TOUCH_SECONDS, idle_seconds * TOUCH_SHARE)
         self.max_seconds = max_seconds
         self.now = now
         self.hasher = PasswordHasher(
@@ -222,7 +224,7 @@ class Accounts(Passkeys):
         if now - found.seen_at > self.idle_seconds or now - found.created_at > self.max_seconds:
             await self.store.run(self.store.delete_session, found.id)
             return None
-        if now - found.seen_at > TOUCH_SECONDS:
+        if now - found.seen_at > self.touch_seconds:
             await self.store.run(self.store.touch_session, found.id, now)
         return found
 
