@@ -132,9 +132,11 @@ class Settings:
     notify_keys_dir: str | None = None
     push_contact: str = "mailto:admin@localhost"  # who push services may write to (VAPID "sub")
     # the push services' hosts a subscription may name (a host or ".suffix"); nothing else is
-    # ever asked for, so a subscription cannot make the server call an address of its choosing
+    # ever asked for, so a subscription cannot make the server call an address of its choosing.
+    # Chrome's (FCM), Firefox's, Safari's, and Edge's on Windows (WNS, whose hosts are many)
     push_hosts: str = (
-        ".googleapis.com,.push.services.mozilla.com,.push.apple.com,.notify.windows.com"
+        "fcm.googleapis.com,updates.push.services.mozilla.com,web.push.apple.com,"
+        ".notify.windows.com"
     )
     push_allow_loopback: bool = False  # also http://127.0.0.1:PORT (tests only)
     smtp_host: str | None = None  # e-mail on when set (LUDOTECA_SMTP_HOST)
