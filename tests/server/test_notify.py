@@ -23,6 +23,7 @@ from kit.servers import ThreadServer, free_port, server_settings
 from kit.wait import eventually
 from ludoteca.games import all_games
 from ludoteca.server.accounts.rows import memory_engine
+from ludoteca.server.accounts.rules import RuleError, check_address
 from ludoteca.server.accounts.store import AccountStore
 from ludoteca.server.config import Settings
 from ludoteca.server.notify.notifier import SENDERS
@@ -262,7 +263,9 @@ def test_an_address_reveals_nothing_about_other_accounts_and_its_mails_are_rate_
         assert first.status_code == second.status_code == 202
         assert first.json() == second.json(), "the same answer whoever else gave the address"
         assert ana.put("/api/me/notify/mail", json=body).status_code == 429
-        assert ana.put("/api/me/notify/mail", json={"address": "not an address"}).status_code == 422
+        for bad in ("not an address", "ana\x00@example.org", "ana\x7f@example.org"):
+            refused = ana.put("/api/me/notify/mail", json={"address": bad})
+            assert refused.status_code == 422 and refused.json()["error"] == "bad_request"
     finally:
         srv.stop()
 
@@ -460,6 +463,37 @@ def test_a_seat_and_an_account_keep_their_newest_devices_up_to_a_cap() -> None:
     assert store.push_count(lia.id) == MAX_PUSH_PER_ACCOUNT
     assert len(store.targets("T1", 0)[0]) == MAX_PUSH_PER_SEAT
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("address", "good"),
+    [
+        ("ana@example.org", True),
+        ("  ana.maria+turns@mail.example.co.uk ", True),
+        ("zoë@example.org", True),
+        ("ana\x00@example.org", False),  # NUL
+        ("ana\x1b[31m@example.org", False),  # ESC
+        ("ana\x7f@example.org", False),  # DEL
+        ("ana\u200b@example.org", False),  # a zero-width space
+        ("ana@example.org\r\nBcc: everyone@example.org", False),
+        ("ana maria@example.org", False),
+        ("ana@@example.org", False),
+        (".ana@example.org", False),
+        ("ana..maria@example.org", False),
+        ("ana@example", False),
+        ("ana@-example.org", False),
+        ("ana@exa_mple.org", False),
+        ("a" * 65 + "@example.org", False),
+        ("ana@" + "a" * 250 + ".org", False),
+        ("not an address", False),
+    ],
+)
+def test_an_address_is_checked_by_one_rule(address: str, good: bool) -> None:
+    if good:
+        assert check_address(address) == address.strip()
+    else:
+        with pytest.raises(RuleError):
+            check_address(address)
 
 
 def test_the_settings_are_read_from_the_environment_and_a_bad_one_is_one_clear_line(
