@@ -4,7 +4,7 @@ The security model is docs/accounts.md."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -101,24 +101,21 @@ def with_session(request: Request, signed: SignedIn, status: int = 200) -> JSONR
     settings = request.app.state.ludoteca.settings
     secure = request.url.scheme == "https"
     lifetime = int(settings.session_max_seconds)
-    response.set_cookie(
-        COOKIE,
-        signed.token,
-        max_age=lifetime,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=secure,
-    )
-    response.set_cookie(MARK, "1", max_age=lifetime, path="/", samesite="lax", secure=secure)
+    # name, value, lifetime, path, whether scripts may not read it, SameSite
+    cookies: list[tuple[str, str, int, str, bool, Literal["lax", "strict"]]] = [
+        (COOKIE, signed.token, lifetime, "/", True, "lax"),
+        (MARK, "1", lifetime, "/", False, "lax"),
+    ]
     if signed.device is not None:  # kept after signing out: the browser stays known
+        cookies.append((DEVICE, signed.device, DEVICE_SECONDS, "/api/session", True, "strict"))
+    for name, value, max_age, path, httponly, samesite in cookies:
         response.set_cookie(
-            DEVICE,
-            signed.device,
-            max_age=DEVICE_SECONDS,
-            path="/api/session",
-            httponly=True,
-            samesite="strict",
+            name,
+            value,
+            max_age=max_age,
+            path=path,
+            httponly=httponly,
+            samesite=samesite,
             secure=secure,
         )
     return response
