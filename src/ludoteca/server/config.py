@@ -76,9 +76,9 @@ class Settings:
     limit_join: str = "60/minute"
     limit_start: str = "60/minute"
     limit_websocket: str = "240/minute"
-    # accounts (docs/accounts.md): sign-in attempts per address; wrong passwords for a name from
-    # one address (or one device that signed in as it before), and from every device it does not
-    # know; sign-ups per address; how long a session lasts unused (idle) and at most (absolute)
+    # accounts (docs/accounts.md): sign-in attempts per address; password attempts for a name
+    # from one address (or one device that signed in as it before), and from every device it
+    # does not know; sign-ups per address; how long a session lasts unused (idle) and at most
     limit_login: str = "30/minute"
     limit_login_pair: str = "10/hour"
     limit_login_account: str = "50/hour"

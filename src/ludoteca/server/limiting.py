@@ -8,7 +8,6 @@ import logging
 import math
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import orjson
@@ -50,9 +49,9 @@ class RateLimits:
             "start": parse(settings.limit_start),
             "websocket": parse(settings.limit_websocket),
             "login": parse(settings.limit_login),  # per address
-            # wrong passwords for a name from one address, or from one device known to it
+            # password attempts for a name from one address, or from one device known to it
             "login_pair": parse(settings.limit_login_pair),
-            # wrong passwords for a name from every device it does not know
+            # password attempts for a name from every device it does not know
             "login_account": parse(settings.limit_login_account),
             "signup": parse(settings.limit_signup),
             "notify": parse(settings.limit_notify),  # per address
@@ -91,24 +90,22 @@ class RateLimits:
 
         While Redis cannot be reached the request is let through (logged): the limits guard
         against floods, and refusing everyone would be the outage itself."""
-        return await self._ask(self.limiter.hit, action, client)
-
-    async def full(self, action: str, client: str) -> float | None:
-        """As ``hit``, counting nothing: for limits counted only when the action failed."""
-        return await self._ask(self.limiter.test, action, client)
-
-    async def _ask(
-        self, allows: Callable[..., Awaitable[bool]], action: str, client: str
-    ) -> float | None:
         item = self.items[action]
         try:
-            if await allows(item, self.prefix, action, client):
+            if await self.limiter.hit(item, self.prefix, action, client):
                 return None
             stats = await self.limiter.get_window_stats(item, self.prefix, action, client)
         except (RedisError, OSError) as exc:
             log("limits_unreachable", logging.WARNING, action=action, error=repr(exc))
             return None
         return max(1.0, math.ceil(stats.reset_time - time.time()))
+
+    async def clear(self, action: str, client: str) -> None:
+        """Empty ``action``'s window for ``client`` (one that was counted for nothing)."""
+        try:
+            await self.limiter.clear(self.items[action], self.prefix, action, client)
+        except (RedisError, OSError) as exc:
+            log("limits_unreachable", logging.WARNING, action=action, error=repr(exc))
 
     async def ping(self) -> bool:
         return bool(await self.storage.check())

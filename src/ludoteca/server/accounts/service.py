@@ -56,11 +56,11 @@ class SignedIn:
     device: str | None  # the device cookie's value (None for an account without a password)
 
 
-def _too_many_wrong(action: str, wait: float) -> str:
+def _too_many_tries(action: str, wait: float) -> str:
     if action == "login_pair":
-        return f"too many wrong passwords for this name from here: try again in {wait:.0f} s"
+        return f"too many sign-in attempts for this name from here: try again in {wait:.0f} s"
     return (
-        "too many wrong passwords for this name: sign in with a passkey or on a device you "
+        "too many sign-in attempts for this name: sign in with a passkey or on a device you "
         f"signed in on before, or try again in {wait:.0f} s"
     )
 
@@ -178,29 +178,29 @@ class Accounts(Passkeys):
         """The same answer, after about the same time, for an unknown name and a wrong
         password: both verify one argon2id hash, and are counted alike.
 
-        Every attempt counts against the address. Wrong passwords count against the name from
-        this address — or from this device, when its cookie (``device``) says it signed in to
-        the account before — and, from a device the account does not know, against the name
-        from everywhere: that slower limit is the one anyone can fill, and it never stops a
-        known device (nor a passkey, which is limited per address only)."""
+        Every attempt counts against the address; against the name from this address — or from
+        this device, when its cookie (``device``) says it signed in to the account before —
+        and, from a device the account does not know, against the name from everywhere: that
+        slower limit is the one anyone can fill, and it never stops a known device (nor a
+        passkey, which is limited per address only). Each is counted before the password is
+        checked, so parallel requests cannot slip past a window; the right password empties
+        its own address's (or device's) window for the name."""
         key = name_key(name)
         await self._limit("login", client, "sign-in attempts from your address")
         account = await self.store.run(self.store.account_by_key, key)
         nonce = known_device(account, device)
-        counted = [("login_pair", f"{key}\ndevice {nonce}")] if nonce else []
-        if not counted:
-            counted = [("login_pair", f"{key}\naddress {client}"), ("login_account", key)]
-        for action, counter in counted:
-            wait = await self.limits.full(action, counter)
+        own = f"{key}\ndevice {nonce}" if nonce else f"{key}\naddress {client}"
+        counted = [("login_pair", own)] + ([] if nonce else [("login_account", key)])
+        for action, counter in counted:  # the name's own window first: a full one counts nothing
+            wait = await self.limits.hit(action, counter)
             if wait is not None:
-                raise TooMany(ErrorCode.RATE_LIMITED, _too_many_wrong(action, wait), wait)
+                raise TooMany(ErrorCode.RATE_LIMITED, _too_many_tries(action, wait), wait)
         stored = account.password_hash if account is not None else None
         good = await self._verify(stored or await self.dummy_hash(), password)
         if account is None or stored is None or not good:
-            for action, counter in counted:
-                await self.limits.hit(action, counter)
             log("sign_in_refused", logging.INFO)
             raise Rejected(ErrorCode.BAD_LOGIN, BAD_LOGIN_MESSAGE)
+        await self.limits.clear("login_pair", own)
         return await self._new_session(account, replaces)
 
     async def _new_session(self, account: Account, replaces: str | None) -> SignedIn:
