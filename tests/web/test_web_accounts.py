@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import httpx
 import pytest
 from test_web_i18n import assert_translated
 
@@ -82,6 +83,16 @@ def test_passkey_sign_up_and_in_and_a_table_resumed_in_another_browser(
         ]
         assert credential["isResidentCredential"] and credential["rpId"] == "localhost"
 
+        # wrong passwords for the name fill its windows at this address; a passkey is never
+        # counted by name, so it still signs in (from this very address)
+        guesses = [
+            httpx.post(
+                f"{web_server.base}/api/session",
+                json={"name": "Passkey Pat", "password": f"guess {i}!"},
+            ).status_code
+            for i in range(12)
+        ]
+        assert guesses[-1] == 429, guesses
         first.click("button.sign-out")
         first.wait_for_selector("button.passkey.signin")
         first.click("button.passkey.signin")
