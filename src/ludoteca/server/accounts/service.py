@@ -23,10 +23,9 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from ludoteca.games import get
-from ludoteca.server.api.deps import TooMany
 from ludoteca.server.guards.limits import RateLimits
 from ludoteca.server.logs import log
-from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
+from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status, TooMany
 from ludoteca.server.storage import Storage, TableRow
 
 from .devices import device_digest, sent_device, this_device
