@@ -521,7 +521,12 @@ def test_a_seat_left_before_the_start_is_no_longer_the_accounts(server: ThreadSe
 def test_one_browser_is_remembered_for_every_account_signed_in_on_it(
     server: ThreadServer,
 ) -> None:
-    one = sign_up(server, "Dina")
+    one = browser(server)
+    made = one.post("/api/accounts", json={"name": "Dina", "password": PASSWORD})
+    [set_device] = [c for c in made.headers.get_list("set-cookie") if "ludoteca_device=" in c]
+    attributes = {a.strip().lower() for a in set_device.split(";")[1:]}
+    # read by sign-up, sign-in and the passkeys' routes, all under /api; a year; Strict
+    assert {"path=/api", "samesite=strict", "httponly", "max-age=31536000"} <= attributes
     device = one.cookies["ludoteca_device"]
     assert one.delete("/api/session").status_code == 204, "signing out keeps the device cookie"
     assert one.post("/api/accounts", json={"name": "Dina2", "password": PASSWORD}).is_success

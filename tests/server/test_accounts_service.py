@@ -16,6 +16,7 @@ from sqlalchemy import insert, select
 
 from ludoteca.core import NoAnchorsError
 from ludoteca.games import all_games, get
+from ludoteca.server.accounts.devices import DEVICE_SECONDS
 from ludoteca.server.accounts.ratings import Rating, anchor, places, update
 from ludoteca.server.accounts.rows import memory_engine
 from ludoteca.server.accounts.service import RATING_PAGE, Accounts
@@ -173,6 +174,30 @@ def test_sign_in_limits_per_address_per_device_and_per_name() -> None:
                 for _ in "x" * 13
             ]
             assert codes == ["ok"] * 12 + ["rate_limited"]
+        finally:
+            people.close()
+
+    asyncio.run(run())
+
+
+def test_a_browser_known_to_an_account_is_forgotten_after_a_year_unused() -> None:
+    """The device cookie's record is what makes a browser known: a year after its last sign-in
+    the name's global window stops it like any new browser, and the sweep forgets the record."""
+
+    async def run() -> None:
+        clock = Clock()
+        people = accounts(clock, limit_login_pair="100/hour", limit_login_account="2/hour")
+        try:
+            lia = await people.sign_up("Lia", PASSWORD, "home", None)
+            for address in ("a", "b"):  # the name's global window is full
+                assert await _code(people.sign_in("Lia", "wrong", address, None)) == "bad_login"
+            known = people.sign_in("Lia", PASSWORD, "home", None, device=lia.device)
+            assert (await known).device == lia.device
+            clock.now += DEVICE_SECONDS + 1
+            late = people.sign_in("Lia", PASSWORD, "home", None, device=lia.device)
+            assert await _code(late) == "rate_limited"
+            await people.sweep()
+            assert (await people.export(lia.account))["account_devices"] == []
         finally:
             people.close()
 
