@@ -18,7 +18,7 @@ from ludoteca.core import NoAnchorsError
 from ludoteca.games import all_games, get
 from ludoteca.server.accounts.devices import DEVICE_SECONDS
 from ludoteca.server.accounts.ratings import Rating, anchor, places, update
-from ludoteca.server.accounts.rows import memory_engine
+from ludoteca.server.accounts.rows import Browser, memory_engine
 from ludoteca.server.accounts.service import RATING_PAGE, Accounts
 from ludoteca.server.accounts.store import NAME_HELD_SECONDS, AccountStore
 from ludoteca.server.config import Settings
@@ -147,17 +147,17 @@ def test_sign_in_limits_per_address_per_device_and_per_name() -> None:
             forged = (bob.device, lia.device[:-2] + "AA", "x.y", "." * 200)
             for i, device in enumerate(forged):
                 said = await _code(
-                    people.sign_in("Lia", "wrong!!!", f"addr{i}", None, device=device)
+                    people.sign_in("Lia", "wrong!!!", f"addr{i}", Browser(device=device))
                 )
                 assert said == "bad_login"
             # Lia's own browser is counted on its own (3), then waits, right password or not
             codes = [
-                await _code(people.sign_in("Lia", "wrong", "home", None, device=lia.device))
+                await _code(people.sign_in("Lia", "wrong", "home", Browser(device=lia.device)))
                 for _ in "abcd"
             ]
             assert codes == ["bad_login"] * 3 + ["rate_limited"]
             assert (
-                await _code(people.sign_in("Lia", PASSWORD, "home", None, device=lia.device))
+                await _code(people.sign_in("Lia", PASSWORD, "home", Browser(device=lia.device)))
                 == "rate_limited"
             )
             # the sixth try from a new device (the phone's sign-in was one) fills the name's
@@ -165,12 +165,12 @@ def test_sign_in_limits_per_address_per_device_and_per_name() -> None:
             assert await _code(people.sign_in("Lia", "wrong", "cafe", None)) == "bad_login"
             assert await _code(people.sign_in("Lia", PASSWORD, "work", None)) == "rate_limited"
             assert (
-                await _code(people.sign_in("Lia", PASSWORD, "work", None, device=phone.device))
+                await _code(people.sign_in("Lia", PASSWORD, "work", Browser(device=phone.device)))
                 == "ok"
             )
             # the address counts everything it asks, right or wrong
             codes = [
-                await _code(people.sign_in("Bob", PASSWORD, "busy", None, device=bob.device))
+                await _code(people.sign_in("Bob", PASSWORD, "busy", Browser(device=bob.device)))
                 for _ in "x" * 13
             ]
             assert codes == ["ok"] * 12 + ["rate_limited"]
@@ -191,10 +191,10 @@ def test_a_browser_known_to_an_account_is_forgotten_after_a_year_unused() -> Non
             lia = await people.sign_up("Lia", PASSWORD, "home", None)
             for address in ("a", "b"):  # the name's global window is full
                 assert await _code(people.sign_in("Lia", "wrong", address, None)) == "bad_login"
-            known = people.sign_in("Lia", PASSWORD, "home", None, device=lia.device)
+            known = people.sign_in("Lia", PASSWORD, "home", Browser(device=lia.device))
             assert (await known).device == lia.device
             clock.now += DEVICE_SECONDS + 1
-            late = people.sign_in("Lia", PASSWORD, "home", None, device=lia.device)
+            late = people.sign_in("Lia", PASSWORD, "home", Browser(device=lia.device))
             assert await _code(late) == "rate_limited"
             await people.sweep()
             assert (await people.export(lia.account))["account_devices"] == []
@@ -367,7 +367,7 @@ def test_two_processes_share_sessions_and_sign_in_limits(postgres_url: str, redi
             # the sign-in at "d" was the first of the four
             assert answers == ["bad_login"] * 3 + ["rate_limited"] * 2, answers
             # the device that signed in is known at both processes: the name's limit is not its
-            await pair[0].sign_in("nina", PASSWORD, "addr0", None, device=other.device)
+            await pair[0].sign_in("nina", PASSWORD, "addr0", Browser(device=other.device))
         finally:
             for people in pair:
                 people.close()
@@ -533,7 +533,7 @@ def test_accounts_that_signed_in_on_one_device_are_not_rated_against_each_other(
         two = (await people.sign_up("Dan2", PASSWORD, "c", None)).account  # its own browser
         other = (await people.sign_up("Eva", PASSWORD, "c", None)).account
         # Dan2 signed in on Dan's browser once: it keeps its device cookie
-        again = await people.sign_in("Dan2", PASSWORD, "c", None, device=dans.device)
+        again = await people.sign_in("Dan2", PASSWORD, "c", Browser(device=dans.device))
         assert again.device == dans.device
         await finished(people, "farm", people_seats("Dan", "Dan2"), [0])
         await people.hold_seat(one, "farm", 0, "a")

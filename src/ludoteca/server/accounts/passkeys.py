@@ -24,7 +24,7 @@ from webauthn.helpers.structs import (
 from ludoteca.server.logs import log
 from ludoteca.server.messages import ErrorCode, Rejected
 
-from .rows import Account, Challenge, NameHeld, NameTaken, Passkey, SignedIn
+from .rows import Account, Browser, Challenge, NameHeld, NameTaken, Passkey, SignedIn
 from .rules import RuleError, check_name, name_key
 from .store import AccountStore
 
@@ -60,10 +60,8 @@ class Passkeys(ABC):
         """Count one ``action`` for ``key`` (429 over the limit)."""
 
     @abstractmethod
-    async def _new_session(
-        self, account: Account, replaces: str | None, device: str | None
-    ) -> SignedIn:
-        """A fresh session for ``account``, on the browser whose device cookie is ``device``."""
+    async def _new_session(self, account: Account, browser: Browser | None) -> SignedIn:
+        """A fresh session for ``account`` on this browser."""
 
     async def passkey_options(
         self, rp_id: str, *, name: str | None, account: Account | None
@@ -113,9 +111,7 @@ class Passkeys(ABC):
         credential: dict[str, Any],
         rp_id: str,
         origin: str,
-        replaces: str | None,
-        *,
-        device: str | None = None,
+        browser: Browser | None,
     ) -> SignedIn:
         challenge = await self._challenge(credential, "register")
         try:
@@ -146,7 +142,7 @@ class Passkeys(ABC):
         except LookupError:
             raise Rejected(ErrorCode.NOT_SIGNED_IN, "the account is gone") from None
         log("passkey_added", account=account.id, new_account=new is not None)
-        return await self._new_session(account, replaces, device)
+        return await self._new_session(account, browser)
 
     async def login_options(self, rp_id: str) -> dict[str, Any]:
         """Options for ``navigator.credentials.get`` with a passkey the device knows (no name
@@ -165,9 +161,7 @@ class Passkeys(ABC):
         rp_id: str,
         origin: str,
         client: str,
-        replaces: str | None,
-        *,
-        device: str | None = None,
+        browser: Browser | None,
     ) -> SignedIn:
         await self._limit("login", client, "sign-in attempts from your address")
         challenge = await self._challenge(credential, "login")
@@ -191,7 +185,7 @@ class Passkeys(ABC):
         account = await self.store.run(self.store.account_by_id, passkey.account_id)
         if account is None:
             raise Rejected(ErrorCode.BAD_PASSKEY, "this passkey belongs to no account here")
-        return await self._new_session(account, replaces, device)
+        return await self._new_session(account, browser)
 
     async def _challenge(self, credential: dict[str, Any], purpose: str) -> Challenge:
         """The one-use challenge the authenticator signed, as this server gave it."""

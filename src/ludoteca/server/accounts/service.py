@@ -34,6 +34,7 @@ from .ratings import Rating, anchor, places, update
 from .rows import (
     Account,
     AlreadySeated,
+    Browser,
     HeldSeat,
     NameHeld,
     NameTaken,
@@ -149,13 +150,7 @@ class Accounts(Passkeys):
 
     # ------------------------------------------------------------------- sign up and in
     async def sign_up(
-        self,
-        name: str,
-        password: str,
-        client: str,
-        replaces: str | None,
-        *,
-        device: str | None = None,
+        self, name: str, password: str, client: str, browser: Browser | None
     ) -> SignedIn:
         try:
             shown = check_name(name)
@@ -176,22 +171,16 @@ class Accounts(Passkeys):
         except NameTaken:
             raise Rejected(ErrorCode.NAME_TAKEN, f"the name '{shown}' is taken") from None
         log("account_created", account=account.id, how="password")
-        return await self._new_session(account, replaces, device)
+        return await self._new_session(account, browser)
 
     async def sign_in(
-        self,
-        name: str,
-        password: str,
-        client: str,
-        replaces: str | None,
-        *,
-        device: str | None = None,
+        self, name: str, password: str, client: str, browser: Browser | None
     ) -> SignedIn:
         """The same answer, after about the same time, for an unknown name and a wrong
         password: both verify one argon2id hash, and are counted alike.
 
         Every attempt counts against the address; against the name from this address — or from
-        this browser, when its device cookie (``device``) signed in to the account before — and,
+        this browser, when its device cookie signed in to the account before — and,
         from a browser the account does not know, against the name from everywhere: that
         slower limit is the one anyone can fill, and it never stops a known browser (nor a
         passkey, which is limited per address only). Each is counted before the password is
@@ -200,7 +189,7 @@ class Accounts(Passkeys):
         key = name_key(name)
         await self._limit("login", client, "sign-in attempts from your address")
         account = await self.store.run(self.store.account_by_key, key)
-        sent = sent_device(device)
+        sent = sent_device(browser.device if browser else None)
         digest = None if sent is None else device_digest(sent)
         # asked for an unknown name too, so that it takes as long as for a known one
         known = digest is not None and await self.store.run(
@@ -218,18 +207,17 @@ class Accounts(Passkeys):
             log("sign_in_refused", logging.INFO)
             raise Rejected(ErrorCode.BAD_LOGIN, BAD_LOGIN_MESSAGE)
         await self.limits.clear("login_pair", own)
-        return await self._new_session(account, replaces, device)
+        return await self._new_session(account, browser)
 
-    async def _new_session(
-        self, account: Account, replaces: str | None, device: str | None
-    ) -> SignedIn:
+    async def _new_session(self, account: Account, browser: Browser | None) -> SignedIn:
         """A fresh session id at every sign-in (never the one the browser came with); the
         browser's device cookie (the one it sent, or a new one) is remembered for the account."""
+        browser = browser or Browser()
         token = secrets.token_urlsafe(32)
-        old = session_id(replaces) if replaces else None
+        old = session_id(browser.session) if browser.session else None
         now = self.now()
         await self.store.run(self.store.create_session, session_id(token), account.id, now, old)
-        cookie = this_device(device)
+        cookie = this_device(browser.device)
         await self.store.run(self.store.seen_on_device, account.id, device_digest(cookie), now)
         return SignedIn(account, token, cookie)
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from ludoteca.games import all_games
 from ludoteca.server.accounts.devices import DEVICE, DEVICE_PATH, DEVICE_SECONDS
-from ludoteca.server.accounts.rows import Session, SignedIn
+from ludoteca.server.accounts.rows import Browser, Session, SignedIn
 from ludoteca.server.accounts.rules import MAX_PASSWORD
 from ludoteca.server.accounts.service import COOKIE, MARK, Accounts
 from ludoteca.server.lobby.lobby import Lobby
@@ -96,6 +96,11 @@ def origin_of(request: Request) -> tuple[str, str]:
     return url.hostname or "localhost", f"{url.scheme}://{url.netloc}"
 
 
+def browser_of(request: Request) -> Browser:
+    """The cookies a sign-in reads: the session it replaces and the browser's device cookie."""
+    return Browser(request.cookies.get(COOKIE), request.cookies.get(DEVICE))
+
+
 def with_session(request: Request, signed: SignedIn, status: int = 200) -> JSONResponse:
     """The new session's cookies, and the browser's device cookie (docs/accounts.md), kept
     after signing out: the browser stays known to the accounts that signed in on it."""
@@ -139,13 +144,7 @@ def signed_out(request: Request) -> Response:
 async def sign_up(
     body: Credentials, request: Request, accounts: AccountsDep, client: Client
 ) -> JSONResponse:
-    signed = await accounts.sign_up(
-        body.name,
-        body.password,
-        client,
-        request.cookies.get(COOKIE),
-        device=request.cookies.get(DEVICE),
-    )
+    signed = await accounts.sign_up(body.name, body.password, client, browser_of(request))
     return with_session(request, signed, 201)
 
 
@@ -156,13 +155,7 @@ async def sign_up(
 async def sign_in(
     body: Credentials, request: Request, accounts: AccountsDep, client: Client
 ) -> JSONResponse:
-    signed = await accounts.sign_in(
-        body.name,
-        body.password,
-        client,
-        request.cookies.get(COOKIE),
-        device=request.cookies.get(DEVICE),
-    )
+    signed = await accounts.sign_in(body.name, body.password, client, browser_of(request))
     return with_session(request, signed)
 
 
@@ -211,13 +204,7 @@ async def add_passkey(
     body: PasskeyCredential, request: Request, accounts: AccountsDep
 ) -> JSONResponse:
     rp_id, origin = origin_of(request)
-    signed = await accounts.register_passkey(
-        body.credential,
-        rp_id,
-        origin,
-        request.cookies.get(COOKIE),
-        device=request.cookies.get(DEVICE),
-    )
+    signed = await accounts.register_passkey(body.credential, rp_id, origin, browser_of(request))
     return with_session(request, signed, 201)
 
 
@@ -233,12 +220,7 @@ async def passkey_login(
 ) -> JSONResponse:
     rp_id, origin = origin_of(request)
     signed = await accounts.login_passkey(
-        body.credential,
-        rp_id,
-        origin,
-        client,
-        request.cookies.get(COOKIE),
-        device=request.cookies.get(DEVICE),
+        body.credential, rp_id, origin, client, browser_of(request)
     )
     return with_session(request, signed)
 
