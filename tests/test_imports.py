@@ -219,3 +219,24 @@ def test_the_check_finds_a_cycle_through_a_function_import_and_through_type_chec
     graph = import_graph(tmp_path, "demo", typing=False)
     assert graph["demo.a"] == {"demo.sub", "demo.sub.b"}
     assert cycles(graph) == [["demo.a", "demo.c", "demo.sub", "demo.sub.b"]]
+
+
+def test_the_accounts_package_imports_neither_the_http_layer_nor_itself_in_a_cycle() -> None:
+    """Issue 33: ``accounts/service.py`` took ``TooMany`` from ``api/deps.py`` and
+    ``accounts/passkeys.py`` took ``SignedIn`` from ``service.py`` (for types only). Every import
+    counts here, those under ``if TYPE_CHECKING:`` too."""
+    package = SRC / "ludoteca" / "server" / "accounts"
+    named: dict[str, set[str]] = {}
+    for path in sorted(package.glob("*.py")):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                found.add("." * node.level + module)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+        named[path.stem] = found
+    assert "ludoteca.server.messages" in named["service"]
+    for module, imports in named.items():
+        assert not {i for i in imports if i.startswith(("ludoteca.server.api", ".."))}, module
+    assert ".service" not in named["passkeys"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,8 +16,9 @@ from sqlalchemy import insert, select
 
 from ludoteca.core import NoAnchorsError
 from ludoteca.games import all_games, get
+from ludoteca.server.accounts.devices import DEVICE_SECONDS
 from ludoteca.server.accounts.ratings import Rating, anchor, places, update
-from ludoteca.server.accounts.rows import memory_engine
+from ludoteca.server.accounts.rows import Browser, memory_engine
 from ludoteca.server.accounts.service import RATING_PAGE, Accounts
 from ludoteca.server.accounts.store import NAME_HELD_SECONDS, AccountStore
 from ludoteca.server.config import Settings
@@ -47,13 +48,23 @@ class Clock:
         return self.now
 
 
-def accounts(clock: Clock, storage: MemoryStorage | None = None) -> Accounts:
-    settings = Settings(limit_login="1000/minute", limit_login_account="1000/minute")
+def accounts(
+    clock: Clock,
+    storage: MemoryStorage | None = None,
+    *,
+    idle_seconds: float = 3600,
+    **limits: str,
+) -> Accounts:
+    loose = {
+        "limit_login": "1000/minute",
+        "limit_login_pair": "1000/minute",
+        "limit_login_account": "1000/minute",
+    }
     return Accounts(
         AccountStore(memory_engine(), own_engine=True),
         storage or MemoryStorage(),
-        RateLimits(settings),
-        idle_seconds=3600,
+        RateLimits(Settings(**(loose | limits))),
+        idle_seconds=idle_seconds,
         max_seconds=10 * 3600,
         now=clock,
     )
@@ -80,6 +91,131 @@ def test_a_session_ends_when_idle_too_long_and_when_too_old() -> None:
             assert 10 * 3600 < clock.now - began <= 10 * 3600 + 59 * 60, "ten hours at most"
             assert (await people.session("not a token")) is None
             assert (await people.session("x" * 500)) is None
+        finally:
+            people.close()
+
+    asyncio.run(run())
+
+
+def test_a_session_in_use_lives_with_the_shortest_idle_lifetime() -> None:
+    """With a one-minute idle lifetime a session used every 50 s lives on: its last use is
+    written more often than once a minute (it used to be written only after 60 s, so a
+    session used every 50 s died at its second use)."""
+
+    async def run() -> None:
+        clock = Clock()
+        people = accounts(clock, idle_seconds=60)
+        try:
+            signed = await people.sign_up("Lia", PASSWORD, "client", None)
+            for _ in range(10):
+                clock.now += 50
+                assert (await people.session(signed.token)) is not None
+            clock.now += 61
+            assert (await people.session(signed.token)) is None
+        finally:
+            people.close()
+
+    asyncio.run(run())
+
+
+async def _code(attempt: Awaitable[object]) -> str:
+    try:
+        await attempt
+    except Rejected as exc:
+        return str(exc.code)
+    return "ok"
+
+
+def test_sign_in_limits_per_address_per_device_and_per_name() -> None:
+    """Per address every attempt counts; wrong passwords count per name and address, or per
+    device for a browser that signed in before (whose cookie is good for its account only),
+    and per name from every device the account does not know."""
+
+    async def run() -> None:
+        people = accounts(
+            Clock(),
+            limit_login="12/minute",
+            limit_login_pair="3/hour",
+            limit_login_account="6/hour",
+        )
+        try:
+            lia = await people.sign_up("Lia", PASSWORD, "home", None)
+            phone = await people.sign_in("Lia", PASSWORD, "phone", None)
+            bob = await people.sign_up("Bob", PASSWORD, "home", None)
+            assert lia.device and phone.device and bob.device and lia.device != bob.device
+            # Bob's cookie is no key to Lia, nor is a forged one: they count as new devices
+            forged = (bob.device, lia.device[:-2] + "AA", "x.y", "." * 200)
+            for i, device in enumerate(forged):
+                said = await _code(
+                    people.sign_in("Lia", "wrong!!!", f"addr{i}", Browser(device=device))
+                )
+                assert said == "bad_login"
+            # Lia's own browser is counted on its own (3), then waits, right password or not
+            codes = [
+                await _code(people.sign_in("Lia", "wrong", "home", Browser(device=lia.device)))
+                for _ in "abcd"
+            ]
+            assert codes == ["bad_login"] * 3 + ["rate_limited"]
+            assert (
+                await _code(people.sign_in("Lia", PASSWORD, "home", Browser(device=lia.device)))
+                == "rate_limited"
+            )
+            # the sixth try from a new device (the phone's sign-in was one) fills the name's
+            # window: new devices wait, a known one does not
+            assert await _code(people.sign_in("Lia", "wrong", "cafe", None)) == "bad_login"
+            assert await _code(people.sign_in("Lia", PASSWORD, "work", None)) == "rate_limited"
+            assert (
+                await _code(people.sign_in("Lia", PASSWORD, "work", Browser(device=phone.device)))
+                == "ok"
+            )
+            # the address counts everything it asks, right or wrong
+            codes = [
+                await _code(people.sign_in("Bob", PASSWORD, "busy", Browser(device=bob.device)))
+                for _ in "x" * 13
+            ]
+            assert codes == ["ok"] * 12 + ["rate_limited"]
+        finally:
+            people.close()
+
+    asyncio.run(run())
+
+
+def test_a_browser_known_to_an_account_is_forgotten_after_a_year_unused() -> None:
+    """The device cookie's record is what makes a browser known: a year after its last sign-in
+    the name's global window stops it like any new browser, and the sweep forgets the record."""
+
+    async def run() -> None:
+        clock = Clock()
+        people = accounts(clock, limit_login_pair="100/hour", limit_login_account="2/hour")
+        try:
+            lia = await people.sign_up("Lia", PASSWORD, "home", None)
+            for address in ("a", "b"):  # the name's global window is full
+                assert await _code(people.sign_in("Lia", "wrong", address, None)) == "bad_login"
+            known = people.sign_in("Lia", PASSWORD, "home", Browser(device=lia.device))
+            assert (await known).device == lia.device
+            clock.now += DEVICE_SECONDS + 1
+            late = people.sign_in("Lia", PASSWORD, "home", Browser(device=lia.device))
+            assert await _code(late) == "rate_limited"
+            await people.sweep()
+            assert (await people.export(lia.account))["account_devices"] == []
+        finally:
+            people.close()
+
+    asyncio.run(run())
+
+
+def test_parallel_guesses_cannot_slip_past_a_window() -> None:
+    """Twenty guesses sent at once from one address: the name's window for that address lets
+    three be checked, however many are in flight."""
+
+    async def run() -> None:
+        people = accounts(Clock(), limit_login_pair="3/hour", limit_login_account="100/hour")
+        try:
+            await people.sign_up("Lia", PASSWORD, "home", None)
+            codes = await asyncio.gather(
+                *(_code(people.sign_in("Lia", f"guess {i}", "evil", None)) for i in range(20))
+            )
+            assert sorted(codes) == ["bad_login"] * 3 + ["rate_limited"] * 17
         finally:
             people.close()
 
@@ -190,7 +326,7 @@ def test_a_finished_rated_table_is_rated_once_and_an_expired_one_forgotten() -> 
 def test_two_processes_share_sessions_and_sign_in_limits(postgres_url: str, redis_url: str) -> None:
     """Two server processes' accounts on one PostgreSQL database and one Redis: a session made
     by one is good at the other, signing out everywhere at one ends it at both, and a name's
-    sign-in attempts are counted across both."""
+    sign-in attempts from new devices are counted across both."""
     from ludoteca.server.storage import open_storage  # noqa: PLC0415 - makes the schema
 
     async def run() -> None:
@@ -223,12 +359,15 @@ def test_two_processes_share_sessions_and_sign_in_limits(postgres_url: str, redi
             assert (await pair[1].session(signed.token)) is None
             assert (await pair[0].session(other.token)) is None
             answers = []
-            for i in range(5):
+            for i in range(5):  # tries from new devices, each at its own address
                 try:
                     await pair[i % 2].sign_in("Nina", f"wrong {i}", f"addr{i}", None)
                 except Rejected as exc:
                     answers.append(exc.code)
+            # the sign-in at "d" was the first of the four
             assert answers == ["bad_login"] * 3 + ["rate_limited"] * 2, answers
+            # the device that signed in is known at both processes: the name's limit is not its
+            await pair[0].sign_in("nina", PASSWORD, "addr0", Browser(device=other.device))
         finally:
             for people in pair:
                 people.close()
@@ -389,13 +528,13 @@ def test_accounts_that_signed_in_on_one_device_are_not_rated_against_each_other(
     people, _ = kept
 
     async def run() -> None:
-        one = (await people.sign_up("Dan", PASSWORD, "c", None)).account
-        two = (await people.sign_up("Dan2", PASSWORD, "c", None)).account
+        dans = await people.sign_up("Dan", PASSWORD, "c", None)
+        one = dans.account
+        two = (await people.sign_up("Dan2", PASSWORD, "c", None)).account  # its own browser
         other = (await people.sign_up("Eva", PASSWORD, "c", None)).account
-        await people.seen_on_device(one, "browser-a")
-        await people.seen_on_device(two, "browser-b")
-        await people.seen_on_device(other, "browser-c")
-        await people.seen_on_device(two, "browser-a")  # Dan2 signed in on Dan's browser once
+        # Dan2 signed in on Dan's browser once: it keeps its device cookie
+        again = await people.sign_in("Dan2", PASSWORD, "c", Browser(device=dans.device))
+        assert again.device == dans.device
         await finished(people, "farm", people_seats("Dan", "Dan2"), [0])
         await people.hold_seat(one, "farm", 0, "a")
         await people.hold_seat(two, "farm", 1, "b")

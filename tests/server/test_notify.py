@@ -23,9 +23,13 @@ from kit.notify import Device, Mailbox, PushService, mailbox, push_service, text
 from kit.servers import ThreadServer, free_port, server_settings
 from kit.wait import eventually
 from ludoteca.games import all_games
+from ludoteca.server.accounts.rows import memory_engine
+from ludoteca.server.accounts.rules import RuleError, check_address
+from ludoteca.server.accounts.store import AccountStore
 from ludoteca.server.config import Settings
 from ludoteca.server.notify.notifier import SENDERS
 from ludoteca.server.notify.push import BadSubscription, allowed_endpoint
+from ludoteca.server.notify.store import MAX_PUSH_PER_ACCOUNT, MAX_PUSH_PER_SEAT, NotifyStore
 from ludoteca.server.table.turns import TurnBegan
 
 PASSWORD = "correct horse battery"
@@ -260,7 +264,9 @@ def test_an_address_reveals_nothing_about_other_accounts_and_its_mails_are_rate_
         assert first.status_code == second.status_code == 202
         assert first.json() == second.json(), "the same answer whoever else gave the address"
         assert ana.put("/api/me/notify/mail", json=body).status_code == 429
-        assert ana.put("/api/me/notify/mail", json={"address": "not an address"}).status_code == 422
+        for bad in ("not an address", "ana\x00@example.org", "ana\x7f@example.org"):
+            refused = ana.put("/api/me/notify/mail", json={"address": bad})
+            assert refused.status_code == 422 and refused.json()["error"] == "bad_request"
     finally:
         srv.stop()
 
@@ -403,6 +409,92 @@ def test_the_in_memory_store_keeps_subscriptions_too(
         assert device.decrypt(push_service.to(device)[0].body)["url"] == f"/table/{table}"
     finally:
         srv.stop()
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "allowed"),
+    [
+        ("https://fcm.googleapis.com/fcm/send/abc", True),  # Chrome, Android, Opera, Samsung
+        ("https://updates.push.services.mozilla.com/wpush/v2/x", True),  # Firefox
+        ("https://web.push.apple.com/QGx", True),  # Safari
+        ("https://wns2-par02p.notify.windows.com/w/?token=x", True),  # Edge on Windows
+        # the rest of Google's APIs, some of which serve anyone's content, are no push service
+        ("https://storage.googleapis.com/a-bucket/x", False),
+        ("https://www.googleapis.com/upload/x", False),
+        ("https://android.googleapis.com/gcm/send/x", False),
+        ("https://push.services.mozilla.com/x", False),
+        ("https://api.push.apple.com/3/device/x", False),
+        ("https://notify.windows.com.evil.example/w", False),
+    ],
+)
+def test_the_push_services_are_an_exact_list_of_hosts(endpoint: str, allowed: bool) -> None:
+    if allowed:
+        assert allowed_endpoint(endpoint, Settings()) == endpoint
+    else:
+        with pytest.raises(BadSubscription, match="not a push service"):
+            allowed_endpoint(endpoint, Settings())
+
+
+def test_a_seat_and_an_account_keep_their_newest_devices_up_to_a_cap() -> None:
+    """150 subscriptions for one seat meant about 51 pushes a turn: a seat keeps its
+    MAX_PUSH_PER_SEAT newest devices and an account its MAX_PUSH_PER_ACCOUNT newest, the oldest
+    forgotten as a new one comes (a new phone is told; the one it replaced, no more)."""
+    store = NotifyStore(memory_engine())
+    people = AccountStore(store.engine)
+    lia = people.create_account("Lia", "lia", None, 0.0)
+
+    def subscribe(n: int, **scope: Any) -> str:
+        endpoint = f"https://fcm.googleapis.com/fcm/send/{n}"
+        return store.add_push((endpoint, "p", "a"), "en", "UTC", float(n), **scope)
+
+    seat_ids = [subscribe(n, seat=("T1", 0)) for n in range(MAX_PUSH_PER_SEAT + 3)]
+    told, _ = store.targets("T1", 0)
+    assert sorted(t.id for t in told) == sorted(seat_ids[-MAX_PUSH_PER_SEAT:])
+    assert store.targets("T1", 1) == ([], None)
+    for n in range(MAX_PUSH_PER_ACCOUNT + 5):
+        subscribe(100 + n, account_id=lia.id)
+    assert store.push_count(lia.id) == MAX_PUSH_PER_ACCOUNT
+    people.hold_seat(lia.id, "T2", 1, "token", 0.0)
+    told, _ = store.targets("T2", 1)
+    assert sorted(int(t.endpoint.rsplit("/", 1)[1]) for t in told) == list(
+        range(105, 100 + MAX_PUSH_PER_ACCOUNT + 5)
+    )
+    # the same device again replaces itself, and the seat's devices are not the account's
+    subscribe(114, account_id=lia.id)
+    assert store.push_count(lia.id) == MAX_PUSH_PER_ACCOUNT
+    assert len(store.targets("T1", 0)[0]) == MAX_PUSH_PER_SEAT
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("address", "good"),
+    [
+        ("ana@example.org", True),
+        ("  ana.maria+turns@mail.example.co.uk ", True),
+        ("zoë@example.org", True),
+        ("ana\x00@example.org", False),  # NUL
+        ("ana\x1b[31m@example.org", False),  # ESC
+        ("ana\x7f@example.org", False),  # DEL
+        ("ana\u200b@example.org", False),  # a zero-width space
+        ("ana@example.org\r\nBcc: everyone@example.org", False),
+        ("ana maria@example.org", False),
+        ("ana@@example.org", False),
+        (".ana@example.org", False),
+        ("ana..maria@example.org", False),
+        ("ana@example", False),
+        ("ana@-example.org", False),
+        ("ana@exa_mple.org", False),
+        ("a" * 65 + "@example.org", False),
+        ("ana@" + "a" * 250 + ".org", False),
+        ("not an address", False),
+    ],
+)
+def test_an_address_is_checked_by_one_rule(address: str, good: bool) -> None:
+    if good:
+        assert check_address(address) == address.strip()
+    else:
+        with pytest.raises(RuleError):
+            check_address(address)
 
 
 def test_the_settings_are_read_from_the_environment_and_a_bad_one_is_one_clear_line(

@@ -55,6 +55,7 @@ def loose_settings(db_url: str) -> Any:
         limit_start="100000/minute",
         limit_websocket="100000/minute",
         limit_login="100000/minute",
+        limit_login_pair="100000/minute",
         limit_login_account="100000/minute",
         limit_signup="100000/minute",
         max_open_tables_per_client=100_000,

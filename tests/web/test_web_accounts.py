@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import httpx
 import pytest
 from test_web_i18n import assert_translated
 
@@ -81,7 +82,19 @@ def test_passkey_sign_up_and_in_and_a_table_resumed_in_another_browser(
             "credentials"
         ]
         assert credential["isResidentCredential"] and credential["rpId"] == "localhost"
+        [device] = [c for c in first.context.cookies() if c["name"] == "ludoteca_device"]
+        assert (device["path"], device["sameSite"], device["httpOnly"]) == ("/api", "Strict", True)
 
+        # wrong passwords for the name fill its windows at this address; a passkey is never
+        # counted by name, so it still signs in (from this very address)
+        guesses = [
+            httpx.post(
+                f"{web_server.base}/api/session",
+                json={"name": "Passkey Pat", "password": f"guess {i}!"},
+            ).status_code
+            for i in range(12)
+        ]
+        assert guesses[-1] == 429, guesses
         first.click("button.sign-out")
         first.wait_for_selector("button.passkey.signin")
         first.click("button.passkey.signin")
@@ -90,6 +103,9 @@ def test_passkey_sign_up_and_in_and_a_table_resumed_in_another_browser(
             "credentials"
         ]
         assert used["signCount"] > credential["signCount"], "the sign-in used the passkey"
+        # the passkey route got the browser's device cookie back, so it stays one browser
+        again = [c for c in first.context.cookies() if c["name"] == "ludoteca_device"]
+        assert [c["value"] for c in again] == [device["value"]]
 
         # a rated match against bots, started from the home page
         first.click("a.brand")

@@ -25,7 +25,7 @@ from .accounts.service import Accounts
 from .accounts.store import AccountStore
 from .analysis.queue import Analyst
 from .api import accounts, analysis, games, invite, notify, ops, records, replay, sockets, tables
-from .api.deps import AppState, TooMany
+from .api.deps import AppState
 from .background import Background
 from .cluster.checks import Watch, storage_label
 from .cluster.redis_leases import open_cluster
@@ -34,7 +34,7 @@ from .guards.limits import BodySizeLimit, ConnectionCaps, RateLimits, StrictJSON
 from .lobby.deadlines import Deadlines
 from .lobby.lobby import Lobby
 from .logs import log, quiet_protocol_errors
-from .messages import CloseCode, ErrorCode, Rejected, http_status
+from .messages import CloseCode, ErrorCode, Rejected, TooMany, http_status
 from .notify.keys import NotifyKeys
 from .notify.notifier import Notifier, offer
 from .notify.store import NotifyStore

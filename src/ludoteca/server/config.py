@@ -123,10 +123,12 @@ class Settings:
     limit_join: str = "60/minute"
     limit_start: str = "60/minute"
     limit_websocket: str = "240/minute"
-    # accounts (docs/accounts.md): sign-in attempts per address and per account name, sign-ups
-    # per address, and how long a session lasts unused (idle) and at most (absolute)
+    # accounts (docs/accounts.md): sign-in attempts per address; password attempts for a name
+    # from one address (or one device that signed in as it before), and from every device it
+    # does not know; sign-ups per address; how long a session lasts unused (idle) and at most
     limit_login: str = "30/minute"
-    limit_login_account: str = "10/minute"
+    limit_login_pair: str = "10/hour"
+    limit_login_account: str = "50/hour"
     limit_signup: str = "20/hour"
     session_idle_seconds: float = 14 * 24 * 3600.0
     session_max_seconds: float = 60 * 24 * 3600.0
@@ -177,9 +179,11 @@ class Settings:
     notify_keys_dir: str | None = None
     push_contact: str = "mailto:admin@localhost"  # who push services may write to (VAPID "sub")
     # the push services' hosts a subscription may name (a host or ".suffix"); nothing else is
-    # ever asked for, so a subscription cannot make the server call an address of its choosing
+    # ever asked for, so a subscription cannot make the server call an address of its choosing.
+    # Chrome's (FCM), Firefox's, Safari's, and Edge's on Windows (WNS, whose hosts are many)
     push_hosts: str = (
-        ".googleapis.com,.push.services.mozilla.com,.push.apple.com,.notify.windows.com"
+        "fcm.googleapis.com,updates.push.services.mozilla.com,web.push.apple.com,"
+        ".notify.windows.com"
     )
     push_allow_loopback: bool = False  # also http://127.0.0.1:PORT (tests only)
     smtp_host: str | None = None  # e-mail on when set (LUDOTECA_SMTP_HOST)
@@ -243,6 +247,7 @@ class Settings:
             ("LUDOTECA_LIMIT_START", self.limit_start),
             ("LUDOTECA_LIMIT_WEBSOCKET", self.limit_websocket),
             ("LUDOTECA_LIMIT_LOGIN", self.limit_login),
+            ("LUDOTECA_LIMIT_LOGIN_PAIR", self.limit_login_pair),
             ("LUDOTECA_LIMIT_LOGIN_ACCOUNT", self.limit_login_account),
             ("LUDOTECA_LIMIT_SIGNUP", self.limit_signup),
             ("LUDOTECA_LIMIT_NOTIFY", self.limit_notify),
@@ -302,6 +307,7 @@ class Settings:
             limit_start=env("LUDOTECA_LIMIT_START") or base.limit_start,
             limit_websocket=env("LUDOTECA_LIMIT_WEBSOCKET") or base.limit_websocket,
             limit_login=env("LUDOTECA_LIMIT_LOGIN") or base.limit_login,
+            limit_login_pair=env("LUDOTECA_LIMIT_LOGIN_PAIR") or base.limit_login_pair,
             limit_login_account=env("LUDOTECA_LIMIT_LOGIN_ACCOUNT") or base.limit_login_account,
             limit_signup=env("LUDOTECA_LIMIT_SIGNUP") or base.limit_signup,
             session_idle_seconds=_float("LUDOTECA_SESSION_IDLE", base.session_idle_seconds),

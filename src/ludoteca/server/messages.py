@@ -137,6 +137,14 @@ class Rejected(Exception):
         return cls(ErrorCode(exc.code), str(exc))
 
 
+class TooMany(Rejected):
+    """Refused for now: ask again after ``retry_after`` seconds (429 with ``Retry-After``)."""
+
+    def __init__(self, code: ErrorCode, message: str, retry_after: float) -> None:
+        super().__init__(code, message)
+        self.retry_after = retry_after
+
+
 def http_status(code: str) -> int:
     try:
         return HTTP_STATUS.get(ErrorCode(code), 400)

@@ -11,7 +11,7 @@ import secrets
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import webauthn
 from webauthn.helpers.structs import (
@@ -24,12 +24,9 @@ from webauthn.helpers.structs import (
 from ludoteca.server.logs import log
 from ludoteca.server.messages import ErrorCode, Rejected
 
-from .rows import Account, Challenge, NameHeld, NameTaken, Passkey
+from .rows import Account, Browser, Challenge, NameHeld, NameTaken, Passkey, SignedIn
 from .rules import RuleError, check_name, name_key
 from .store import AccountStore
-
-if TYPE_CHECKING:
-    from .service import SignedIn
 
 CHALLENGE_SECONDS = 300.0
 
@@ -63,8 +60,8 @@ class Passkeys(ABC):
         """Count one ``action`` for ``key`` (429 over the limit)."""
 
     @abstractmethod
-    async def _new_session(self, account: Account, replaces: str | None) -> SignedIn:
-        """A fresh session for ``account``."""
+    async def _new_session(self, account: Account, browser: Browser | None) -> SignedIn:
+        """A fresh session for ``account`` on this browser."""
 
     async def passkey_options(
         self, rp_id: str, *, name: str | None, account: Account | None
@@ -110,7 +107,11 @@ class Passkeys(ABC):
         return found
 
     async def register_passkey(
-        self, credential: dict[str, Any], rp_id: str, origin: str, replaces: str | None
+        self,
+        credential: dict[str, Any],
+        rp_id: str,
+        origin: str,
+        browser: Browser | None,
     ) -> SignedIn:
         challenge = await self._challenge(credential, "register")
         try:
@@ -141,7 +142,7 @@ class Passkeys(ABC):
         except LookupError:
             raise Rejected(ErrorCode.NOT_SIGNED_IN, "the account is gone") from None
         log("passkey_added", account=account.id, new_account=new is not None)
-        return await self._new_session(account, replaces)
+        return await self._new_session(account, browser)
 
     async def login_options(self, rp_id: str) -> dict[str, Any]:
         """Options for ``navigator.credentials.get`` with a passkey the device knows (no name
@@ -155,7 +156,12 @@ class Passkeys(ABC):
         return found
 
     async def login_passkey(
-        self, credential: dict[str, Any], rp_id: str, origin: str, client: str, replaces: str | None
+        self,
+        credential: dict[str, Any],
+        rp_id: str,
+        origin: str,
+        client: str,
+        browser: Browser | None,
     ) -> SignedIn:
         await self._limit("login", client, "sign-in attempts from your address")
         challenge = await self._challenge(credential, "login")
@@ -179,7 +185,7 @@ class Passkeys(ABC):
         account = await self.store.run(self.store.account_by_id, passkey.account_id)
         if account is None:
             raise Rejected(ErrorCode.BAD_PASSKEY, "this passkey belongs to no account here")
-        return await self._new_session(account, replaces)
+        return await self._new_session(account, browser)
 
     async def _challenge(self, credential: dict[str, Any], purpose: str) -> Challenge:
         """The one-use challenge the authenticator signed, as this server gave it."""

@@ -1,5 +1,6 @@
 """The rows of the account store (``store``): accounts, sessions, passkeys, challenges, the seats
-an account holds and a person's place in a rated match; and the account tables themselves."""
+an account holds and a person's place in a rated match; the cookies a sign-in reads and what it
+gives back (``Browser``, ``SignedIn``); and the account tables themselves."""
 
 from __future__ import annotations
 
@@ -88,6 +89,24 @@ class Session:
     account: Account
     created_at: float
     seen_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Browser:
+    """The cookies a browser signs in with: its session, which the new one replaces (so a
+    planted one is never signed in), and its device cookie (``devices``)."""
+
+    session: str | None = None
+    device: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """A sign-up or sign-in that succeeded: what the browser is given back as cookies."""
+
+    account: Account
+    token: str  # the new session's cookie value
+    device: str  # the browser's device cookie (``devices``): the one it came with, or a new one
 
 
 @dataclass(frozen=True, slots=True)

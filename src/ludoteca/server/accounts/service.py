@@ -3,7 +3,8 @@ person holds, rating finished rated tables, profiles, leaderboards, export and d
 
 The security model is docs/accounts.md: argon2id password hashes, a dummy hash verified for an
 unknown name (so it takes as long as a wrong password), session ids kept as SHA-256 digests with
-an idle and an absolute lifetime, sign-in limits per address and per name.
+an idle and an absolute lifetime, sign-in limits per address, per name and address (or known
+device) and per name.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -23,15 +23,25 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from ludoteca.games import get
-from ludoteca.server.api.deps import TooMany
 from ludoteca.server.guards.limits import RateLimits
 from ludoteca.server.logs import log
-from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
+from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status, TooMany
 from ludoteca.server.storage import Storage, TableRow
 
+from .devices import device_digest, sent_device, this_device
 from .passkeys import Passkeys, name_held
 from .ratings import Rating, anchor, places, update
-from .rows import Account, AlreadySeated, HeldSeat, NameHeld, NameTaken, SeatRating, Session
+from .rows import (
+    Account,
+    AlreadySeated,
+    Browser,
+    HeldSeat,
+    NameHeld,
+    NameTaken,
+    SeatRating,
+    Session,
+    SignedIn,
+)
 from .rules import RuleError, check_name, check_password, name_key, shown_name
 from .store import AccountStore
 
@@ -42,17 +52,21 @@ guest's pages make no request for it."""
 HASH_TIME_COST, HASH_MEMORY_KIB, HASH_LANES = 2, 19 * 1024, 1
 """argon2id with OWASP's first recommended setting (19 MiB, 2 passes, one lane): on a busy
 two-core machine RFC 9106's 64 MiB and four lanes took half a second a sign-in."""
-TOUCH_SECONDS = 60.0  # a session's last use is written at most this often
+TOUCH_SECONDS = 60.0  # a session's last use is written at most this often,
+TOUCH_SHARE = 0.1  # and at least ten times in its idle lifetime
 BAD_LOGIN_MESSAGE = "wrong name or password"
 RECENT_MATCHES = 20
 RATING_PAGE = 500  # rated tables a rating round reads
 MY_TABLES = 50
 
 
-@dataclass(frozen=True, slots=True)
-class SignedIn:
-    account: Account
-    token: str  # the new session's cookie value
+def _too_many_tries(action: str, wait: float) -> str:
+    if action == "login_pair":
+        return f"too many sign-in attempts for this name from here: try again in {wait:.0f} s"
+    return (
+        "too many sign-in attempts for this name: sign in with a passkey or on a device you "
+        f"signed in on before, or try again in {wait:.0f} s"
+    )
 
 
 def session_id(token: str) -> str:
@@ -77,6 +91,7 @@ class Accounts(Passkeys):
         self.storage = storage
         self.limits = limits
         self.idle_seconds = idle_seconds
+        self.touch_seconds = min(TOUCH_SECONDS, idle_seconds * TOUCH_SHARE)
         self.max_seconds = max_seconds
         self.now = now
         self.hasher = PasswordHasher(
@@ -135,7 +150,7 @@ class Accounts(Passkeys):
 
     # ------------------------------------------------------------------- sign up and in
     async def sign_up(
-        self, name: str, password: str, client: str, replaces: str | None
+        self, name: str, password: str, client: str, browser: Browser | None
     ) -> SignedIn:
         try:
             shown = check_name(name)
@@ -156,32 +171,55 @@ class Accounts(Passkeys):
         except NameTaken:
             raise Rejected(ErrorCode.NAME_TAKEN, f"the name '{shown}' is taken") from None
         log("account_created", account=account.id, how="password")
-        return await self._new_session(account, replaces)
+        return await self._new_session(account, browser)
 
     async def sign_in(
-        self, name: str, password: str, client: str, replaces: str | None
+        self, name: str, password: str, client: str, browser: Browser | None
     ) -> SignedIn:
         """The same answer, after about the same time, for an unknown name and a wrong
-        password: both verify one argon2id hash."""
+        password: both verify one argon2id hash, and are counted alike.
+
+        Every attempt counts against the address; against the name from this address — or from
+        this browser, when its device cookie signed in to the account before — and,
+        from a browser the account does not know, against the name from everywhere: that
+        slower limit is the one anyone can fill, and it never stops a known browser (nor a
+        passkey, which is limited per address only). Each is counted before the password is
+        checked, so parallel requests cannot slip past a window; the right password empties
+        its own address's (or browser's) window for the name."""
         key = name_key(name)
         await self._limit("login", client, "sign-in attempts from your address")
-        await self._limit("login_account", key, "sign-in attempts for this name")
         account = await self.store.run(self.store.account_by_key, key)
+        sent = sent_device(browser.device if browser else None)
+        digest = None if sent is None else device_digest(sent)
+        # asked for an unknown name too, so that it takes as long as for a known one
+        known = digest is not None and await self.store.run(
+            self.store.knows_device, account.id if account else "", digest, self.now()
+        )
+        own = f"{key}\ndevice {digest}" if known else f"{key}\naddress {client}"
+        counted = [("login_pair", own)] + ([] if known else [("login_account", key)])
+        for action, counter in counted:  # the name's own window first: a full one counts nothing
+            wait = await self.limits.hit(action, counter)
+            if wait is not None:
+                raise TooMany(ErrorCode.RATE_LIMITED, _too_many_tries(action, wait), wait)
         stored = account.password_hash if account is not None else None
         good = await self._verify(stored or await self.dummy_hash(), password)
         if account is None or stored is None or not good:
             log("sign_in_refused", logging.INFO)
             raise Rejected(ErrorCode.BAD_LOGIN, BAD_LOGIN_MESSAGE)
-        return await self._new_session(account, replaces)
+        await self.limits.clear("login_pair", own)
+        return await self._new_session(account, browser)
 
-    async def _new_session(self, account: Account, replaces: str | None) -> SignedIn:
-        """A fresh session id at every sign-in (never the one the browser came with)."""
+    async def _new_session(self, account: Account, browser: Browser | None) -> SignedIn:
+        """A fresh session id at every sign-in (never the one the browser came with); the
+        browser's device cookie (the one it sent, or a new one) is remembered for the account."""
+        browser = browser or Browser()
         token = secrets.token_urlsafe(32)
-        old = session_id(replaces) if replaces else None
-        await self.store.run(
-            self.store.create_session, session_id(token), account.id, self.now(), old
-        )
-        return SignedIn(account, token)
+        old = session_id(browser.session) if browser.session else None
+        now = self.now()
+        await self.store.run(self.store.create_session, session_id(token), account.id, now, old)
+        cookie = this_device(browser.device)
+        await self.store.run(self.store.seen_on_device, account.id, device_digest(cookie), now)
+        return SignedIn(account, token, cookie)
 
     async def session(self, token: str | None) -> Session | None:
         """The live session behind a cookie value, or None (unknown, idle too long, too old)."""
@@ -194,7 +232,7 @@ class Accounts(Passkeys):
         if now - found.seen_at > self.idle_seconds or now - found.created_at > self.max_seconds:
             await self.store.run(self.store.delete_session, found.id)
             return None
-        if now - found.seen_at > TOUCH_SECONDS:
+        if now - found.seen_at > self.touch_seconds:
             await self.store.run(self.store.touch_session, found.id, now)
         return found
 
@@ -213,12 +251,6 @@ class Accounts(Passkeys):
         return await self.store.run(
             self.store.sweep, self.now(), self.idle_seconds, self.max_seconds
         )
-
-    async def seen_on_device(self, account: Account, device: str) -> None:
-        """This browser (its device cookie) signed in as ``account``: accounts that share one
-        are not rated against each other."""
-        digest = hashlib.sha256(f"ludoteca/device\n{device}".encode()).hexdigest()
-        await self.store.run(self.store.seen_on_device, account.id, digest, self.now())
 
     # ------------------------------------------------------------------------------ seats
     async def hold_seat(self, account: Account, table_id: str, seat: int, token: str) -> None:

@@ -33,6 +33,7 @@ from ludoteca.server.storage.schema import (
     sessions,
 )
 
+from .devices import DEVICE_SECONDS
 from .ratings import Rating
 from .rows import (
     EXPORTED,
@@ -52,8 +53,6 @@ P = ParamSpec("P")
 T = TypeVar("T")
 NAME_HELD_SECONDS = 30 * 86400
 """How long a deleted account's name stays taken (so that re-registering it sheds nothing)."""
-DEVICE_MEMORY_SECONDS = 365 * 86400
-"""How long a device is remembered as one an account signed in from."""
 
 
 def _account(row: Any) -> Account:
@@ -199,12 +198,10 @@ class AccountStore:
         return gone
 
     def forget_old(self, now: float) -> None:
-        """Forget devices not seen for ``DEVICE_MEMORY_SECONDS`` and names held long enough."""
+        """Forget devices not seen for ``DEVICE_SECONDS`` and names held long enough."""
         with self.engine.begin() as conn:
             conn.execute(
-                delete(account_devices).where(
-                    account_devices.c.seen_at < now - DEVICE_MEMORY_SECONDS
-                )
+                delete(account_devices).where(account_devices.c.seen_at < now - DEVICE_SECONDS)
             )
             conn.execute(
                 delete(released_names).where(released_names.c.released_at < now - NAME_HELD_SECONDS)
@@ -221,6 +218,16 @@ class AccountStore:
                         device=device, account_id=account_id, seen_at=now
                     )
                 )
+
+    def knows_device(self, account_id: str, device: str, now: float) -> bool:
+        """Whether the account signed in from this device (a digest of its cookie) lately."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(account_devices.c.seen_at).where(
+                    account_devices.c.device == device, account_devices.c.account_id == account_id
+                )
+            ).scalar()
+        return found is not None and found >= now - DEVICE_SECONDS
 
     # ------------------------------------------------------------------------ passkeys
     def add_challenge(self, challenge: Challenge, expires_at: float) -> None:

@@ -4,18 +4,17 @@ The security model is docs/accounts.md."""
 
 from __future__ import annotations
 
-import re
-import secrets
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from ludoteca.games import all_games
-from ludoteca.server.accounts.rows import Session
+from ludoteca.server.accounts.devices import DEVICE, DEVICE_PATH, DEVICE_SECONDS
+from ludoteca.server.accounts.rows import Browser, Session, SignedIn
 from ludoteca.server.accounts.rules import MAX_PASSWORD
-from ludoteca.server.accounts.service import COOKIE, MARK, Accounts, SignedIn
+from ludoteca.server.accounts.service import COOKIE, MARK, Accounts
 from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.messages import MAX_TOKEN, ErrorCode, Rejected
 from ludoteca.server.table.table import Table
@@ -23,9 +22,6 @@ from ludoteca.server.table.table import Table
 from .deps import Client, LobbyDep, State
 
 router = APIRouter(tags=["accounts"])
-DEVICE = "ludoteca_device"
-DEVICE_SHAPE = re.compile(r"[A-Za-z0-9_-]{32}")
-DEVICE_COOKIE_SECONDS = 400 * 86400  # the longest a browser keeps a cookie
 
 
 class _Body(BaseModel):
@@ -100,38 +96,34 @@ def origin_of(request: Request) -> tuple[str, str]:
     return url.hostname or "localhost", f"{url.scheme}://{url.netloc}"
 
 
-async def with_session(
-    request: Request, accounts: Accounts, signed: SignedIn, status: int = 200
-) -> JSONResponse:
-    """The new session's cookies, and the browser's device cookie (made at its first sign-in):
-    the accounts that sign in on one browser are not rated against each other."""
+def browser_of(request: Request) -> Browser:
+    """The cookies a sign-in reads: the session it replaces and the browser's device cookie."""
+    return Browser(request.cookies.get(COOKIE), request.cookies.get(DEVICE))
+
+
+def with_session(request: Request, signed: SignedIn, status: int = 200) -> JSONResponse:
+    """The new session's cookies, and the browser's device cookie (docs/accounts.md), kept
+    after signing out: the browser stays known to the accounts that signed in on it."""
     response = JSONResponse({"name": signed.account.name}, status_code=status)
     settings = request.app.state.ludoteca.settings
     secure = request.url.scheme == "https"
     lifetime = int(settings.session_max_seconds)
-    device = request.cookies.get(DEVICE) or ""
-    if not DEVICE_SHAPE.fullmatch(device):
-        device = secrets.token_urlsafe(24)
-    await accounts.seen_on_device(signed.account, device)
-    response.set_cookie(
-        DEVICE,
-        device,
-        max_age=DEVICE_COOKIE_SECONDS,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=secure,
-    )
-    response.set_cookie(
-        COOKIE,
-        signed.token,
-        max_age=lifetime,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=secure,
-    )
-    response.set_cookie(MARK, "1", max_age=lifetime, path="/", samesite="lax", secure=secure)
+    # name, value, lifetime, path, whether scripts may not read it, SameSite
+    cookies: list[tuple[str, str, int, str, bool, Literal["lax", "strict"]]] = [
+        (COOKIE, signed.token, lifetime, "/", True, "lax"),
+        (MARK, "1", lifetime, "/", False, "lax"),
+        (DEVICE, signed.device, DEVICE_SECONDS, DEVICE_PATH, True, "strict"),
+    ]
+    for name, value, max_age, path, httponly, samesite in cookies:
+        response.set_cookie(
+            name,
+            value,
+            max_age=max_age,
+            path=path,
+            httponly=httponly,
+            samesite=samesite,
+            secure=secure,
+        )
     return response
 
 
@@ -152,8 +144,8 @@ def signed_out(request: Request) -> Response:
 async def sign_up(
     body: Credentials, request: Request, accounts: AccountsDep, client: Client
 ) -> JSONResponse:
-    signed = await accounts.sign_up(body.name, body.password, client, request.cookies.get(COOKIE))
-    return await with_session(request, accounts, signed, 201)
+    signed = await accounts.sign_up(body.name, body.password, client, browser_of(request))
+    return with_session(request, signed, 201)
 
 
 @router.post(
@@ -163,8 +155,8 @@ async def sign_up(
 async def sign_in(
     body: Credentials, request: Request, accounts: AccountsDep, client: Client
 ) -> JSONResponse:
-    signed = await accounts.sign_in(body.name, body.password, client, request.cookies.get(COOKIE))
-    return await with_session(request, accounts, signed)
+    signed = await accounts.sign_in(body.name, body.password, client, browser_of(request))
+    return with_session(request, signed)
 
 
 @router.get(
@@ -212,10 +204,8 @@ async def add_passkey(
     body: PasskeyCredential, request: Request, accounts: AccountsDep
 ) -> JSONResponse:
     rp_id, origin = origin_of(request)
-    signed = await accounts.register_passkey(
-        body.credential, rp_id, origin, request.cookies.get(COOKIE)
-    )
-    return await with_session(request, accounts, signed, 201)
+    signed = await accounts.register_passkey(body.credential, rp_id, origin, browser_of(request))
+    return with_session(request, signed, 201)
 
 
 @router.post("/api/passkeys/login-options", summary="Start signing in with a passkey")
@@ -230,9 +220,9 @@ async def passkey_login(
 ) -> JSONResponse:
     rp_id, origin = origin_of(request)
     signed = await accounts.login_passkey(
-        body.credential, rp_id, origin, client, request.cookies.get(COOKIE)
+        body.credential, rp_id, origin, client, browser_of(request)
     )
-    return await with_session(request, accounts, signed)
+    return with_session(request, signed)
 
 
 # --------------------------------------------------------------------------------- me

@@ -20,7 +20,7 @@ from ludoteca.server.config import Settings
 from ludoteca.server.guards.limits import ConnectionCaps, RateLimits
 from ludoteca.server.lobby.deadlines import Deadlines
 from ludoteca.server.lobby.lobby import Lobby
-from ludoteca.server.messages import ErrorCode, Rejected
+from ludoteca.server.messages import ErrorCode, TooMany
 from ludoteca.server.storage import Storage
 from ludoteca.server.table.bot_runner import BotRunner
 
@@ -45,14 +45,6 @@ class AppState:
     notifier: Notifier
     deadlines: Deadlines
     connections: set[WebSocket] = field(default_factory=set)
-
-
-class TooMany(Rejected):
-    """Refused for now: ask again after ``retry_after`` seconds (429 with ``Retry-After``)."""
-
-    def __init__(self, code: ErrorCode, message: str, retry_after: float) -> None:
-        super().__init__(code, message)
-        self.retry_after = retry_after
 
 
 async def app_state(connection: HTTPConnection) -> AppState:

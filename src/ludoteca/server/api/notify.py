@@ -8,7 +8,6 @@ Subscribing needs the session (a cookie: the same-origin rule of every signed-in
 
 from __future__ import annotations
 
-import re
 import time
 from html import escape
 from typing import Annotated, Any
@@ -17,6 +16,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from ludoteca.server.accounts.rules import RuleError, check_address
 from ludoteca.server.messages import MAX_TOKEN, ErrorCode, Rejected, Status
 from ludoteca.server.notify.notifier import Notifier, offer
 from ludoteca.server.notify.push import BadSubscription, allowed_endpoint, allowed_keys
@@ -27,7 +27,6 @@ from .accounts import HeldSeat, MaybeMe, Me, seats_held
 from .deps import Client, LobbyDep, State, rate_limit
 
 router = APIRouter(tags=["notifications"])
-ADDRESS = re.compile(r"[^@\s<>\"(),;:\\\[\]]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}")
 
 
 class _Body(BaseModel):
@@ -183,9 +182,10 @@ async def set_mail(
 ) -> dict[str, Any]:
     if not notifier.mail_on:
         raise Rejected(ErrorCode.NOT_FOUND, "this server sends no e-mail")
-    address = body.address.strip()
-    if not ADDRESS.fullmatch(address):
-        raise Rejected(ErrorCode.BAD_REQUEST, "that is not an e-mail address")
+    try:
+        address = check_address(body.address)
+    except RuleError as exc:
+        raise Rejected(ErrorCode.BAD_REQUEST, str(exc)) from None
     for key in (f"account:{me.account.id}", client):
         await rate_limit("notify_mail")(state, key)
     store = notifier.store

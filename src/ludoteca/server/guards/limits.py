@@ -29,6 +29,7 @@ ACTIONS = (
     "start",
     "websocket",
     "login",
+    "login_pair",
     "login_account",
     "signup",
     "notify",
@@ -48,7 +49,10 @@ class RateLimits:
             "start": parse(settings.limit_start),
             "websocket": parse(settings.limit_websocket),
             "login": parse(settings.limit_login),  # per address
-            "login_account": parse(settings.limit_login_account),  # per account name
+            # password attempts for a name from one address, or from one device known to it
+            "login_pair": parse(settings.limit_login_pair),
+            # password attempts for a name from every device it does not know
+            "login_account": parse(settings.limit_login_account),
             "signup": parse(settings.limit_signup),
             "notify": parse(settings.limit_notify),  # per address
             "notify_mail": parse(settings.limit_notify_mail),  # per account and per address
@@ -95,6 +99,13 @@ class RateLimits:
             log("limits_unreachable", logging.WARNING, action=action, error=repr(exc))
             return None
         return max(1.0, math.ceil(stats.reset_time - time.time()))
+
+    async def clear(self, action: str, client: str) -> None:
+        """Empty ``action``'s window for ``client`` (one that was counted for nothing)."""
+        try:
+            await self.limiter.clear(self.items[action], self.prefix, action, client)
+        except (RedisError, OSError) as exc:
+            log("limits_unreachable", logging.WARNING, action=action, error=repr(exc))
 
     async def ping(self) -> bool:
         return bool(await self.storage.check())

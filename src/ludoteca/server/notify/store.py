@@ -17,6 +17,8 @@ from sqlalchemy.engine import Engine
 
 from ludoteca.server.storage.schema import account_seats, notify_emails, push_subscriptions
 
+MAX_PUSH_PER_ACCOUNT = 10  # devices told an account's turns
+MAX_PUSH_PER_SEAT = 4  # devices told one guest's seat's turns
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -72,7 +74,8 @@ class NotifyStore:
         seat: tuple[str, int] | None = None,
     ) -> str:
         """A device's subscription for an account or for one seat (the same device and scope
-        again replaces it). Returns its id."""
+        again replaces it; past ``MAX_PUSH_PER_ACCOUNT`` or ``MAX_PUSH_PER_SEAT`` devices the
+        oldest is forgotten: a new phone is told, the one it replaced no more). Returns its id."""
         endpoint, p256dh, auth = keys
         table_id, number = seat if seat else (None, None)
         scope = (
@@ -101,6 +104,15 @@ class NotifyStore:
                     created_at=now,
                 )
             )
+            others = conn.execute(
+                select(push_subscriptions.c.id)
+                .where(scope, push_subscriptions.c.id != sub_id)
+                .order_by(push_subscriptions.c.created_at.desc(), push_subscriptions.c.id)
+            ).scalars()
+            cap = MAX_PUSH_PER_ACCOUNT if account_id else MAX_PUSH_PER_SEAT
+            oldest = list(others)[cap - 1 :]
+            if oldest:
+                conn.execute(delete(push_subscriptions).where(push_subscriptions.c.id.in_(oldest)))
         return sub_id
 
     def drop_push(self, sub_id: str) -> bool:
