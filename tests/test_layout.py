@@ -50,14 +50,6 @@ def test_each_data_file_excused_still_names_a_game() -> None:
 MAX_LINES = 450
 """The most lines a module of ludoteca may have, the games' rules aside."""
 
-BEING_SPLIT = {
-    "src/ludoteca/server/accounts/service.py",
-    "src/ludoteca/server/accounts/store.py",
-}
-"""Temporary: modules over the limit that are being split on another branch (accounts). The lead
-removes this set once that branch is merged."""
-
-
 def long_modules(root: Path, under: str, limit: int) -> dict[str, int]:
     """Each ``.py`` file under ``root/under`` with more than ``limit`` lines, by its path from
     ``root``, with its count of lines."""
@@ -81,7 +73,7 @@ def rules_modules() -> set[str]:
 
 
 def test_no_module_is_over_450_lines_but_the_games_rules() -> None:
-    excused = rules_modules() | BEING_SPLIT
+    excused = rules_modules()
     offenders = {
         path: lines
         for path, lines in long_modules(ROOT, "src/ludoteca", MAX_LINES).items()
@@ -101,12 +93,6 @@ def test_the_games_rules_excused_are_the_real_modules() -> None:
     assert "src/ludoteca/games/heroes/notation.py" not in rules
     for path in rules:
         assert (ROOT / path).is_file(), path
-
-
-def test_each_module_being_split_is_still_over_the_limit() -> None:
-    """An excuse that no longer holds is taken out (with the whole set, once it is empty)."""
-    long = long_modules(ROOT, "src/ludoteca", MAX_LINES)
-    assert {path for path in BEING_SPLIT if path not in long} == set()
 
 
 def test_the_count_finds_a_module_one_line_over(tmp_path: Path) -> None:

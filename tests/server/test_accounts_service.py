@@ -17,9 +17,10 @@ from sqlalchemy import insert, select
 from ludoteca.core import NoAnchorsError
 from ludoteca.games import all_games, get
 from ludoteca.server.accounts.devices import DEVICE_SECONDS
+from ludoteca.server.accounts.play import RATING_PAGE
 from ludoteca.server.accounts.ratings import Rating, anchor, places, update
 from ludoteca.server.accounts.rows import Browser, memory_engine
-from ludoteca.server.accounts.service import RATING_PAGE, Accounts
+from ludoteca.server.accounts.service import Accounts
 from ludoteca.server.accounts.store import NAME_HELD_SECONDS, AccountStore
 from ludoteca.server.config import Settings
 from ludoteca.server.guards.limits import RateLimits

@@ -21,8 +21,9 @@ from pydantic import (
 )
 
 from ludoteca.bots import LEVELS
+from ludoteca.server.accounts.play import already_seated
 from ludoteca.server.accounts.rows import Account
-from ludoteca.server.accounts.service import Accounts, already_seated
+from ludoteca.server.accounts.service import Accounts
 from ludoteca.server.lobby.lobby import Lobby, SeatRequest
 from ludoteca.server.messages import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejected
 from ludoteca.server.table.table import Table
