@@ -98,23 +98,6 @@ class PlayStore:
         with self.engine.connect() as conn:
             return [HeldSeat(r.table_id, r.seat, r.token, r.at) for r in conn.execute(query)]
 
-    def seat_holders(self, table_id: str) -> dict[int, str]:
-        """Seat number -> account id at one table."""
-        query = select(account_seats.c.seat, account_seats.c.account_id).where(
-            account_seats.c.table_id == table_id
-        )
-        with self.engine.connect() as conn:
-            return {r.seat: r.account_id for r in conn.execute(query)}
-
-    def names_of(self, account_ids: Sequence[str]) -> dict[str, str]:
-        if not account_ids:
-            return {}
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(list(account_ids)))
-            )
-            return {r.id: r.name for r in rows}
-
     # ------------------------------------------------------------------------- ratings
     def mark_rated(self, table_id: str, game: str, now: float) -> None:
         with self.engine.begin() as conn:
@@ -322,11 +305,3 @@ class PlayStore:
         )
         with self.engine.connect() as conn:
             return list(conn.execute(query))
-
-    def count_rated(self, game: str) -> int:
-        with self.engine.connect() as conn:
-            return int(
-                conn.execute(
-                    select(func.count()).select_from(ratings).where(ratings.c.game == game)
-                ).scalar_one()
-            )
