@@ -37,7 +37,9 @@ from toygame import GAME as TOY
 
 GAMES: dict[str, Game[Any, Any]] = {**all_games(), TOY.spec.id: TOY}
 CASES = [
-    pytest.param(game_id, n, id=f"{game_id}-{n}p")
+    # five and six seats only in the whole suite (``slow``): the largest tables cost the fast
+    # lane most, and every rule they exercise is met at four seats too
+    pytest.param(game_id, n, id=f"{game_id}-{n}p", marks=[pytest.mark.slow] if n > 4 else [])
     for game_id, game in GAMES.items()
     for n in range(game.spec.min_players, game.spec.max_players + 1)
 ]
