@@ -50,6 +50,7 @@ def test_each_data_file_excused_still_names_a_game() -> None:
 MAX_LINES = 450
 """The most lines a module of ludoteca may have, the games' rules aside."""
 
+
 def long_modules(root: Path, under: str, limit: int) -> dict[str, int]:
     """Each ``.py`` file under ``root/under`` with more than ``limit`` lines, by its path from
     ``root``, with its count of lines."""
