@@ -698,7 +698,9 @@ def check_clock(
         if hit and late > 1.0:
             delays.append(late)
         else:
-            assert late <= 2.5, (
+            # on time: within 2.5 s on an idle machine, more where CPU-bound work beside the
+            # suite delays every process (the stalls this catches last 10 s and more)
+            assert late <= seconds(2.5), (
                 f"a move {late:.2f} s late with no process killed or restarted: "
                 f"{previous} then {step}"
             )
