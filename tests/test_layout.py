@@ -1,7 +1,7 @@
 """A game's everything is in its package: no file of ludoteca outside ``src/ludoteca/games/<game>/``
 names a game, by identifier, package name, class or display name in any language. The catalogue's
-own discovery (``games/__init__.py``) is the one exception, a data file may be excused with its
-reason, and the folders ``STILL_MOVING`` are waited for (``kit.layout``).
+own discovery (``games/__init__.py``) is the one exception, and a data file may be excused with
+its reason (``kit.layout``).
 
 And no module of ludoteca is over ``MAX_LINES`` lines, except the games' rules (a game's
 ``rules.py`` and the modules its package declares in ``COMPILED``)."""
