@@ -186,4 +186,4 @@ class Ledger:
         self.revision += 1
 
 
-__all__ = ["Ledger", "LogEntry", "ReplayError", "actor", "token_hash"]
+__all__ = ["Ledger", "LogEntry", "actor", "token_hash"]
