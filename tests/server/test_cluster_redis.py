@@ -182,3 +182,50 @@ def test_a_process_over_its_share_hands_the_excess_over(redis_url: str) -> None:
             assert sorted(idle_rec.gained) == sorted(rec.lost)
 
     run(scenario)
+
+
+def test_the_first_to_look_takes_no_more_than_its_share_of_what_was_handed_over(
+    redis_url: str,
+) -> None:
+    """A busy process hands its excess over while one of the others always looks first (its
+    rounds come just after the busy one's): that one stops at its fair share, and the other,
+    looking later, still gets tables to drive (else it would drive none, for good)."""
+
+    async def scenario() -> None:
+        async with processes(redis_url, 3) as (busy, first, late):
+            recs = {c.name: Recorder() for c in (busy, first, late)}
+            for cluster in (first, late):
+                await cluster._tick(handler(recs[cluster.name]), set())  # all three live
+            for n in range(9):  # tables arrive one by one at the busy process
+                assert await busy.claim(f"t{n}")
+                recs[busy.name].in_memory.add(f"t{n}")
+                await busy._tick(handler(recs[busy.name]), set())
+                for _ in range(3):  # the first looks again and again before the late one
+                    await first._tick(handler(recs[first.name]), set())
+                await settle()
+            await late._tick(handler(recs[late.name]), set())
+            await settle(lambda: bool(recs[late.name].gained))
+            shares = [len(c.held) for c in (busy, first, late)]
+            assert sum(shares) == 9 and min(shares) > 0, shares
+            assert len(first.held) <= 3  # its fair share of nine among three
+
+    run(scenario)
+
+
+def test_a_process_shutting_down_hands_everything_over_at_once(redis_url: str) -> None:
+    async def scenario() -> None:
+        async with processes(redis_url, 3) as (one, two, leaving):
+            recs = {c.name: Recorder() for c in (leaving, one, two)}
+            for cluster in (one, two):
+                await cluster._tick(handler(recs[cluster.name]), set())
+            for n in range(6):
+                assert await leaving.claim(f"t{n}")
+            held = set(leaving.held)
+            await leaving.close()
+            for _ in range(2):  # one round each, twice: no waiting for a lease to lapse
+                for cluster in (one, two):
+                    await cluster._tick(handler(recs[cluster.name]), set())
+            await settle(lambda: len(recs[one.name].gained) + len(recs[two.name].gained) == 6)
+            assert one.held | two.held == held and one.held and two.held
+
+    run(scenario)

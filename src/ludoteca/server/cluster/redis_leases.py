@@ -93,7 +93,7 @@ class RedisCluster:
                     if table_id is not None and table_id in self.held:
                         self.held.discard(table_id)
                         with contextlib.suppress(RedisError, OSError):
-                            await self._hand_off(keys=self.keys[:2], args=[self.name, table_id])
+                            await self._give([table_id], share=False)
                 finally:
                     self._arriving.discard(table_id or "")
 
@@ -287,7 +287,9 @@ class RedisCluster:
                     self.held.discard(table_id)
                     log("lease_lost", logging.WARNING, table=table_id)
                     handler.lost(table_id)
-        taken, total, processes = await self._take(keys=self.keys, args=[self.name, self.lease_ms])
+        taken, total, processes = await self._take(
+            keys=self.keys, args=[self.name, self.lease_ms, len(self.held)]
+        )
         await self._balance(handler, int(total), int(processes))
         alive = {_text(p) for p in await self._peers(keys=self.keys[2:], args=[60_000])}
         if peers - alive:
@@ -327,8 +329,14 @@ class RedisCluster:
         for table_id in given:
             self.held.discard(table_id)
             handler.lost(table_id)
-        await self._hand_off(keys=self.keys[:2], args=[self.name, *given])
+        await self._give(given, share=True)
         log("leases_handed_off", tables=len(given), held=len(self.held), fair=fair)
+
+    async def _give(self, table_ids: list[str], share: bool) -> None:
+        """Let these leases lapse for the others: ``share`` (more than a fair share) to be taken by
+        those under theirs; else (shutting down, a failed take-over) by anyone at once."""
+        age = 0 if share else self.lease_ms + 1
+        await self._hand_off(keys=self.keys[:2], args=[self.name, age, *table_ids])
 
     # ----------------------------------------------------------------------- the notices
     async def _listen(self, handler: Handler, first: bool) -> None:
@@ -367,9 +375,10 @@ class RedisCluster:
         held, self.held = list(self.held), set()
         with contextlib.suppress(RedisError, OSError):
             await self._flush()
-        if held:
-            with contextlib.suppress(RedisError, OSError):
-                await self._hand_off(keys=self.keys[:2], args=[self.name, *held])
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.zrem(self.keys[2], self.name)  # no longer a live process
+            if held:
+                await self._give(held, share=False)
         await self.redis.aclose()
         await self.listener.aclose()
 

@@ -10,13 +10,16 @@ CLAIM = (
     _NOW
     + """
 -- KEYS: leases (zset table -> expiry ms), holders (hash table -> process)
--- ARGV: process, ttl ms, table...: take or renew each lease that is ours, free or lapsed
+-- ARGV: process, ttl ms, table...: take or renew each lease that is ours, free or lapsed (but
+-- not one a process handed over within the last ttl: those are shared out by TAKE_LAPSED)
 local got = {}
 for i = 3, #ARGV do
   local t = ARGV[i]
   local holder = redis.call('HGET', KEYS[2], t)
   local expiry = tonumber(redis.call('ZSCORE', KEYS[1], t))
-  if holder == ARGV[1] or not expiry or expiry < now then
+  local handed = holder and string.sub(holder, 1, 5) == 'from:'
+    and expiry and expiry >= now - tonumber(ARGV[2])
+  if holder == ARGV[1] or not expiry or (expiry < now and not handed) then
     redis.call('HSET', KEYS[2], t, ARGV[1])
     redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), t)
     got[#got + 1] = t
@@ -30,18 +33,27 @@ TAKE_LAPSED = (
     _NOW
     + """
 -- KEYS: leases, holders, processes (zset process -> heartbeat expiry ms)
--- ARGV: process, ttl ms: beat, then take a fair share of the lapsed leases: of those a live
--- process handed over, a share among the others (never back to the giver unless it is alone);
+-- ARGV: process, ttl ms, leases the process holds: beat, then take lapsed leases. Of those a
+-- live process handed over within the last ttl, only up to this process's fair share (so the
+-- first process to look cannot take every one and leave another with none), and never back to
+-- the giver; handed over longer ago (nobody under their share took them), a share by anyone;
 -- of those whose holder died, a share among all. Returns {taken, leases in all, live processes}.
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[1])
 local alive = math.max(1, redis.call('ZCOUNT', KEYS[3], now, '+inf'))
 local total = redis.call('ZCARD', KEYS[1])
+local room = math.max(0, math.ceil(total / alive) - tonumber(ARGV[3]))
 local mine = 'from:' .. ARGV[1]
-local handed, orphaned = {}, {}
-for _, t in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - 1)) do
+local fresh, stale, orphaned = {}, {}, {}
+local lapsed = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - 1, 'WITHSCORES')
+for i = 1, #lapsed, 2 do
+  local t, since = lapsed[i], tonumber(lapsed[i + 1])
   local holder = redis.call('HGET', KEYS[2], t)
   if holder and string.sub(holder, 1, 5) == 'from:' then
-    if holder ~= mine or alive == 1 then handed[#handed + 1] = t end
+    if alive == 1 or since < now - tonumber(ARGV[2]) then
+      stale[#stale + 1] = t
+    elseif holder ~= mine then
+      fresh[#fresh + 1] = t
+    end
   else
     orphaned[#orphaned + 1] = t
   end
@@ -55,7 +67,8 @@ local function take(list, share)
     got[#got + 1] = t
   end
 end
-take(handed, math.ceil(#handed / math.max(1, alive - 1)))
+take(fresh, math.min(room, math.ceil(#fresh / math.max(1, alive - 1))))
+take(stale, math.ceil(#stale / alive))
 take(orphaned, math.ceil(#orphaned / alive))
 return {got, total, alive}
 """
@@ -105,18 +118,22 @@ end
 return 0
 """
 
-HAND_OFF = """
--- KEYS: leases, holders; ARGV: process, table...: let our leases lapse now, for the others
--- to take at their next round (a clean shutdown, or more than a fair share), marked as given
--- by us so that we do not take them back ourselves
-for i = 2, #ARGV do
+HAND_OFF = (
+    _NOW
+    + """
+-- KEYS: leases, holders; ARGV: process, age ms, table...: let our leases lapse now, for the
+-- others to take at their next round, marked as given by us. Age 0 (more than a fair share): the
+-- others take them up to their own share, and we never take them back ourselves (TAKE_LAPSED);
+-- an age past the ttl (a clean shutdown, a failed take-over): anyone takes them at once.
+for i = 3, #ARGV do
   if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[1] then
     redis.call('HSET', KEYS[2], ARGV[i], 'from:' .. ARGV[1])
-    redis.call('ZADD', KEYS[1], 0, ARGV[i])
+    redis.call('ZADD', KEYS[1], now - 1 - tonumber(ARGV[2]), ARGV[i])
   end
 end
 return 0
 """
+)
 
 PEERS = (
     _NOW
