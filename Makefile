@@ -12,7 +12,7 @@ TEST_STAMP := $(VENV)/.test-installed
 NATIVE_STAMP := build/native/.built
 NATIVE_SOURCES := $(shell PYTHONPATH=src LUDOTECA_PURE=1 $(BIN)/python -m ludoteca.native --sources 2>/dev/null)
 
-.PHONY: run test fast lint typecheck pytest coverage bench browser nginx clean native
+.PHONY: run test fast lint typecheck pytest coverage bench browser nginx system clean native
 
 # `make run` installs what running needs; `make test` and `make bench` add their tools on top.
 $(VENV)/.created:
@@ -71,7 +71,16 @@ pytest: $(TEST_STAMP) $(NATIVE_STAMP) browser nginx
 	$(BIN)/python -m pytest -n 2 -m "not solo" $(PYTEST_ARGS) || [ $$? = 5 ]
 	$(BIN)/python -m pytest -m solo $(PYTEST_ARGS) || [ $$? = 5 ]
 
-test: lint typecheck pytest
+# lint, types, compiling the rules and installing Chromium/nginx side by side (two at a time: they
+# use different cores, or wait on the network), after the tools are installed; then the suite
+test: $(TEST_STAMP)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint typecheck native system
+	@$(MAKE) --no-print-directory pytest
+
+# Chromium, then nginx: one apt-get at a time
+system:
+	@$(MAKE) --no-print-directory browser
+	@$(MAKE) --no-print-directory nginx
 
 # the fast lane: no PostgreSQL, Redis or Chromium needed (tests/conftest.py marks the tests that do),
 # on two processes; under a minute on an idle two-core machine (tests/conftest.py, the slow marker)
