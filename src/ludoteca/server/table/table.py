@@ -279,6 +279,7 @@ class Table:
             await self.catch_up()
             return
         self.row.revealing_at = now
+        await self.services.publog.closed(self.row)  # public before anyone reveals
         log("commitments_closed", table=self.id, missing=self.waiting_for())
         if not self.waiting_for():
             await self._deal()
@@ -408,6 +409,7 @@ class Table:
         if result is not None:
             log("match_over", table=self.id, outcome=result)
             self.services.analyses.match_over(self.id)  # queued in the background
+            self.services.publog.ended(self.id, Status.OVER, step.seq)
         await self.after_change("step", step)
 
     def _due_after(
