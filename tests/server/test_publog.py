@@ -196,7 +196,7 @@ def test_a_table_is_logged_when_its_commitments_close_and_its_end_when_it_ends()
                 seat_commitment("ana", "a" * 32),
                 seat_commitment("bob", "b" * 32),
             ]
-            assert fields["game"] == "heroes" and fields["status"] == "revealing"
+            assert fields["game"] == "heroes" and fields["status"] == "starting"
 
             # the operator marks the table expired in the reveal window (no record, ever)
             stored = storage._tables[table.id].row

@@ -5,8 +5,9 @@ An entry is one line of canonical JSON (keys sorted, no spaces, ASCII), and its 
 RFC 6962 tree is exactly those bytes:
 
 - ``{"at":…,"format":3,"game":"…","kind":"table","log":1,"seats":[{"commitment":"…"|null,
-  "kind":"human"|"bot"|"open","seat":0},…],"server_commitment":"…","status":"revealing",
-  "table":"…"}`` — appended when the table's commitments close, before any seed is revealed;
+  "kind":"human"|"bot"|"open","seat":0},…],"server_commitment":"…","status":"starting"|"playing",
+  "table":"…"}`` — appended when the table's commitments close, before any seed is revealed
+  (``starting``), or when a table with no person to wait for is dealt (``playing``);
 - ``{"at":…,"kind":"status","log":1,"status":"over"|"expired"|"gone","table":"…","version":n}``
   — appended when that table ends (``over``) or is found ended without finishing.
 
@@ -44,10 +45,12 @@ def table_entry(
     *,
     server_commitment: str,
     seats: list[tuple[int, str, str | None]],
+    status: str,
     at: float,
 ) -> str:
-    """The entry of a table whose commitments just closed; ``seats`` as (seat, kind,
-    commitment or None)."""
+    """The entry of a table whose commitments just closed (``status`` "starting": the reveals
+    are open) or that was dealt at once (``playing``: no person to wait for); ``seats`` as (seat,
+    kind, commitment or None)."""
     return canonical(
         {
             "log": LOG_VERSION,
@@ -57,7 +60,7 @@ def table_entry(
             "format": fmt,
             "server_commitment": server_commitment,
             "seats": [{"seat": s, "kind": k, "commitment": c} for s, k, c in seats],
-            "status": "revealing",
+            "status": status,
             "at": round(at, 3),
         }
     )
@@ -185,6 +188,28 @@ class HeadBook:
         return None
 
 
+def entry_problem(
+    leaf: str, table: str | None, commitment: str, commitments: list[str | None]
+) -> str | None:
+    """Why a table's log entry does not bind this record's table, server commitment and seat
+    commitments (a seat the entry lists without one must have none in the record), or None."""
+    try:
+        entry = parse_entry(leaf)
+    except ValueError as exc:
+        return str(exc)
+    if entry["kind"] != TABLE or entry["table"] != table:
+        return f"the log's entry is not the one of table {table}"
+    if entry.get("server_commitment") != commitment:
+        return "the server's commitment in the log is not the record's"
+    logged = [s.get("commitment") for s in entry.get("seats", []) if isinstance(s, dict)]
+    if len(logged) != len(commitments):
+        return f"the log lists {len(logged)} seats, the record {len(commitments)}"
+    for seat, (was, now) in enumerate(zip(logged, commitments, strict=True)):
+        if was != now:
+            return f"seat {seat}'s commitment in the log is not the record's"
+    return None
+
+
 def _hex(text: str) -> bool:
     return all(c in "0123456789abcdef" for c in text)
 
@@ -195,6 +220,7 @@ __all__ = [
     "HeadBook",
     "TreeHead",
     "canonical",
+    "entry_problem",
     "head_payload",
     "inclusion_problem",
     "parse_entry",

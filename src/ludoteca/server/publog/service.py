@@ -52,14 +52,20 @@ class NoLog:
 
 
 def entry_of(row: TableRow) -> str:
-    """The entry of a table whose commitments just closed."""
+    """The entry of a table whose commitments just closed, or that is dealt at once."""
     seats = [
         (s.seat, s.kind, s.commitment if s.kind == SeatKind.HUMAN else None)
         for s in sorted(row.seats, key=lambda s: s.seat)
     ]
-    at = row.revealing_at if row.revealing_at is not None else 0.0
+    at = row.revealing_at or row.started_at or 0.0
     return table_entry(
-        row.id, row.game, row.format, server_commitment=row.commitment, seats=seats, at=at
+        row.id,
+        row.game,
+        row.format,
+        server_commitment=row.commitment,
+        seats=seats,
+        status=str(row.status),
+        at=at,
     )
 
 

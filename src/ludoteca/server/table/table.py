@@ -264,6 +264,7 @@ class Table:
         self.row.status, self.row.started_at, self.row.turn_started_at = status, now, now
         self.row.due_at = now if pacing.turn_based(self.row) else None
         if not waiting:
+            await self.services.publog.closed(self.row)  # no one to wait for: fixed at once
             self.ledger.begin()
             await self._turn_began()
         elif not self.waiting_for():
