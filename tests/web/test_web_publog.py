@@ -1,0 +1,59 @@
+"""The verify page checks the record's table in the server's public log (docs/log.md): the entry
+under the signed head, with the record's commitments; it keeps the heads it saw and, shown a
+head of another history, says the log was forked."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from kit.browser import Pages
+from kit.servers import api
+
+pytestmark = pytest.mark.browser
+
+
+def finished_bots_table(base: str) -> str:
+    http = api(base)
+    created = http.post(
+        "/api/tables",
+        json={"game": "heroes", "seats": [{"bot": True, "level": "random"}] * 2, "start": True},
+    ).json()
+    table_id: str = created["table"]["id"]
+    deadline = time.monotonic() + 60
+    while http.get(f"/api/tables/{table_id}").json()["table"]["status"] != "over":
+        assert time.monotonic() < deadline, "the bots' match did not finish"
+        time.sleep(0.2)
+    return table_id
+
+
+def log_panel(page: object, status: str) -> str:
+    page.wait_for_selector(f".log-check[data-log='{status}']")  # type: ignore[attr-defined]
+    text: str = page.locator(".log-check").inner_text()  # type: ignore[attr-defined]
+    return text
+
+
+def test_the_verify_page_finds_the_table_in_the_log_and_catches_a_fork(pages: Pages) -> None:
+    table_id = finished_bots_table(pages.base)
+    page = pages.open(f"/verify?table={table_id}")
+    page.wait_for_selector(".verdict[data-verdict='ok']")
+    said = log_panel(page, "ok")
+    assert "of the server's public log" in said and "had seen no head of this log" in said
+    assert "checked by your browser" in said  # Ed25519 by WebCrypto
+
+    page.reload()
+    said = log_panel(page, "ok")
+    assert "one history with the 1 head" in said
+
+    # this browser once saw a head of the same size with another root
+    head = api(pages.base).get("/api/log/head").json()
+    kept = page.evaluate("localStorage.getItem('ludoteca.log-heads')")
+    heads = json.loads(kept)
+    assert str(head["size"]) in heads
+    heads[str(head["size"])]["root"] = "ab" * 32
+    page.evaluate("h => localStorage.setItem('ludoteca.log-heads', h)", json.dumps(heads))
+    page.reload()
+    said = log_panel(page, "fork")
+    assert "two different histories" in said
