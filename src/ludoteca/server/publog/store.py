@@ -12,6 +12,7 @@ answers the index the first one got.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from typing import ParamSpec, Protocol, TypeVar
 
 from sqlalchemy import and_, func, insert, select, text
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from ludoteca.core.publog import TreeHead
 from ludoteca.server.storage.schema import publog_entries, publog_heads
@@ -157,6 +158,9 @@ class SqlLogStore:
                     )
                 return Entry(index, table_id, kind, leaf, leaf_hash)
             except IntegrityError:  # another writer took this index, or this table's entry
+                continue
+            except OperationalError:  # SQLite written by another process meanwhile (busy)
+                time.sleep(0.01)
                 continue
         raise RuntimeError(f"could not append to the public log in {APPEND_TRIES} tries")
 
