@@ -61,6 +61,8 @@ def test_the_store_appends_densely_once_per_table_and_kind(store_url: str) -> No
         found = await log.entry("t2", "over")
         assert found is not None and found.index == 5
         assert await log.entry("t9", "table") is None
+        assert await log.logged(["t1", "t9", "t2"]) == {"t1", "t2"}
+        assert await log.logged([]) == set()
         assert await log.unfinished(10) == ["t0", "t1", "t3", "t4"]
         assert await log.unfinished(2) == ["t0", "t1"]
         first = TreeHead(3, "a" * 64, "b" * 128, "c" * 16)
@@ -209,6 +211,48 @@ def test_a_table_is_logged_when_its_commitments_close_and_its_end_when_it_ends()
             await log.add("lost", "table", leaf(1)[0])
             assert await log.sweep(storage) == 1
             assert await log.store.entry("lost", "gone") is not None
+
+    asyncio.run(scenario())
+
+
+def test_a_table_dealt_while_its_entry_was_lost_is_logged_by_the_sweep() -> None:
+    """The process closed the commitments and stopped before appending (here: no log at all);
+    the table is held again (a restart, another process): the sweep appends its entry, with the
+    commitments as they closed."""
+
+    async def scenario() -> None:
+        clock = FakeClock()
+        storage = MemoryStorage()
+        async with lobby_on(storage, clock) as lobby:
+            table, _, _ = await lobby.create(
+                "heroes",
+                players=2,
+                seats=[SeatRequest(), SeatRequest()],
+                turn_seconds=None,
+                name="Ana",
+                start=False,
+            )
+            await lobby.join(table.id, "Bob", None)
+            await table.commit(0, seat_commitment("ana", "a" * 32))
+            await table.commit(1, seat_commitment("bob", "b" * 32))
+            open_table, _, _ = await lobby.create(
+                "heroes",
+                players=2,
+                seats=[SeatRequest(), SeatRequest()],
+                turn_seconds=None,
+                name="Cy",
+                start=False,
+            )
+            log = PublicLog(MemoryLogStore(), lobby.services.keys, clock.now)
+            held = [t.row for t in lobby.residency.tables.values()]
+            assert await log.sweep(storage, held) == 1  # not the table still open
+            entry, _, _ = await log.inclusion(table.id, None)
+            assert [s["commitment"] for s in parse_entry(entry.leaf)["seats"]] == [
+                seat_commitment("ana", "a" * 32),
+                seat_commitment("bob", "b" * 32),
+            ]
+            assert await log.store.entry(open_table.id, "table") is None
+            assert await log.sweep(storage, held) == 0
 
     asyncio.run(scenario())
 

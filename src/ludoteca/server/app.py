@@ -45,6 +45,7 @@ from .config import Settings
 from .guards.limits import BodySizeLimit, ConnectionCaps, RateLimits, StrictJSONBodies
 from .lobby.deadlines import Deadlines
 from .lobby.lobby import Lobby
+from .lobby.residency import Residency
 from .logs import log, quiet_protocol_errors
 from .messages import CloseCode, ErrorCode, Rejected, TooMany, http_status
 from .notify.keys import NotifyKeys
@@ -54,7 +55,7 @@ from .publog import MemoryLogStore, PublicLog, SqlLogStore
 from .signing import KeyRing
 from .site.pages import mount_web, web_root
 from .site.pwa import mount_app_shell
-from .storage import SqlStorage, Storage, open_storage
+from .storage import SqlStorage, Storage, TableRow, open_storage
 from .table.bot_runner import BotRunner
 from .table.services import Services
 
@@ -125,7 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tasks.start("analysis", analyst.run())
         tasks.start("notifications", notifier.run())
         tasks.start("deadlines", state.deadlines.run())
-        tasks.start("publog", public_log.run(storage))
+        tasks.start("publog", public_log.run(storage, lambda: held_rows(residency)))
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
@@ -203,6 +204,11 @@ def open_accounts(storage: Storage, limits: RateLimits, settings: Settings) -> A
         idle_seconds=settings.session_idle_seconds,
         max_seconds=settings.session_max_seconds,
     )
+
+
+def held_rows(residency: Residency) -> list[TableRow]:
+    """The rows of the tables this process holds (the public log's sweep looks at them)."""
+    return [table.row for table in residency.tables.values()]
 
 
 def open_publog(storage: Storage, keys: KeyRing, now: Callable[[], float]) -> PublicLog:

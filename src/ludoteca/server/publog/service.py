@@ -8,20 +8,23 @@ entry in the background. ``sweep`` (the ``publog`` background task) finds the ta
 holds with no end yet and looks at each: one that finished gets ``over``, one marked expired
 (the operator ended it after its commitments closed) gets ``expired``, one no longer in the
 database gets ``gone`` — so a table that never finishes stays in the log with what became of it.
-It also appends, again, any table whose entry could not be stored when its commitments closed.
+It also appends any table this process holds whose deal is fixed and whose entry is missing: one
+whose entry could not be stored when its commitments closed (the database away for a moment), or
+whose process stopped between the two (the table is read again, by this process or another, and
+held while it plays).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Protocol
 
 from ludoteca.core.merkle import MerkleTree, leaf_hash
 from ludoteca.core.publog import TreeHead, head_payload, status_entry, table_entry
 from ludoteca.server.logs import log
-from ludoteca.server.messages import SeatKind, Status
+from ludoteca.server.messages import Status
 from ludoteca.server.signing import KeyRing
 from ludoteca.server.storage import Storage, TableRow
 
@@ -30,6 +33,7 @@ from .store import Entry, LogStore
 BATCH = 10_000  # leaf hashes read at once
 SWEEP = 200  # unfinished tables looked at per sweep
 MAX_ENTRIES = 1000  # entries one request may ask for
+FIXED = (Status.PLAYING, Status.OVER)  # a table dealt (with its commitments closed, if any)
 
 
 class LogHook(Protocol):
@@ -53,10 +57,8 @@ class NoLog:
 
 def entry_of(row: TableRow) -> str:
     """The entry of a table whose commitments just closed, or that is dealt at once."""
-    seats = [
-        (s.seat, s.kind, s.commitment if s.kind == SeatKind.HUMAN else None)
-        for s in sorted(row.seats, key=lambda s: s.seat)
-    ]
+    # (a seat that is no person's has no commitment: the store keeps none for it)
+    seats = [(s.seat, s.kind, s.commitment) for s in sorted(row.seats, key=lambda s: s.seat)]
     at = row.revealing_at or row.started_at or 0.0
     return table_entry(
         row.id,
@@ -113,13 +115,19 @@ class PublicLog:
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    async def sweep(self, storage: Storage) -> int:
-        """Append what is missing: entries that failed, the end of tables that ended unseen.
+    async def sweep(self, storage: Storage, held: Iterable[TableRow] = ()) -> int:
+        """Append what is missing: the entries of tables that failed (``pending``) or are held
+        here (``held``) with their deal fixed and no entry, the end of tables that ended unseen.
         Returns how many entries it appended."""
         added = 0
         for table_id, row in list(self.pending.items()):
             await self.add(table_id, "table", entry_of(row))
             del self.pending[table_id]
+            added += 1
+        fixed = {r.id: r for r in held if r.revealing_at is not None or r.status in FIXED}
+        logged = await self.store.logged(list(fixed)) if fixed else set()
+        for table_id in sorted(set(fixed) - logged):
+            await self.add(table_id, "table", entry_of(fixed[table_id]))
             added += 1
         for table_id in await self.store.unfinished(SWEEP):
             found = await storage.load_table(table_id)
@@ -133,10 +141,12 @@ class PublicLog:
             added += 1
         return added
 
-    async def run(self, storage: Storage, every: float = 60.0) -> None:
+    async def run(
+        self, storage: Storage, held: Callable[[], Iterable[TableRow]], every: float = 60.0
+    ) -> None:
         while True:
             try:
-                await self.sweep(storage)
+                await self.sweep(storage, held())
             except Exception as exc:
                 log("publog_sweep_failed", logging.WARNING, error=repr(exc))
             await asyncio.sleep(every)

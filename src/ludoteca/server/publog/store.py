@@ -56,6 +56,10 @@ class LogStore(Protocol):
 
     async def entry(self, table_id: str, kind: str) -> Entry | None: ...
 
+    async def logged(self, table_ids: list[str]) -> set[str]:
+        """Those of these tables that have a ``table`` entry."""
+        ...
+
     async def unfinished(self, limit: int) -> list[str]:
         """Tables with a ``table`` entry and no other: those whose end is not logged yet."""
         ...
@@ -92,6 +96,9 @@ class MemoryLogStore:
 
     async def entry(self, table_id: str, kind: str) -> Entry | None:
         return self._by_key.get((table_id, kind))
+
+    async def logged(self, table_ids: list[str]) -> set[str]:
+        return {t for t in table_ids if (t, "table") in self._by_key}
 
     async def unfinished(self, limit: int) -> list[str]:
         ended = {t for t, k in self._by_key if k != "table"}
@@ -209,6 +216,24 @@ class SqlLogStore:
     def _entry_of(self, table_id: str, kind: str) -> Entry | None:
         with self.engine.connect() as conn:
             return self._find(conn, table_id, kind)
+
+    async def logged(self, table_ids: list[str]) -> set[str]:
+        return await self._run(self._logged, table_ids)
+
+    def _logged(self, table_ids: list[str]) -> set[str]:
+        found: set[str] = set()
+        with self.engine.connect() as conn:
+            for start in range(0, len(table_ids), 500):
+                rows = conn.execute(
+                    select(publog_entries.c.table_id).where(
+                        and_(
+                            publog_entries.c.kind == "table",
+                            publog_entries.c.table_id.in_(table_ids[start : start + 500]),
+                        )
+                    )
+                ).all()
+                found |= {r.table_id for r in rows}
+        return found
 
     async def unfinished(self, limit: int) -> list[str]:
         return await self._run(self._unfinished, limit)
