@@ -7,16 +7,17 @@ appends from several writers at once on PostgreSQL keeping the indexes dense."""
 from __future__ import annotations
 
 import asyncio
-import threading
+import multiprocessing
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from sqlalchemy import select
 
 from kit.tables import FakeClock, lobby_on
 from ludoteca.core.fairness import seat_commitment
-from ludoteca.core.merkle import leaf_hash
+from ludoteca.core.merkle import MerkleTree, leaf_hash
 from ludoteca.core.publog import HeadBook, TreeHead, inclusion_problem, parse_entry, status_entry
 from ludoteca.server.lobby.lobby import SeatRequest
 from ludoteca.server.publog import LogStore, MemoryLogStore, PublicLog, SqlLogStore
@@ -295,52 +296,50 @@ def _row(table_id: str) -> TableRow:
     )
 
 
-def test_writers_appending_at_once_on_postgresql_get_dense_unique_indexes(
+def append_from_a_process(url: str, writer: int, start_at: float) -> int:
+    """One server process's appends (run in a process of its own): 50 tables of its own and,
+    every tenth, the next writer's table too (two processes logging one table)."""
+    storage = open_storage(url)
+    assert isinstance(storage, SqlStorage)
+    store = SqlLogStore(storage.engine)
+    time.sleep(max(0.0, start_at - time.time()))  # every writer starts at the same moment
+    try:
+        for i in range(50):
+            for w in (writer, (writer + 1) % 4) if i % 10 == 0 else (writer,):
+                text = status_entry(f"w{w}-{i}", "over", i, 1.0)
+                store.append_now(f"w{w}-{i}", "table", text, leaf_hash(text.encode()).hex(), 1.0)
+    finally:
+        store.close()
+        asyncio.run(storage.close())
+    return writer
+
+
+@pytest.mark.slow  # four processes start
+def test_processes_appending_at_once_on_postgresql_get_dense_unique_indexes(
     postgres_url: str,
 ) -> None:
-    """Four writers, each with its own connection pool (as four server processes have), append
-    50 tables each at once: 200 entries, indexes exactly 0-199, each table once."""
-    storage = open_storage(postgres_url)
+    """Four processes append 50 tables each at once, some tables from two of them: 200 entries,
+    indexes exactly 0-199, each table once; the log's root is the one of those entries."""
+    storage = open_storage(postgres_url)  # the schema, made before the writers start
     assert isinstance(storage, SqlStorage)
-    engines = [open_storage(postgres_url) for _ in range(4)]
-    stores = [SqlLogStore(e.engine) for e in engines if isinstance(e, SqlStorage)]
-    barrier = threading.Barrier(4)
-    errors: list[BaseException] = []
-
-    def write(w: int) -> None:
-        barrier.wait()
-        try:
-            for i in range(50):
-                text = status_entry(f"w{w}-{i}", "over", i, 1.0)
-                stores[w].append_now(
-                    f"w{w}-{i}", "table", text, leaf_hash(text.encode()).hex(), 1.0
-                )
-                if i % 10 == 0:  # the same table from two writers: one entry
-                    other = (w + 1) % 4
-                    stores[other].append_now(
-                        f"w{w}-{i}", "table", text, leaf_hash(text.encode()).hex(), 1.0
-                    )
-        except BaseException as exc:
-            errors.append(exc)
-
-    threads = [threading.Thread(target=write, args=(w,)) for w in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    start_at = time.time() + 3
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(4, mp_context=context) as pool:
+        done = list(pool.map(append_from_a_process, [postgres_url] * 4, range(4), [start_at] * 4))
+    assert done == [0, 1, 2, 3]
     try:
-        assert not errors, errors
         with storage.engine.connect() as conn:
             rows = conn.execute(
-                select(publog_entries.c.idx, publog_entries.c.table_id).order_by(
-                    publog_entries.c.idx
-                )
+                select(
+                    publog_entries.c.idx, publog_entries.c.table_id, publog_entries.c.leaf
+                ).order_by(publog_entries.c.idx)
             ).all()
         assert [r.idx for r in rows] == list(range(200))
         assert len({r.table_id for r in rows}) == 200
+        log = PublicLog(SqlLogStore(storage.engine), KeyRing.ephemeral(), time.time)
+        head = asyncio.run(log.head())
+        tree = MerkleTree([leaf_hash(r.leaf.encode()) for r in rows])
+        assert (head.size, head.root) == (200, tree.root().hex())
+        log.close()
     finally:
-        for s in stores:
-            s.close()
-        for e in engines:
-            asyncio.run(e.close())
         asyncio.run(storage.close())
