@@ -94,6 +94,7 @@ def test_reference_consistency_proofs(first: int, second: int, path: list[str]) 
     assert consistent(first, second, first_root, second_root, _hex(path))
 
 
+@pytest.mark.slow
 def test_every_proof_of_every_tree_up_to_70() -> None:
     """Each inclusion and consistency proof for every size ≤ 70: the cached tree gives the RFC's
     proof, it checks, and it fails with any node changed, dropped or added, or at another index."""

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from sqlalchemy import text
 
 from kit.servers import ThreadServer, api
@@ -63,6 +64,7 @@ def watch(monitor: ModuleType, *args: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
+@pytest.mark.slow
 def test_it_watches_a_live_log_and_sees_an_abort_and_a_fork(
     server: ThreadServer, tmp_path: Path
 ) -> None:

@@ -86,6 +86,7 @@ def fill(log: PublicLog, start: int, end: int) -> Awaitable[None]:
     return go()
 
 
+@pytest.mark.slow
 def test_every_one_of_10000_tables_is_proved_included_in_the_signed_head() -> None:
     async def scenario() -> None:
         keys = KeyRing.ephemeral()

@@ -11,6 +11,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from kit.client import person_against_bot
 from kit.servers import ThreadServer, api
 from ludoteca.cli import main
@@ -31,6 +33,7 @@ def ludoteca_here(*args: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
+@pytest.mark.slow
 def test_the_log_proves_each_table_and_refuses_bad_sizes(
     server: ThreadServer, tmp_path: Path
 ) -> None:
