@@ -64,8 +64,9 @@ def test_the_store_appends_densely_once_per_table_and_kind(store_url: str) -> No
         assert await log.entry("t9", "table") is None
         assert await log.logged(["t1", "t9", "t2"]) == {"t1", "t2"}
         assert await log.logged([]) == set()
-        assert await log.unfinished(10) == ["t0", "t1", "t3", "t4"]
-        assert await log.unfinished(2) == ["t0", "t1"]
+        assert [e.table_id for e in await log.unfinished(-1, 10)] == ["t0", "t1", "t3", "t4"]
+        assert [e.index for e in await log.unfinished(-1, 2)] == [0, 1]
+        assert [e.table_id for e in await log.unfinished(1, 10)] == ["t3", "t4"]
         first = TreeHead(3, "a" * 64, "b" * 128, "c" * 16)
         assert await log.keep_head(first, 1.0) == first
         assert await log.keep_head(TreeHead(3, "d" * 64, "e" * 128, "c" * 16), 2.0) == first
@@ -344,3 +345,23 @@ def test_processes_appending_at_once_on_postgresql_get_dense_unique_indexes(
         log.close()
     finally:
         asyncio.run(storage.close())
+
+
+def test_the_sweep_goes_round_every_table_without_an_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """More tables play for long (turn-based) than one sweep looks at: the sweeps go on from
+    where the last stopped, so a newer table the operator ended is still found."""
+    monkeypatch.setattr("ludoteca.server.publog.service.SWEEP", 2)
+
+    async def scenario() -> None:
+        storage = MemoryStorage()
+        log = PublicLog(MemoryLogStore(), KeyRing.ephemeral(), time.time)
+        for i in range(5):
+            row = _row(f"t{i}")
+            row.status = "expired" if i == 4 else "playing"
+            await storage.create_table(row)
+            await log.add(row.id, "table", leaf(i)[0])
+        assert [await log.sweep(storage) for _ in range(3)] == [0, 0, 1]
+        assert await log.store.entry("t4", "expired") is not None
+        assert [await log.sweep(storage) for _ in range(3)] == [0, 0, 0]
+
+    asyncio.run(scenario())

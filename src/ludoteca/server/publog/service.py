@@ -56,7 +56,8 @@ class NoLog:
 
 
 def entry_of(row: TableRow) -> str:
-    """The entry of a table whose commitments just closed, or that is dealt at once."""
+    """The entry of a table whose commitments just closed (``starting``), or that was dealt at
+    once (``playing``), whenever it is made."""
     # (a seat that is no person's has no commitment: the store keeps none for it)
     seats = [(s.seat, s.kind, s.commitment) for s in sorted(row.seats, key=lambda s: s.seat)]
     at = row.revealing_at or row.started_at or 0.0
@@ -66,7 +67,7 @@ def entry_of(row: TableRow) -> str:
         row.format,
         server_commitment=row.commitment,
         seats=seats,
-        status=str(row.status),
+        status=str(Status.STARTING if row.revealing_at is not None else Status.PLAYING),
         at=at,
     )
 
@@ -79,14 +80,16 @@ class PublicLog:
         self.tree = MerkleTree()
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
-        self.pending: dict[str, TableRow] = {}  # entries that could not be stored yet
+        self.pending: dict[str, str] = {}  # entries that could not be stored yet, by table
+        self._swept = -1  # the sweep's place among the tables without an end
 
     # --------------------------------------------------------------------------- appending
     async def closed(self, row: TableRow) -> None:
+        entry = entry_of(row)
         try:
-            await self.add(row.id, "table", entry_of(row))
+            await self.add(row.id, "table", entry)
         except Exception as exc:  # the sweep appends it again
-            self.pending[row.id] = row
+            self.pending[row.id] = entry
             log("publog_append_failed", logging.ERROR, table=row.id, error=repr(exc))
 
     def ended(self, table_id: str, status: str, version: int) -> None:
@@ -120,8 +123,8 @@ class PublicLog:
         here (``held``) with their deal fixed and no entry, the end of tables that ended unseen.
         Returns how many entries it appended."""
         added = 0
-        for table_id, row in list(self.pending.items()):
-            await self.add(table_id, "table", entry_of(row))
+        for table_id, entry in list(self.pending.items()):
+            await self.add(table_id, "table", entry)
             del self.pending[table_id]
             added += 1
         fixed = {r.id: r for r in held if r.revealing_at is not None or r.status in FIXED}
@@ -129,7 +132,10 @@ class PublicLog:
         for table_id in sorted(set(fixed) - logged):
             await self.add(table_id, "table", entry_of(fixed[table_id]))
             added += 1
-        for table_id in await self.store.unfinished(SWEEP):
+        waiting = await self.store.unfinished(self._swept, SWEEP)
+        # the next sweep goes on from here, and starts again once it reached the end
+        self._swept = waiting[-1].index if len(waiting) == SWEEP else -1
+        for table_id in [e.table_id for e in waiting]:
             found = await storage.load_table(table_id)
             if found is None:
                 status, version = "gone", 0

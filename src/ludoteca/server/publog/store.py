@@ -60,8 +60,9 @@ class LogStore(Protocol):
         """Those of these tables that have a ``table`` entry."""
         ...
 
-    async def unfinished(self, limit: int) -> list[str]:
-        """Tables with a ``table`` entry and no other: those whose end is not logged yet."""
+    async def unfinished(self, after: int, limit: int) -> list[Entry]:
+        """``table`` entries after index ``after`` whose table has no other: those whose end is
+        not logged yet, in index order."""
         ...
 
     async def head(self, size: int) -> TreeHead | None: ...
@@ -100,11 +101,12 @@ class MemoryLogStore:
     async def logged(self, table_ids: list[str]) -> set[str]:
         return {t for t in table_ids if (t, "table") in self._by_key}
 
-    async def unfinished(self, limit: int) -> list[str]:
+    async def unfinished(self, after: int, limit: int) -> list[Entry]:
         ended = {t for t, k in self._by_key if k != "table"}
-        return [e.table_id for e in self._entries if e.kind == "table" and e.table_id not in ended][
-            :limit
+        found = [
+            e for e in self._entries[after + 1 :] if e.kind == "table" and e.table_id not in ended
         ]
+        return found[:limit]
 
     async def head(self, size: int) -> TreeHead | None:
         return self._heads.get(size)
@@ -235,22 +237,28 @@ class SqlLogStore:
                 found |= {r.table_id for r in rows}
         return found
 
-    async def unfinished(self, limit: int) -> list[str]:
-        return await self._run(self._unfinished, limit)
+    async def unfinished(self, after: int, limit: int) -> list[Entry]:
+        return await self._run(self._unfinished, after, limit)
 
-    def _unfinished(self, limit: int) -> list[str]:
+    def _unfinished(self, after: int, limit: int) -> list[Entry]:
         other = publog_entries.alias("other")
         ended = select(other.c.idx).where(
             and_(other.c.table_id == publog_entries.c.table_id, other.c.kind != "table")
         )
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(publog_entries.c.table_id)
-                .where(and_(publog_entries.c.kind == "table", ~ended.exists()))
+                select(publog_entries)
+                .where(
+                    and_(
+                        publog_entries.c.kind == "table",
+                        publog_entries.c.idx > after,
+                        ~ended.exists(),
+                    )
+                )
                 .order_by(publog_entries.c.idx)
                 .limit(limit)
             ).all()
-        return [r.table_id for r in rows]
+        return [_entry(r) for r in rows]
 
     async def head(self, size: int) -> TreeHead | None:
         return await self._run(self._head, size)
