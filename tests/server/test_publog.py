@@ -20,7 +20,7 @@ from ludoteca.core.fairness import seat_commitment
 from ludoteca.core.merkle import MerkleTree, leaf_hash
 from ludoteca.core.publog import HeadBook, TreeHead, inclusion_problem, parse_entry, status_entry
 from ludoteca.server.lobby.lobby import SeatRequest
-from ludoteca.server.publog import LogStore, MemoryLogStore, PublicLog, SqlLogStore
+from ludoteca.server.publog import Entry, LogStore, MemoryLogStore, PublicLog, SqlLogStore
 from ludoteca.server.signing import KeyRing
 from ludoteca.server.storage import SeatRow, SqlStorage, Storage, TableRow, open_storage
 from ludoteca.server.storage.memory import MemoryStorage
@@ -264,7 +264,7 @@ def test_a_failed_append_is_retried_by_the_sweep() -> None:
     class Flaky(MemoryLogStore):
         down = True
 
-        async def append(self, table_id: str, kind: str, leaf: str, h: str, at: float):  # type: ignore[no-untyped-def]
+        async def append(self, table_id: str, kind: str, leaf: str, h: str, at: float) -> Entry:
             if self.down:
                 raise OSError("database away")
             return await super().append(table_id, kind, leaf, h, at)

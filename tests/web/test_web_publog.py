@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import pytest
 
@@ -30,9 +31,9 @@ def finished_bots_table(base: str) -> str:
     return table_id
 
 
-def log_panel(page: object, status: str) -> str:
-    page.wait_for_selector(f".log-check[data-log='{status}']")  # type: ignore[attr-defined]
-    text: str = page.locator(".log-check").inner_text()  # type: ignore[attr-defined]
+def log_panel(page: Any, status: str) -> str:
+    page.wait_for_selector(f".log-check[data-log='{status}']")
+    text: str = page.locator(".log-check").inner_text()
     return text
 
 
