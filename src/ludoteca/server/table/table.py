@@ -264,6 +264,7 @@ class Table:
         self.row.status, self.row.started_at, self.row.turn_started_at = status, now, now
         self.row.due_at = now if pacing.turn_based(self.row) else None
         if not waiting:
+            await self.services.publog.closed(self.row)  # no one to wait for: fixed at once
             self.ledger.begin()
             await self._turn_began()
         elif not self.waiting_for():
@@ -279,6 +280,7 @@ class Table:
             await self.catch_up()
             return
         self.row.revealing_at = now
+        await self.services.publog.closed(self.row)  # public before anyone reveals
         log("commitments_closed", table=self.id, missing=self.waiting_for())
         if not self.waiting_for():
             await self._deal()
@@ -408,6 +410,7 @@ class Table:
         if result is not None:
             log("match_over", table=self.id, outcome=result)
             self.services.analyses.match_over(self.id)  # queued in the background
+            self.services.publog.ended(self.id, Status.OVER, step.seq)
         await self.after_change("step", step)
 
     def _due_after(
