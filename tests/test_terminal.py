@@ -186,6 +186,7 @@ def test_the_record_is_written_with_the_table_id_and_the_seed(tmp_path: Path) ->
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["table"] == "terminal-test"
     assert f"Table: terminal-test\nThe seed of the deal: {data['seed']}\n" in text
+    assert "\nNot rated: a match in the terminal is played here, not at a server.\n" in text
     assert f"The record of this match: {path.resolve()}" in text
     verdict = verify(data, get)
     assert verdict.ok, verdict

@@ -308,6 +308,7 @@ class TerminalTable:
         assert outcome is not None
         players = [p.to_json() for p in match.players]
         self.write(f"\n\nResult: {describe_outcome(outcome.to_json(), players)}\n")
+        self.write("Not rated: a match in the terminal is played here, not at a server.\n")
         self.write(f"Table: {match.deal.table}\n")
         self.write(f"The seed of the deal: {match.revealed_seed}\n")
         self.write(f"The table's secret (its SHA-256 is the commitment): {match.revealed_secret}\n")

@@ -39,6 +39,7 @@ export function mount(root, [tableId]) {
     deadline: null,
     lastBeep: null,
     invite: null, // the invite link the server gives (its network address, when it has one)
+    rating: null, // at the end: GET /api/tables/{id}/rating (rated? each person's change)
   };
   const debug = debugRecord({ state: null, states: {}, log: [], seat: null, sent: [], errors: [], status: "connecting" });
 
@@ -235,7 +236,8 @@ export function mount(root, [tableId]) {
     ]);
     const over = Boolean(msg && msg.view && msg.view.over);
     if (over) loadEnding();
-    rerender(endEl, () => (over && ending ? ending.endPanel(msg, shell.seat, shell.board, ending.proof, { again }) : null));
+    if (over) askRating();
+    rerender(endEl, () => (over && ending ? ending.endPanel(msg, shell.seat, shell.board, ending.proof, { again }, shell.rating) : null));
     // the match just ended here: the result takes the focus (and comes into view), wherever it was
     const result = shell.focusEnd && endEl.querySelector("#end-title");
     if (result) {
@@ -243,6 +245,25 @@ export function mount(root, [tableId]) {
       result.focus({ preventScroll: true });
       result.scrollIntoView({ block: "start" });
     }
+  }
+
+  // Whether the match that ended was rated, and each person's change once the rater got to it
+  // (about a second after the end): asked once, then every second while it is still waiting.
+  let ratingAsked = false;
+  let ratingTimer = null;
+  function askRating(tries = 0) {
+    if (ratingAsked && tries === 0) return;
+    ratingAsked = true;
+    api.tableRating(tableId).then(
+      (answer) => {
+        shell.rating = answer;
+        drawWaiting();
+        if (answer.state === "waiting" && tries < 60) ratingTimer = setTimeout(() => askRating(tries + 1), 1000);
+      },
+      () => {
+        if (tries < 60) ratingTimer = setTimeout(() => askRating(tries + 1), 2000);
+      },
+    );
   }
 
   // The end of a match (its panel and the proof) is loaded once the board is up, not before it:
@@ -485,6 +506,7 @@ export function mount(root, [tableId]) {
     },
     destroy() {
       clearInterval(ticker);
+      clearTimeout(ratingTimer);
       deal.destroy();
       docked.disconnect();
       document.body.classList.remove("at-table");
