@@ -261,7 +261,8 @@ def _result(row: TableRow, seat: int) -> str | None:
 def _compute(row: TableRow) -> Callable[[list[SeatRating]], list[tuple[SeatRating, Rating, int]]]:
     """How a finished table moves the ratings of the accounts seated at it: every seat takes
     part (bots at their anchor, people without an account at the starting rating), only the
-    accounts move."""
+    accounts move. A person's seat a bot took over (they resigned, or timed out too often) is
+    placed last, below everyone, whatever the bot then did."""
 
     def compute(seated: list[SeatRating]) -> list[tuple[SeatRating, Rating, int]]:
         assert row.outcome is not None
@@ -280,6 +281,10 @@ def _compute(row: TableRow) -> Callable[[list[SeatRating]], list[tuple[SeatRatin
                 before.append(Rating())
                 fixed.append(True)
         ranks = places(row.outcome, len(row.seats))
+        last = max(ranks) + 1
+        for seat in row.seats:
+            if seat.bot_from is not None and seat.seat in by_seat:  # resigned, or taken over
+                ranks[seat.seat] = last
         after = update(before, ranks, fixed)
         return [(s, after[s.seat], ranks[s.seat]) for s in seated if s.seat < len(after)]
 
