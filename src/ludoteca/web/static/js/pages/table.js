@@ -16,7 +16,7 @@ import { TableSocket } from "../socket.js";
 import { dropSeat, keepSeat, playerName, seatAt } from "../store.js";
 import { loadBoard } from "../boards/index.js";
 import { entryLines, logPanel } from "../table/log.js";
-import { clockText, seatName, seatsPanel } from "../table/seats.js";
+import { clockText, resignPanel, seatName, seatsPanel } from "../table/seats.js";
 import { moveBy, paceLabel } from "../pace.js";
 import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
@@ -207,7 +207,7 @@ export function mount(root, [tableId]) {
     // before the start the waiting room shows the seats, and there is no log yet
     layoutEl.classList.toggle("no-side", !msg.view);
     sideEl.setAttribute("aria-label", t("table.side"));
-    rerender(seatsEl, () => (msg.view ? seatsPanel(msg, shell.seat, shell.board) : null));
+    rerender(seatsEl, () => (msg.view ? [seatsPanel(msg, shell.seat, shell.board), resignPanel(msg, shell.seat, (m) => socket.send(m))] : null));
     drawNotify(msg);
     rerender(logEl, () => (shell.board && msg.view ? logPanel(shell.log, shell.board, msg.view, ctx.seatName) : null));
     rerender(keysEl, () =>
