@@ -115,3 +115,30 @@ def test_a_rated_seat_a_bot_took_over_is_placed_last() -> None:
     assert [(s.account_id, place) for s, _, place in moved] == [("ana", 3), ("bruno", 2)]
     ana, bruno = (after for _, after, _ in moved)
     assert ana.mu < 25 < bruno.mu
+
+
+def test_the_sql_store_takes_a_seat_over_only_at_the_version_it_was_asked(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'resign.db'}"
+
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(url, clock) as lobby:
+            seats = [SeatRequest(), SeatRequest()]
+            table, _, _ = await lobby.create(
+                "heroes", players=2, seats=seats, turn_seconds=60, name="Ana", start=False
+            )
+            await lobby.join(table.id, "Bruno", None)
+            await commit_then_reveal(table, {0: "a", 1: "b"})
+            storage = table.services.storage
+            with pytest.raises(ConflictError):
+                await storage.take_over(table.id, 0, "medium", table.version + 1)
+            await resign(table, 0)
+            stored = await storage.load_table(table.id)
+            assert stored is not None
+            assert [(s.kind, s.bot_from) for s in stored.seats] == [("bot", 0), ("human", None)]
+            assert stored.seats[0].commitment is not None and stored.seats[0].token_hash
+        async with lobby_on(url, clock) as again:  # a restart deals and replays it the same
+            table = await again.residency.peek(table.id)
+            assert table.match is not None and table.seats[0].bot_from == 0
+
+    run(scenario)
