@@ -133,6 +133,9 @@ def test_the_waiting_person_is_pushed_and_mailed_their_turn_and_the_page_opens_o
     worker = page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)")
     assert worker == f"{server.base}/sw.js"
     assert push_service.received == [] and len(mailbox.mails) == 1
+    # while this page holds the table open it shows the turn there: nothing is pushed or mailed
+    # (tests/server/test_turn_based.py); the person goes elsewhere, and is told from then on
+    page.goto(f"{server.base}/")
 
     # the other person plays in their own browser until the turn passes: the table tells the
     # notifier, the push service gets it encrypted for the waiting browser, and the mail comes
@@ -140,6 +143,12 @@ def test_the_waiting_person_is_pushed_and_mailed_their_turn_and_the_page_opens_o
     ana_context = person(browser, server.base, ana_seats, "en-US")
     ana = ana_context.new_page()
     ana.goto(f"{server.base}/table/{table}")
+    ana.wait_for_function(
+        "(seat) => { const s = window.__ludoteca.state;"
+        " return s && s.table.seats[seat].connected === false; }",
+        arg=waiting,
+        timeout=milliseconds(20_000),
+    )
     rng = random.Random(7)
     version = -1
     while not push_service.to(device):
@@ -155,12 +164,15 @@ def test_the_waiting_person_is_pushed_and_mailed_their_turn_and_the_page_opens_o
     [pushed] = push_service.to(device)
     payload = device.decrypt(pushed.body)
     name = all_games()["heroes"].spec.name("de")
-    assert payload["title"] == f"Du bist dran: {name}"
-    assert f"Tisch {table}." in payload["body"]
+    opponent = ("Ana", "Bruno")[mover]
+    assert payload["title"] == f"Du bist dran: {name} gegen {opponent}"
+    assert payload["body"].startswith(f"{opponent} hat gespielt: "), payload["body"]
+    assert table not in payload["body"], "a person knows a match by its game and its people"
     deadline = state(ana)["clock"]["deadline"]
     assert abs(deadline - (time.time() + 86400)) < 120
     mail = eventually(lambda: mailbox.to("bruno@example.org")[1:], 10, what="the turn mail")[0]
-    assert mail["Subject"] == f"Du bist dran: {name}"
+    assert mail["Subject"] == f"Du bist dran: {name} gegen {opponent}"
+    assert f"{opponent} hat gespielt: " in text_of(mail)
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     ana_context.close()
 
