@@ -17,7 +17,8 @@ import { dropSeat, keepSeat, playerName, seatAt } from "../store.js";
 import { loadBoard } from "../boards/index.js";
 import { entryLines, logPanel } from "../table/log.js";
 import { clockText, resignPanel, seatName, seatsPanel } from "../table/seats.js";
-import { moveBy, paceLabel } from "../pace.js";
+import { paceLabel, turnDeadline } from "../pace.js";
+import { markTurn } from "../table/turn-mark.js";
 import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
 import { keepReceipt } from "../receipts.js";
@@ -111,7 +112,10 @@ export function mount(root, [tableId]) {
     const msg = shell.msg;
     const table = msg && msg.table;
     const name = table ? gameName(game(), table.game) : t("app.loading");
-    document.title = `${name} · ludoteca`;
+    // at the table the tab says when it is my turn (its title, and a dot on its icon)
+    const myTurn = Boolean(msg && msg.view && !msg.view.over && msg.legal.length > 0);
+    markTurn(myTurn);
+    document.title = myTurn ? `${t("mine.your_turn")} · ${name} · ludoteca` : `${name} · ludoteca`;
     rerender(headEl, () => [
       h("h1", {}, name),
       table &&
@@ -180,7 +184,7 @@ export function mount(root, [tableId]) {
       // days to move: the date and time it is due by, in the reader's time zone, not a countdown
       rerender(clockEl, () => [
         h("span", { class: "turn-who" }, who),
-        h("span", { class: "deadline", "data-deadline": String(clock.deadline) }, clock.bot ? "" : moveBy(clock.deadline)),
+        h("span", { class: "deadline", "data-deadline": String(clock.deadline) }, turnDeadline(clock, shell.seat)),
       ]);
       return;
     }
@@ -193,7 +197,8 @@ export function mount(root, [tableId]) {
 
   /** "Tell me when it is my turn", for a seat this browser holds at a table still being played. */
   function drawNotify(msg) {
-    const wanted = shell.seat !== null && Boolean(token()) && msg.table.status !== "over";
+    // only where turns last hours or days: at a real-time table the person is there
+    const wanted = shell.seat !== null && Boolean(token()) && msg.table.status !== "over" && msg.table.pace === "turn-based";
     if (wanted && notifyEl.hidden) {
       const seat = { table: tableId, token: token() };
       import("../notify-ui.js").then((ui) => replace(notifyEl, ui.pushControl(seat)), () => {});
@@ -509,6 +514,7 @@ export function mount(root, [tableId]) {
       clearTimeout(ratingTimer);
       deal.destroy();
       docked.disconnect();
+      markTurn(false);
       document.body.classList.remove("at-table");
       socket.close();
     },

@@ -5,7 +5,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { moveBy } from "../pace.js";
+import { turnDeadline } from "../pace.js";
 
 /** The display name of a seat: a person's name, or "Bot 2 · medium" in the reader's language. */
 export function seatName(table, seat) {
@@ -26,7 +26,7 @@ export function clockText(seconds) {
   return `${minutes}:${String(total % 60).padStart(2, "0")}`;
 }
 
-function status(row, toMove, clock) {
+function status(row, toMove, clock, me) {
   const parts = [];
   if (toMove) {
     parts.push(
@@ -37,7 +37,7 @@ function status(row, toMove, clock) {
         t("seat.to_move"),
         clock &&
           (clock.pace === "turn-based"
-            ? h("span", { class: "deadline" }, clock.bot ? "" : moveBy(clock.deadline))
+            ? h("span", { class: "deadline" }, turnDeadline(clock, me, "until"))
             : h("span", { class: "clock", "data-clock": "", role: "timer", "aria-label": t("seat.clock") }, clockText(clock.remaining))),
       ),
     );
@@ -82,7 +82,7 @@ export function seatsPanel(msg, me, board) {
             row.seat === me && h("span", { class: "badge you-badge" }, t("seat.you")),
           ),
           label && h("div", { class: "seat-label" }, label.text),
-          h("div", { class: "seat-status" }, status(row, row.seat === toMove, msg.clock)),
+          h("div", { class: "seat-status" }, status(row, row.seat === toMove, msg.clock, me)),
           facts.length > 0 && h("ul", { class: "seat-facts" }, facts.map((fact) => h("li", {}, fact))),
         );
       }),
