@@ -13,7 +13,7 @@ import { icon } from "../icons.js";
 import { gameName, loadGames } from "../games.js";
 import { play } from "../sound.js";
 import { TableSocket } from "../socket.js";
-import { dropSeat, keepSeat, playerName, seatAt } from "../store.js";
+import { dropSeat, keepName, keepSeat, playerName, seatAt } from "../store.js";
 import { loadBoard } from "../boards/index.js";
 import { entryLines, logPanel } from "../table/log.js";
 import { clockText, resignPanel, seatName, seatsPanel } from "../table/seats.js";
@@ -235,7 +235,7 @@ export function mount(root, [tableId]) {
     const msg = shell.msg;
     rerender(waitingEl, () => [
       msg && msg.table.status === "open"
-        ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) }, shell.invite)
+        ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) }, shell.invite, gameName(game(), msg.table.game))
         : null,
       msg && deal.panel(msg, shell.seat),
     ]);
@@ -412,10 +412,11 @@ export function mount(root, [tableId]) {
   debug.drop = () => socket.ws && socket.ws.close();
 
   // -------------------------------------------------------------------- waiting actions
-  async function join(seat, button) {
+  async function join(seat, button, name) {
     button.disabled = true;
     try {
-      const answer = await api.join(tableId, { name: playerName() || t("lobby.default_name"), seat });
+      if (name) keepName(name);
+      const answer = await api.join(tableId, { name: name || playerName() || t("lobby.default_name"), seat });
       keepSeat(tableId, answer.seat, answer.token);
       socket.reconnectNow();
     } catch (error) {
