@@ -38,7 +38,6 @@ from .ledger import Ledger, LogEntry
 from .replication import Replica
 from .seeding import commitment_problem, reveal_problem
 from .services import Services
-from .turns import TurnBegan
 from .views import SeatView, Views
 
 
@@ -317,11 +316,10 @@ class Table:
         seat = self.to_move()
         if not pacing.turn_based(self.row) or self.row.status != Status.PLAYING or seat is None:
             return
-        if self.seats[seat].kind != SeatKind.HUMAN:
-            return
-        turn = TurnBegan(self.id, self.game.spec.id, seat, self.version, self.deadline(seat))
+        if self.seats[seat].kind != SeatKind.HUMAN or seat in self.audience.connected():
+            return  # a bot's turn, or the person has the table open: their page tells them
         try:
-            self.services.turns.turn_began(turn)
+            self.services.turns.turn_began(self.ledger.turn_began(seat))
         except Exception as exc:  # whoever listens must not stop the table
             log("turn_hook_failed", logging.ERROR, table=self.id, error=repr(exc))
 
