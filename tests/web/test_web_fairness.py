@@ -12,6 +12,7 @@ import hashlib
 import json
 import random
 import re
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -323,3 +324,65 @@ def test_the_page_checks_seeds_as_the_server_does_and_bounds_its_receipts(pages:
         }"""
     )
     assert kept == {"count": 200, "first": 30, "tables": 50, "newest": 1, "oldest": 0}
+
+
+# The page's socket, slowed: every commit and reveal it sends is counted at once and reaches the
+# server a second later, so the table's state messages of that second (the other person's
+# commitment, then her reveal) still show this seat without it.
+SLOW_SEEDS = """
+(() => {
+  const real = WebSocket.prototype.send;
+  window.__seedSends = [];
+  WebSocket.prototype.send = function (text) {
+    const type = JSON.parse(text).type;
+    if (type !== "commit" && type !== "reveal") return real.call(this, text);
+    window.__seedSends.push(type);
+    setTimeout(() => real.call(this, text), 1000);
+  };
+})();
+"""
+
+
+def test_the_page_sends_its_commitment_and_reveal_once_per_connection(
+    pages: Pages, web_server: ServerProcess
+) -> None:
+    """The friend who joins by an invite saw "Something went wrong": her page sent its reveal
+    again on every state message until the server had applied the first, and the second one
+    arrived after the deal (``already_dealt``). Each is sent once per connection now, and the
+    server accepts the same reveal twice anyway."""
+    created = web_server.post(
+        "/api/tables", {"game": "dice-heroes", "seats": [{}, {}], "name": "Ana"}
+    )
+    table_id, ana = created["table"]["id"], created["token"]
+    page = pages.open(f"/table/{table_id}")
+    page.add_init_script(SLOW_SEEDS)
+    page.reload()
+    page.wait_for_selector("[data-key='join-1']")
+    page.click("[data-key='join-1']")  # the last free seat: the table starts by itself
+
+    def sends() -> list[str]:
+        found: list[str] = page.evaluate("() => window.__seedSends")
+        return found
+
+    # the page's commitment is on its way: Ana commits meanwhile, and the page is told
+    page.wait_for_function("() => window.__seedSends.includes('commit')")
+    salt = "7" * 32
+    post(web_server, table_id, "commit", ana, {"commitment": seat_commitment("ana-seed", salt)})
+    # the page's commitment lands: the reveals open; its reveal is on its way when Ana reveals
+    page.wait_for_function("() => window.__seedSends.includes('reveal')")
+    post(web_server, table_id, "reveal", ana, {"seed": "ana-seed", "salt": salt})
+    page.wait_for_function("() => window.__ludoteca.state.view !== null")
+    page.wait_for_timeout(1500)  # anything sent twice would arrive within a second
+    assert sends() == ["commit", "reveal"]
+    assert page.evaluate("() => window.__ludoteca.errors") == []
+    assert page.locator(".toast, [role='alert']").filter(has_text="wrong").count() == 0
+    s = state(page)
+    assert s["table"]["status"] == "playing"
+    assert all(seat["contributed"] for seat in s["table"]["seats"])
+
+    # the same reveal again is accepted and changes nothing; a different one is refused
+    again = post(web_server, table_id, "reveal", ana, {"seed": "ana-seed", "salt": salt})
+    assert again is not None
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        post(web_server, table_id, "reveal", ana, {"seed": "other", "salt": salt})
+    assert json.load(refused.value)["error"] == "bad_reveal"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ludoteca.core import Deal
 from ludoteca.core.fairness import contribution_problem, is_hex64, salt_problem, seat_commitment
-from ludoteca.server.messages import ErrorCode
+from ludoteca.server.messages import ErrorCode, Rejected
 from ludoteca.server.storage import SeatRow, TableRow
 
 
@@ -56,6 +56,23 @@ def reveal_problem(seat: SeatRow, seed: object, salt: object) -> tuple[ErrorCode
             f"(sha256 gives {seat_commitment(seed, salt)}, you committed to {seat.commitment})"
         )
     return None
+
+
+def repeated_reveal(row: TableRow, seat: int, seed: object, salt: object) -> bool:
+    """True when ``seat`` already revealed exactly this seed and salt (a client that sent its
+    reveal twice, or a retry: accepted, nothing changes, before or after the deal); Rejected
+    (``bad_reveal``) when it revealed something else; False when it has not revealed."""
+    if row.format < 3:
+        return False
+    given = row.seats[seat]
+    if given.contribution is None:
+        return False
+    if seed == given.contribution and salt == given.salt:
+        return True
+    raise Rejected(
+        ErrorCode.BAD_REVEAL,
+        "your seat already revealed a different seed and salt: a reveal cannot change",
+    )
 
 
 def people(row: TableRow) -> list[SeatRow]:

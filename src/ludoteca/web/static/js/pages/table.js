@@ -361,6 +361,7 @@ export function mount(root, [tableId]) {
     if (message.type === "welcome") {
       shell.seat = message.seat;
       debug.seat = message.seat;
+      deal.connected();
       if (message.seat === null && seatAt(tableId)) dropSeat(tableId);
     } else if (message.type === "state") {
       onState(message);

@@ -6,7 +6,11 @@
 // table's own commitment is shown (on the first state message of an open or starting table whose
 // seat does not show it, and again whenever the person changes the seed), and the seed and salt
 // as soon as the table says the reveals are open (`revealing`) and shows this seat's commitment
-// as the one the page made. It never reveals before that. While the table is starting the panel
+// as the one the page made. It never reveals before that, and it sends each commitment and its
+// reveal once per connection (state messages that arrive before the server has applied what was
+// sent still show the seat without it: sending again raced the deal and got `already_dealt`; a
+// new connection, told by `connected()`, may send them again, and the server accepts the same
+// reveal twice). While the table is starting the panel
 // says whose commitment or reveal the deal still waits for and counts down to `deal_by`.
 
 import { h } from "../dom.js";
@@ -89,7 +93,8 @@ export function createDeal(tableId, send, redraw) {
   const own = seedFor(tableId);
   // commitment: of the current seed and salt (null while it is computed); each state message that
   // does not show it yet sends it again
-  const state = { seed: own.seed, salt: own.salt, commitment: null, draft: null, problem: null, msg: null, seat: null };
+  // sentCommit / sentReveal: what this connection already sent (reset by connected())
+  const state = { seed: own.seed, salt: own.salt, commitment: null, draft: null, problem: null, msg: null, seat: null, sentCommit: null, sentReveal: false };
 
   async function recompute() {
     const seed = state.seed;
@@ -111,11 +116,15 @@ export function createDeal(tableId, send, redraw) {
     const row = msg.table.seats[state.seat];
     if (!row || row.kind !== "human") return;
     if (!msg.table.revealing) {
-      if (row.commitment !== state.commitment) send({ type: "commit", commitment: state.commitment });
+      if (row.commitment !== state.commitment && state.sentCommit !== state.commitment) {
+        if (send({ type: "commit", commitment: state.commitment })) state.sentCommit = state.commitment;
+      }
       return;
     }
     // the reveals are open: reveal only the seed of the commitment the table shows for this seat
-    if (!row.contributed && row.commitment === state.commitment) send({ type: "reveal", seed: state.seed, salt: state.salt });
+    if (!row.contributed && row.commitment === state.commitment && !state.sentReveal) {
+      if (send({ type: "reveal", seed: state.seed, salt: state.salt })) state.sentReveal = true;
+    }
   }
 
   function use(event) {
@@ -194,6 +203,11 @@ export function createDeal(tableId, send, redraw) {
   }
 
   return {
+    /** A new connection (its welcome): what the last one sent may not have arrived. */
+    connected() {
+      state.sentCommit = null;
+      state.sentReveal = false;
+    },
     /** Remember the state and send the seed if the table waits for it. */
     onState(msg, seat) {
       state.msg = msg;
