@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
-# the server's checks in its order, with the browser's own SHA-256 after the server's commitment
-STEPS = [*CHECKS[:3], "browser", *CHECKS[3:]]
+# the server's checks in its order (format 4), with the browser's own SHA-256 after the server's
+# commitment
+STEPS = [*CHECKS[:4], "browser", *CHECKS[4:]]
 
 
 def resigned(record: dict[str, Any]) -> dict[str, Any]:

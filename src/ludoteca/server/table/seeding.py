@@ -18,18 +18,23 @@ from ludoteca.server.storage import SeatRow, TableRow
 
 
 def deal_of(row: TableRow) -> Deal:
-    """Where the match's seed comes from: format 3, the secret and every person's commitment,
-    reveal and salt; format 2 (tables stored before seats committed), the secret and the
-    revealed seeds; format 1, the stored seed itself."""
+    """Where the match's seed comes from: format 3 and 4, the secret and every person's
+    commitment, reveal and salt; format 2 (tables stored before seats committed), the secret and
+    the revealed seeds; format 1, the stored seed itself. A seat a bot took over during the match
+    (``bot_from``) was a person's when it was dealt: its seeds count as they did then."""
     if row.format < 2:
         return Deal(row.seed)
-    people = [s if s.kind == "human" else SeatRow(s.seat, s.kind, s.name) for s in row.seats]
+    people = [
+        s if s.kind == "human" or s.bot_from is not None else SeatRow(s.seat, s.kind, s.name)
+        for s in row.seats
+    ]
     contributions = tuple(s.contribution for s in people)
     if row.format < 3:
         return Deal(row.seed, row.id, contributions)
     commitments = tuple(s.commitment for s in people)
     salts = tuple(s.salt for s in people)
-    return Deal(row.seed, row.id, contributions, commitments, salts)
+    form = row.format if row.format >= 4 else None
+    return Deal(row.seed, row.id, contributions, commitments, salts, form)
 
 
 def commitment_problem(text: object) -> str | None:
