@@ -39,7 +39,12 @@ EXPECTED = {
     "f3 reveal withdrawn": "FAILED (seed)",
     "f3 other reveal": "FAILED (seed)",
     "f3 withheld dropped": "FAILED (seed)",
-    "f3 commitment added": "FAILED (seed)",
+    "f3 commitment added": "FAILED (seats)",  # format 4: the seat without one is a bot's
+    "f4 every step by a bot": "FAILED (seats)",
+    "f4 bot committed": "FAILED (seats)",
+    "f4 takeover": "ok",
+    "f4 takeover unbound": "FAILED (chain)",
+    "f4 takeover after the end": "FAILED (seats)",
     "f3 salt missing": "FAILED (record)",
     "f3 reveal without commitment": "FAILED (record)",
     "f3 withheld salt": "FAILED (record)",
