@@ -136,6 +136,13 @@ def test_the_worked_examples_of_fairness_md() -> None:
         "4fa68ed581b83ea086d86940dad591f96e94790a0d189c9261360b5ab2d16b59",
         "21e9471bee6f1f520de1c941e21541a97510e47b2004f449c615765a53a6d815",
     ]
+    # format 4: the same header under its own domain, and Ana's seat taken over after step 1
+    record["format"] = 4
+    record["players"][0] = {"name": "Ana", "bot": True, "level": "random", "bot_from": 1}
+    assert verifier.chain_heads(record, 2) == [
+        "671ee4f594f80dbf4b39503306434bec4638857bc22af7ae961d990b81a821cc",
+        "fc033d8d277a54ad618df73c50fa6dc7cd5268c9192d0146888345145068f357",
+    ]
     game = verifier.Heroes(2, verifier.Stream(seed))
     assert game.to_move == 1 and game.legal()[0] == "draw"
 
