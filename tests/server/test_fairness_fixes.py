@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from kit.tables import FakeClock, commit_then_reveal, lobby_on, seated, settle
+from kit.tables import FakeClock, commit_then_reveal, lobby_on, seated
 from ludoteca.bots.arena import play_match
 from ludoteca.core import Match, MatchRecord, verify
 from ludoteca.core.fairness import commitment, seat_commitment
@@ -164,8 +164,10 @@ async def until_taken_over(table: Table, clock: FakeClock) -> tuple[int, list[Re
     sleeper's seat and the receipt of every version until a bot took the seat over."""
     sleeper = table.to_move()
     assert sleeper is not None
+    watcher = await seated(table)
     receipts = [receipt(table)]
     while table.seats[sleeper].kind == "human":
+        before = table.version
         if table.to_move() != sleeper:
             seat = table.to_move()
             assert seat is not None
@@ -173,17 +175,22 @@ async def until_taken_over(table: Table, clock: FakeClock) -> tuple[int, list[Re
             await table.submit(seat, legal[0]["text"], table.version)
         else:
             await clock.advance(12 * 3600)
-            await settle()
+            # the table plays for the sleeper (stored on a worker thread for SQL)
+            await watcher.until(lambda before=before: table.version > before)
         receipts.append(receipt(table))
+    table.listeners.discard(watcher)
     return sleeper, receipts
 
 
-def test_a_bot_takeover_verifies_survives_a_restart_and_finishes(tmp_path: Path) -> None:
+def test_a_bot_takeover_verifies_survives_a_restart_and_finishes(
+    tmp_path: Path, store_url: str
+) -> None:
     """F1: the record of a table where a bot took a person's seat over verifies (the chain starts
     from the seats as dealt and binds the takeover at its step). F2: the table survives a restart
     (the taken-over seat's commitment and reveal still count) and finishes. F3: ``bot``,
-    ``level`` and ``bot_from`` are bound by every receipt from the takeover on."""
-    db = MemoryStorage()
+    ``level`` and ``bot_from`` are bound by every receipt from the takeover on. In memory, on
+    SQLite and on PostgreSQL (the restart reads the stored seats again)."""
+    db: MemoryStorage | str = MemoryStorage() if store_url == "memory://" else store_url
     found: dict[str, Any] = {}
 
     async def before_restart() -> None:
