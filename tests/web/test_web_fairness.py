@@ -12,6 +12,7 @@ import hashlib
 import json
 import random
 import re
+import sqlite3
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -386,3 +387,58 @@ def test_the_page_sends_its_commitment_and_reveal_once_per_connection(
     with pytest.raises(urllib.error.HTTPError) as refused:
         post(web_server, table_id, "reveal", ana, {"seed": "other", "salt": salt})
     assert json.load(refused.value)["error"] == "bad_reveal"
+
+
+def test_the_page_says_plainly_when_the_table_changed_what_it_showed(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The operator writes its own database in the reveal window (issue 38's "frame" and
+    "secret"): after the person's page revealed, it replaces her commitment, erases her reveal and
+    replaces the server's commitment, then restarts the server. The page, reconnecting, does not
+    reveal again against another secret, and says plainly what changed."""
+    server = ServerProcess(tmp_path, env={"LUDOTECA_CONTRIBUTION_SECONDS": "60"}).start()
+    opened = Pages(browser, server.base)
+    try:
+        created = server.post(
+            "/api/tables", {"game": "dice-heroes", "seats": [{}, {}], "name": "Ana"}
+        )
+        table_id, ana = created["table"]["id"], created["token"]
+        page = opened.open(f"/table/{table_id}")
+        page.click("[data-key='join-1']")  # the last free seat: the table starts
+        page.wait_for_selector("[data-deal-sent='committed']")
+        salt = "3" * 32
+        post(server, table_id, "commit", ana, {"commitment": seat_commitment("ana-seed", salt)})
+        page.wait_for_selector("[data-deal-sent='revealed']")  # the table took her reveal
+        assert page.locator("[data-fair-problem]").count() == 0
+        shown = state(page)["table"]["commitment"]
+
+        server.kill()
+        forged = seat_commitment("puppet", "4" * 32)
+        secret = "5" * 64
+        with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+            db.execute(
+                "UPDATE seats SET commitment = ?, contribution = NULL, salt = NULL "
+                "WHERE table_id = ? AND seat = 1",
+                (forged, table_id),
+            )
+            db.execute(
+                "UPDATE tables SET seed = ?, commitment = ? WHERE id = ?",
+                (secret, hashlib.sha256(secret.encode()).hexdigest(), table_id),
+            )
+        server.start()
+
+        page.wait_for_selector("[data-fair-problem='secret']", timeout=seconds(30) * 1000)
+        page.wait_for_selector("[data-fair-problem='commitment']")
+        text = page.locator(".fair-alarm").inner_text()
+        assert "The server changed your commitment" in text and forged in text
+        assert "The server's secret is not the one it showed you" in text and shown in text
+        assert state(page)["table"]["seats"][1]["contributed"] is False  # not sent again
+        no_serious_violation(page, ".fair-alarm")
+    finally:
+        for context in opened.contexts:
+            context.close()
+        server.stop()
+    # the restart dropped the server for a moment: the only errors are the browser's reports of
+    # what it could not fetch meanwhile (the socket, the service worker's script)
+    down = ("WebSocket", "ERR_CONNECTION", "fetching the script", "Failed to load resource")
+    assert [e for e in opened.errors if not any(d in e for d in down)] == []

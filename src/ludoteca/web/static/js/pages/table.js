@@ -232,6 +232,7 @@ export function mount(root, [tableId]) {
         ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) }, shell.invite)
         : null,
       msg && deal.panel(msg, shell.seat),
+      msg && deal.alarm(msg, shell.seat),
     ]);
     const over = Boolean(msg && msg.view && msg.view.over);
     if (over) loadEnding();

@@ -55,7 +55,7 @@ function readAll() {
 
 function keep(tableId, entry) {
   const all = readAll();
-  all[tableId] = { ...entry, at: Date.now() };
+  all[tableId] = { ...(all[tableId] || {}), ...entry, at: Date.now() };
   const recent = Object.entries(all)
     .sort((a, b) => (b[1].at || 0) - (a[1].at || 0))
     .slice(0, MAX_TABLES);
@@ -110,11 +110,39 @@ export function createDeal(tableId, send, redraw) {
     return msg && msg.table.format >= 2 && (msg.table.status === "open" || msg.table.status === "starting");
   }
 
+  // What this browser was shown, kept with its seed: the table's commitment when it first held
+  // a seat here (`server`), and its own commitment once the table took its reveal (`revealed`).
+  // The page reveals only while the table still shows the commitment it sat at, and says plainly
+  // when the table later disagrees with either (alarm()).
+  function remember(msg, seat) {
+    if (!msg || msg.table.format < 3 || seat === null) return;
+    const row = msg.table.seats[seat];
+    const kept = readAll()[tableId] || {};
+    if (!row || (row.kind !== "human" && !row.bot_from)) return;
+    if (!kept.server && row.kind === "human") keep(tableId, { server: msg.table.commitment });
+    if (!kept.revealed && row.contributed && state.commitment && row.commitment === state.commitment) keep(tableId, { revealed: state.commitment });
+  }
+
+  /** What the table shows that disagrees with what this browser was shown: [code, values]. */
+  function disagreements(msg, seat) {
+    if (!msg || msg.table.format < 3 || seat === null) return [];
+    const kept = readAll()[tableId] || {};
+    const row = msg.table.seats[seat];
+    const found = [];
+    if (kept.server && msg.table.commitment !== kept.server) found.push(["secret", { shown: kept.server, now: msg.table.commitment }]);
+    if (kept.revealed && row && row.commitment !== kept.revealed) found.push(["commitment", { shown: kept.revealed, now: row.commitment || "—" }]);
+    const given = msg.view && msg.view.contributions;
+    if (kept.revealed && given && given[seat] == null) found.push(["withheld", {}]);
+    return found;
+  }
+
   function sendIfDue() {
     const msg = state.msg;
     if (!open(msg) || state.seat === null || !state.commitment) return;
     const row = msg.table.seats[state.seat];
     if (!row || row.kind !== "human") return;
+    const kept = readAll()[tableId] || {};
+    if (kept.server && msg.table.commitment !== kept.server) return; // not against another secret
     if (!msg.table.revealing) {
       if (row.commitment !== state.commitment && state.sentCommit !== state.commitment) {
         if (send({ type: "commit", commitment: state.commitment })) state.sentCommit = state.commitment;
@@ -212,7 +240,19 @@ export function createDeal(tableId, send, redraw) {
     onState(msg, seat) {
       state.msg = msg;
       state.seat = seat;
+      remember(msg, seat);
       sendIfDue();
+    },
+    /** A plain alarm when the table disagrees with what this browser kept (null otherwise). */
+    alarm(msg, seat) {
+      const found = disagreements(msg, seat);
+      if (!found.length) return null;
+      return h(
+        "section",
+        { class: "panel fair-alarm", role: "alert", "aria-labelledby": "fair-alarm-title" },
+        h("h2", { id: "fair-alarm-title" }, icon("cross"), t("fair.alarm.title")),
+        found.map(([code, values]) => h("p", { "data-fair-problem": code }, t(`fair.alarm.${code}`, values))),
+      );
     },
     /** The panel while the table is open or starting (null otherwise). */
     panel(msg, seat) {
