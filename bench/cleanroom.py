@@ -4,9 +4,10 @@
 
 For every game and player count it writes `--records` signed format-4 records with `ludoteca
 simulate --commit` (random bots, and `--medium` of them between medium bots; each seat is a person
-who commits and reveals or withholds, or a bot that commits to nothing), plus tampered variants, receipts and
-key checks of the first `--tamper` records, and format-1 records of matches played at random from
-other seeds (`--histories` of them, and the rare endings found in `--rare-seconds`); then judges
+who commits and reveals or withholds, or a bot that commits to nothing), plus tampered variants,
+receipts and key checks of the first `--tamper` records, and format-1 records of matches played
+at random from other seeds (`--histories` of them, and the rare endings found in
+`--rare-seconds`); then judges
 every file with tests/cleanroom/verifier.py and with `ludoteca verify` (its console entry point
 in `--jobs` worker processes; `--subprocess` runs the command itself per file) and prints how
 often the two verdicts (ok, or the failing check and step) agree.
