@@ -2,11 +2,12 @@
 
     .venv/bin/python bench/cleanroom.py [--records 1000] [--medium 100] [--tamper 10] [--out DIR]
 
-For every game and player count it writes `--records` signed format-3 records with `ludoteca
-simulate --commit` (random bots, and `--medium` of them between medium bots; each seat commits and
-reveals, withholds, or commits to nothing), plus tampered variants, receipts and
-key checks of the first `--tamper` records, and format-1 records of matches played at random from
-other seeds (`--histories` of them, and the rare endings found in `--rare-seconds`); then judges
+For every game and player count it writes `--records` signed format-4 records with `ludoteca
+simulate --commit` (random bots, and `--medium` of them between medium bots; each seat is a person
+who commits and reveals or withholds, or a bot that commits to nothing), plus tampered variants,
+receipts and key checks of the first `--tamper` records, and format-1 records of matches played
+at random from other seeds (`--histories` of them, and the rare endings found in
+`--rare-seconds`); then judges
 every file with tests/cleanroom/verifier.py and with `ludoteca verify` (its console entry point
 in `--jobs` worker processes; `--subprocess` runs the command itself per file) and prints how
 often the two verdicts (ok, or the failing check and step) agree.
@@ -131,7 +132,7 @@ def main() -> int:
         config = f"{game}/{players}"
         total = by_config[config, True] + by_config[config, False]
         print(f"  {config:<16}{total:>8}{by_config[config, True]:>8}")
-    print("\nseat lines of the simulated records (format 3):")
+    print("\nseat lines of the simulated records (format 4):")
     print(f"  {'configuration':<16}{'revealed':>9}{'withheld':>9}{'none':>6}")
     for game, players in harness.CONFIGS:
         config = f"{game}/{players}"

@@ -5,11 +5,12 @@
 
 1. SHA-256 of the revealed secret (format 1: the seed) must equal the commitment shown before the
    match, and its fingerprint the one shown at the table.
-2. Formats 2 and 3: the Ed25519 signature must sign the record, by the key the record names, or,
-   with --key, by that key; format 3: each seat's revealed contribution and salt must give its
-   commitment; the seed must be HMAC-SHA-256(secret, "ludoteca/N", table, one line per seat);
-   the chain is recomputed from the header and every step and must end at the record's head
-   (and pass through every receipt given).
+2. Formats 2 to 4: the Ed25519 signature must sign the record, by the key the record names, or,
+   with --key, by that key; format 4: who played each step must be what the seats say, and a
+   bot's seat commits to nothing; formats 3 and 4: each seat's revealed contribution and salt
+   must give its commitment; the seed must be HMAC-SHA-256(secret, "ludoteca/N", table, one line
+   per seat); the chain is recomputed from the header, every step and (format 4) every takeover
+   and must end at the record's head (and pass through every receipt given).
 3. The set-up is dealt again from the seed with the stream of docs/fairness.md: compare it with what
    you saw at the table (your opening hand, who started, the set-aside heroes shown at the end).
 Replaying every action and comparing the outcome needs the rules: `ludoteca verify RECORD.json`.
@@ -69,7 +70,7 @@ def match_seed(record: dict) -> str:
     "?" + its commitment when it never revealed, or empty when it committed to nothing."""
     lines = [c or "" for c in record["contributions"]]
     domain = "ludoteca/2"
-    if record["format"] == 3:
+    if record["format"] >= 3:
         domain = "ludoteca/3"
         lines = [
             c if c is not None else ("?" + p if p is not None else "")
@@ -80,19 +81,56 @@ def match_seed(record: dict) -> str:
 
 
 def chain(record: dict) -> list:
-    """The chain's head after each version: header, then one link per step."""
+    """The chain's head after each version: header, then one link per step. Format 4: the
+    header has the seats as dealt (a seat taken over later is the person's), and each takeover
+    is one more link after the step it follows (after the header for bot_from 0)."""
     header = {k: record[k] for k in ("game", "params", "table", "commitment", "contributions")}
-    # each seat as it was dealt: a seat a bot took over later (bot_from) was a person's
-    header["players"] = [
-        {"name": p["name"], "bot": False} if "bot_from" in p else p for p in record["players"]
-    ]
-    if record["format"] == 3:
+    header["players"] = record["players"]
+    if record["format"] >= 3:
         header["commitments"] = record["commitments"]
-    heads = [hashlib.sha256(b"ludoteca/2 chain\n" + canonical(header)).hexdigest()]
-    for step in record["actions"]:
-        link = {"seat": step["seat"], "action": step["action"], "by": step["by"]}
-        heads.append(hashlib.sha256(heads[-1].encode() + b"\n" + canonical(link)).hexdigest())
+    domain = b"ludoteca/2 chain\n"
+    if record["format"] >= 4:
+        domain = b"ludoteca/4 chain\n"
+        header["players"] = [
+            p if p.get("bot_from") is None else {"name": p["name"], "bot": False}
+            for p in record["players"]
+        ]
+
+    def link(head: str, value: dict) -> str:
+        return hashlib.sha256(head.encode() + b"\n" + canonical(value)).hexdigest()
+
+    def takeovers(head: str, version: int) -> str:
+        for seat, p in enumerate(record["players"]):
+            if record["format"] >= 4 and p.get("bot_from") == version:
+                event = {"event": "takeover", "seat": seat}
+                if p.get("level") is not None:
+                    event["level"] = p["level"]
+                head = link(head, event)
+        return head
+
+    heads = [takeovers(hashlib.sha256(domain + canonical(header)).hexdigest(), 0)]
+    for n, step in enumerate(record["actions"], 1):
+        step_link = {"seat": step["seat"], "action": step["action"], "by": step["by"]}
+        heads.append(takeovers(link(heads[-1], step_link), n))
     return heads
+
+
+def seats_problem(record: dict) -> str | None:
+    """Format 4: a bot's seat (bot, no bot_from) commits to nothing and plays every step "by"
+    "bot"; a person's steps are "player" or "table"; a seat taken over after step bot_from (at
+    most the number of steps) is the person's up to it and the bot's after it."""
+    players, steps = record["players"], record["actions"]
+    for seat, (p, promised) in enumerate(zip(players, record["commitments"], strict=True)):
+        if p["bot"] and p.get("bot_from") is None and promised is not None:
+            return f"seat {seat} is a bot's, and a bot commits to nothing"
+        if p.get("bot_from") is not None and p["bot_from"] > len(steps):
+            return f"seat {seat} was taken over after step {p['bot_from']}, past the last step"
+    for n, step in enumerate(steps, 1):
+        p = players[step["seat"]]
+        bot = p["bot"] and (p.get("bot_from") is None or n > p["bot_from"])
+        if bot != (step["by"] == "bot"):
+            return f"step {n}: 'by' is {step['by']!r}, but seat {step['seat']} is not so then"
+    return None
 
 
 # ------------------------------------------------------- Ed25519 verification (RFC 8032, 5.1.7)
@@ -260,7 +298,7 @@ def deal(game: str, players: int, seed: str) -> dict:
 
 
 def check_signed(record: dict, key: str | None, receipts: list) -> str | None:
-    """The format-2 and format-3 checks that need no rules; a problem, or None."""
+    """The format-2 to format-4 checks that need no rules; a problem, or None."""
     signature = record.get("signature")
     if signature is None:
         return "the record is not signed"
@@ -274,7 +312,11 @@ def check_signed(record: dict, key: str | None, receipts: list) -> str | None:
         bytes.fromhex(public), canonical(body), bytes.fromhex(signature["value"])
     ):
         return f"the signature by key {signature['key_id']} does not match the record"
-    if record["format"] == 3:
+    if record["format"] >= 4:
+        problem = seats_problem(record)
+        if problem:
+            return problem
+    if record["format"] >= 3:
         for seat, (promised, given, salt) in enumerate(
             zip(record["commitments"], record["contributions"], record["salts"], strict=True)
         ):
@@ -308,7 +350,8 @@ def main(argv: list) -> int:
             loaded = json.load(file)
         receipts = loaded if isinstance(loaded, list) else [loaded]
     form = record.get("format")
-    secret = record.get("secret") if form in (2, 3) else record.get("seed")
+    signed = form in (2, 3, 4)
+    secret = record.get("secret") if signed else record.get("seed")
     promised = record["commitment"]
     if secret is None:
         print("FAILED: the secret is not revealed yet (the match is not over)")
@@ -317,12 +360,12 @@ def main(argv: list) -> int:
     if actual != promised:
         print(f"FAILED: sha256(secret) = {actual}, but the commitment was {promised}")
         return 1
-    bits = 80 if form in (2, 3) else 40
+    bits = 80 if signed else 40
     shown = record.get("fingerprint")
     if shown is not None and shown != fingerprint(promised, bits):
         print(f"FAILED: fingerprint {shown} is not that of the commitment")
         return 1
-    if form in (2, 3):
+    if signed:
         problem = check_signed(record, options.get("--key"), receipts)
         if problem:
             print(f"FAILED: {problem}")
@@ -333,9 +376,11 @@ def main(argv: list) -> int:
         print(json.dumps(dealt))
         return 0
     print(f"OK: sha256(secret) is the commitment; fingerprint {fingerprint(promised, bits)}")
-    if form in (2, 3):
+    if signed:
         key = record["signature"]["key_id"]
-        if form == 3:
+        if form >= 4:
+            print("OK: who played each step is what the seats say; bots committed to nothing")
+        if form >= 3:
             print("OK: every revealed contribution and salt give the seat's commitment")
         print(f"OK: the seed mixes every contribution; the chain and the signature ({key}) hold")
     if dealt is None:

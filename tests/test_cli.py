@@ -144,7 +144,8 @@ def key() -> SigningKey:
 @pytest.fixture(scope="module")
 def record(key: SigningKey) -> dict[str, Any]:
     secret = hashlib.sha256(b"tamper").hexdigest()
-    bots = ["random", "random"]  # with this secret seat 1 commits and reveals, seat 0 does not
+    # with this secret seat 1 is a person's who commits and reveals, seat 0 a bot's
+    bots = ["random", "random"]
     match = play_match(get("heroes"), 2, secret, bots, table="cli-test", commit=True)
     return match.record().sign(key).to_json()
 
@@ -190,7 +191,8 @@ def test_verify_refuses_any_change_made_without_the_key(
     changes: list[dict[str, Any]] = []
     for path, value in (
         (("players", 0, "name"), "Mallory"),
-        (("players", 1, "bot"), False),
+        (("players", 1, "bot"), True),
+        (("players", 0, "bot"), False),
         (("actions", 0, "by"), "table"),
         (("outcome", "reason"), "camp"),
         (("contributions", 1), "mine"),
@@ -222,7 +224,7 @@ def test_verify_names_a_changed_secret(
 def test_verify_refuses_a_reveal_that_does_not_open_its_commitment_and_a_seed_not_from_the_reveals(
     tmp_path: Path, record: dict[str, Any], key: SigningKey
 ) -> None:
-    assert record["format"] == 3 and record["contributions"][1] and record["commitments"][1]
+    assert record["format"] == 4 and record["contributions"][1] and record["commitments"][1]
     done = verify_file(tmp_path, record)
     assert done.returncode == 0 and "1 players' seeds" in done.stdout
     # another seed for seat 1, signed again: it does not open the commitment seat 1 published

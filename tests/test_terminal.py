@@ -20,6 +20,7 @@ from kit.env import seconds
 from ludoteca.bots import make_bot
 from ludoteca.cli.terminal import LISTED, Terminal, TerminalTable, changed_lines, choices_text
 from ludoteca.core import Deal, Match, Player, verify
+from ludoteca.core.fairness import seat_commitment
 from ludoteca.games import get
 
 SECRET = "5e3d0b9c2a7f4e6190d8c1b2a3f4e5d60718293a4b5c6d7e8f90a1b2c3d4e5f6"
@@ -62,6 +63,9 @@ class Script:
         return entry + "\n"
 
 
+SALT = "5" * 32
+
+
 def table(
     game_id: str,
     *entries: str | float,
@@ -72,7 +76,10 @@ def table(
 ) -> tuple[TerminalTable, io.StringIO, Script]:
     game = get(game_id)
     seats = [Player("you"), Player(f"{bots} bot", bot=True, level=bots)]
-    match = Match(game, {"players": 2}, Deal(SECRET, "terminal-test", ("mine", None)), seats)
+    # the deal as `ludoteca play` makes it: your seed committed and revealed, format 4
+    promised = seat_commitment("mine", SALT)
+    deal = Deal(SECRET, "terminal-test", ("mine", None), (promised, None), (SALT, None), 4)
+    match = Match(game, {"players": 2}, deal, seats)
     clock = FakeClock()
     out = io.StringIO()
     keys = Script(clock, *entries)

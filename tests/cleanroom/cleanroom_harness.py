@@ -46,7 +46,8 @@ def simulate(
     game: str, players: int, games: int, *, seed: int, level: str, out: Path
 ) -> list[Path]:
     """Records of `games` matches between bots of `level`, written by `ludoteca simulate
-    --commit`: format 3, its seats committing, revealing or withholding as people may."""
+    --commit`: format 4, some seats people committing, revealing or withholding as people may,
+    the others bots that commit to nothing."""
     bots = ",".join([level] * players)
     cmd = [LUDOTECA, "simulate", game, "--players", str(players), "--games", str(games), "--commit"]
     cmd += ["--seed", str(seed), "--bots", bots, "--jobs", "2", "--records", str(out)]
@@ -259,7 +260,10 @@ def tampered(rec: dict[str, Any], rng: random.Random) -> Iterator[tuple[str, obj
     other, _k = _other_legal(rec, rng)
     yield "another legal action", changed(lambda r: r.__setitem__("actions", other))
     yield "a name", changed(lambda r: r["players"][0].__setitem__("name", "Mallory"))
-    yield "a bot flag", changed(lambda r: r["players"][-1].__setitem__("bot", False))
+    yield (
+        "a bot flag",
+        changed(lambda r: r["players"][-1].__setitem__("bot", not r["players"][-1]["bot"])),
+    )
     yield "a level removed", changed(lambda r: r["players"][0].pop("level", None))
     yield "a level null", changed(lambda r: r["players"][0].__setitem__("level", None))
     yield "by", changed(lambda r: r["actions"][0].__setitem__("by", "table"))
@@ -329,6 +333,7 @@ def tampered(rec: dict[str, Any], rng: random.Random) -> Iterator[tuple[str, obj
     yield "f1 random history", random_history(rec, rng)
     yield from _malformed(rec, f1)
     yield from _format3(rec)
+    yield from _format4(rec)
 
 
 def resigned(rec: dict[str, Any]) -> dict[str, Any]:
@@ -391,6 +396,57 @@ def _format3(rec: dict[str, Any]) -> Iterator[tuple[str, object]]:
     yield "f3 commitments absent", edit(lambda r: r.pop("commitments"))
     yield "f3 salts short", edit(lambda r: r.__setitem__("salts", r["salts"][:-1]))
     yield "f3 commitment short", edit(lambda r: r["commitments"].__setitem__(0, "ab"))
+
+
+def _format4(rec: dict[str, Any]) -> Iterator[tuple[str, object]]:
+    """Format 4's seats: `by` against who held each seat, bots committing to nothing, and a
+    bot's takeover of a person's seat bound by the chain (the head computed again here, from
+    fairness.md's construction, as a forger with the key would)."""
+    if rec.get("format") != 4:
+        return
+    seats = range(len(rec["players"]))
+    people = [s for s in seats if not rec["players"][s]["bot"]]
+    bots = [s for s in seats if rec["players"][s]["bot"]]
+
+    def edit(mutate: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
+        out = copy.deepcopy(rec)
+        mutate(out)
+        return out
+
+    def rechained(r: dict[str, Any]) -> dict[str, Any]:
+        r["chain"] = verifier.chain_heads(r, len(r["players"]))[-1]
+        return resigned(r)
+
+    def all_bot(r: dict[str, Any]) -> None:
+        for a in r["actions"]:
+            a["by"] = "bot"
+
+    if any(a["seat"] in people for a in rec["actions"]):
+        yield "f4 every step by a bot", rechained(edit(all_bot))
+    if bots:
+        s = bots[0]
+        yield (
+            "f4 bot committed",
+            resigned(edit(lambda r: r["commitments"].__setitem__(s, "c" * 64))),
+        )
+    mine = [k for k, a in enumerate(rec["actions"], 1) if people and a["seat"] == people[0]]
+    if len(mine) >= 2:
+        seat, after = people[0], mine[len(mine) // 2]
+
+        def take_over(r: dict[str, Any]) -> None:
+            r["players"][seat] |= {"bot": True, "level": "random", "bot_from": after}
+            for k, a in enumerate(r["actions"], 1):
+                if a["seat"] == seat and k > after:
+                    a["by"] = "bot"
+
+        yield "f4 takeover", rechained(edit(take_over))
+        yield "f4 takeover unbound", resigned(edit(take_over))
+
+        def late(r: dict[str, Any]) -> None:
+            take_over(r)
+            r["players"][seat]["bot_from"] = len(r["actions"]) + 1
+
+        yield "f4 takeover after the end", rechained(edit(late))
 
 
 def _malformed(rec: dict[str, Any], f1: dict[str, Any]) -> Iterator[tuple[str, object]]:
@@ -458,7 +514,7 @@ def _malformed(rec: dict[str, Any], f1: dict[str, Any]) -> Iterator[tuple[str, o
     yield "not an object", [rec]
     yield "format missing", drop_f2("format")
     yield "format text", set_f2("format", "2")
-    yield "format 4", set_f2("format", 4)
+    yield "format 5", set_f2("format", 5)
     yield "format 2 with commitments", set_f2("format", 2)
     yield "game missing", drop_f2("game")
     yield "params list", set_f2("params", [])

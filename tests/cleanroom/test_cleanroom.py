@@ -39,7 +39,12 @@ EXPECTED = {
     "f3 reveal withdrawn": "FAILED (seed)",
     "f3 other reveal": "FAILED (seed)",
     "f3 withheld dropped": "FAILED (seed)",
-    "f3 commitment added": "FAILED (seed)",
+    "f3 commitment added": "FAILED (seats)",  # format 4: the seat without one is a bot's
+    "f4 every step by a bot": "FAILED (seats)",
+    "f4 bot committed": "FAILED (seats)",
+    "f4 takeover": "ok",
+    "f4 takeover unbound": "FAILED (chain)",
+    "f4 takeover after the end": "FAILED (seats)",
     "f3 salt missing": "FAILED (record)",
     "f3 reveal without commitment": "FAILED (record)",
     "f3 withheld salt": "FAILED (record)",
@@ -130,6 +135,13 @@ def test_the_worked_examples_of_fairness_md() -> None:
     assert heads == [
         "4fa68ed581b83ea086d86940dad591f96e94790a0d189c9261360b5ab2d16b59",
         "21e9471bee6f1f520de1c941e21541a97510e47b2004f449c615765a53a6d815",
+    ]
+    # format 4: the same header under its own domain, and Ana's seat taken over after step 1
+    record["format"] = 4
+    record["players"][0] = {"name": "Ana", "bot": True, "level": "random", "bot_from": 1}
+    assert verifier.chain_heads(record, 2) == [
+        "671ee4f594f80dbf4b39503306434bec4638857bc22af7ae961d990b81a821cc",
+        "fc033d8d277a54ad618df73c50fa6dc7cd5268c9192d0146888345145068f357",
     ]
     game = verifier.Heroes(2, verifier.Stream(seed))
     assert game.to_move == 1 and game.legal()[0] == "draw"

@@ -911,6 +911,7 @@ FIELDS = {
     | {"secret", "seed", "players", "actions", "chain", "outcome", "signature"},
 }
 FIELDS[3] = FIELDS[2] | {"commitments", "salts"}
+FIELDS[4] = FIELDS[3]
 
 
 def _is_int(value: object) -> bool:
@@ -934,8 +935,8 @@ def parse(rec: object) -> dict[str, Any]:
     if not isinstance(rec, dict):
         raise bad("a record is a JSON object")
     fmt = rec.get("format")
-    if not _is_int(fmt) or fmt not in (1, 2, 3):
-        raise bad(f"unknown record format {fmt!r} (expected 1, 2 or 3)")
+    if not _is_int(fmt) or fmt not in (1, 2, 3, 4):
+        raise bad(f"unknown record format {fmt!r} (expected 1, 2, 3 or 4)")
     extra = _unknown(rec, FIELDS[fmt])
     if extra:
         raise bad(f"unknown field(s) for format {fmt}: {extra}")
@@ -960,13 +961,18 @@ def parse(rec: object) -> dict[str, Any]:
     for n, p in enumerate(players):
         if not isinstance(p, dict) or not isinstance(p.get("name"), str):
             raise bad(f"player {n}: needs a text 'name'")
-        extra = _unknown(p, {"name", "bot", "level"})
+        extra = _unknown(p, {"name", "bot", "level", "bot_from"})
         if extra:
             raise bad(f"player {n}: unknown field(s) {extra}")
         if not isinstance(p.get("bot"), bool):
             raise bad(f"player {n}: 'bot' must be true or false")
         if p.get("level") is not None and not isinstance(p.get("level"), str):
             raise bad(f"player {n}: 'level' must be a text")
+        since = p.get("bot_from")
+        if since is not None and (not _is_int(since) or since < 0 or not p["bot"]):
+            raise bad(
+                f"player {n}: 'bot_from' must be a step number (0 or more), and only for a bot"
+            )
     actions = rec.get("actions")
     if not isinstance(actions, list):
         raise bad("field 'actions' must be a list")
@@ -1020,7 +1026,7 @@ def parse(rec: object) -> dict[str, Any]:
                     f"contribution of seat {s}: a contribution is 1 to 64 printable ASCII "
                     "characters without spaces"
                 )
-    if fmt == 3:
+    if fmt >= 3:
         for name in ("commitments", "salts"):
             value = rec.get(name)
             if not isinstance(value, list) or len(value) != len(players):
@@ -1069,6 +1075,8 @@ def signed_bytes(rec: dict[str, Any]) -> bytes:
         entry = {"name": p["name"], "bot": p["bot"]}
         if isinstance(p.get("level"), str):
             entry["level"] = p["level"]
+        if p.get("bot_from") is not None:
+            entry["bot_from"] = p["bot_from"]
         players.append(entry)
     body = {
         "format": rec["format"],
@@ -1087,7 +1095,7 @@ def signed_bytes(rec: dict[str, Any]) -> bytes:
         "chain": rec["chain"],
         "outcome": signed_outcome,
     }
-    if rec["format"] == 3:
+    if rec["format"] >= 3:
         body["commitments"] = rec["commitments"]
         body["salts"] = rec["salts"]
     return canonical_json(body)
@@ -1114,26 +1122,65 @@ def match_seed(
     return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
 
 
+def _dealt(p: dict[str, Any], fmt: int) -> dict[str, Any]:
+    """A seat as the chain's header holds it: format 4 has a taken-over seat as the person's."""
+    if fmt >= 4 and p.get("bot_from") is not None:
+        return {"name": p["name"], "bot": False}
+    return {"name": p["name"], "bot": p["bot"]} | (
+        {"level": p["level"]} if isinstance(p.get("level"), str) else {}
+    )
+
+
 def chain_heads(rec: dict[str, Any], players_param: int) -> list[str]:
+    fmt = rec.get("format", 2)
     header = {
         "game": rec["game"],
         "params": {"players": players_param},
         "table": rec["table"],
         "commitment": rec["commitment"],
         "contributions": rec["contributions"],
-        "players": [
-            {"name": p["name"], "bot": p["bot"]}
-            | ({"level": p["level"]} if isinstance(p.get("level"), str) else {})
-            for p in rec["players"]
-        ],
+        "players": [_dealt(p, fmt) for p in rec["players"]],
     }
-    if rec.get("format") == 3:
+    if fmt >= 3:
         header["commitments"] = rec["commitments"]
-    heads = [sha256_hex(b"ludoteca/2 chain\n" + canonical_json(header))]
-    for a in rec["actions"]:
+    domain = b"ludoteca/4 chain\n" if fmt >= 4 else b"ludoteca/2 chain\n"
+
+    def extend(head: str, value: dict[str, Any]) -> str:
+        return sha256_hex(head.encode() + b"\n" + canonical_json(value))
+
+    def takeovers(head: str, version: int) -> str:
+        if fmt < 4:
+            return head
+        for seat, p in enumerate(rec["players"]):
+            if p.get("bot_from") == version:
+                event: dict[str, Any] = {"event": "takeover", "seat": seat}
+                if isinstance(p.get("level"), str):
+                    event["level"] = p["level"]
+                head = extend(head, event)
+        return head
+
+    heads = [takeovers(sha256_hex(domain + canonical_json(header)), 0)]
+    for k, a in enumerate(rec["actions"], 1):
         step = {"seat": a["seat"], "action": a["action"], "by": a["by"]}
-        heads.append(sha256_hex(heads[-1].encode() + b"\n" + canonical_json(step)))
+        heads.append(takeovers(extend(heads[-1], step), k))
     return heads
+
+
+def seats_problem(rec: dict[str, Any]) -> str | None:
+    """Format 4's `seats` check: bots commit to nothing; `by` is what the seat was then."""
+    players, steps = rec["players"], rec["actions"]
+    for seat, p in enumerate(players):
+        since = p.get("bot_from")
+        if p["bot"] and since is None and rec["commitments"][seat] is not None:
+            return f"seat {seat} is a bot's and has a commitment"
+        if since is not None and since > len(steps):
+            return f"seat {seat}: bot_from {since} is after the last step"
+    for k, a in enumerate(steps, 1):
+        p = players[a["seat"]]
+        bot = p["bot"] and (p.get("bot_from") is None or k > p["bot_from"])
+        if bot != (a["by"] == "bot"):
+            return f"step {k}: by {a['by']!r} does not fit seat {a['seat']}"
+    return None
 
 
 def normal_outcome(outcome: dict[str, Any], players: int, fmt: int) -> dict[str, Any]:
@@ -1184,6 +1231,10 @@ def verify(
             raise Problem("signature", f"key {sig['key_id']} is not one of the server's keys")
     elif keys is not None or receipts:
         raise Problem("signature", "a format-1 record is neither signed nor chained")
+    if fmt >= 4:
+        problem = seats_problem(rec)
+        if problem:
+            raise Problem("seats", problem)
     seed = rec.get("seed")
     if seed is None:
         raise Problem("commitment", "the seed is not revealed: the match is not over")
@@ -1193,14 +1244,14 @@ def verify(
     fp = rec.get("fingerprint")
     if fp is not None and fp != fingerprint(rec["commitment"], 80 if fmt >= 2 else 40):
         raise Problem("commitment", f"fingerprint {fp} is not the commitment's")
-    if fmt == 3:
+    if fmt >= 3:
         for s, (c, z, p) in enumerate(
             zip(rec["contributions"], rec["salts"], rec["commitments"], strict=True)
         ):
             if c is not None and seat_commitment(c, z) != p:
                 raise Problem("reveal", f"the reveal of seat {s} does not match its commitment")
     if fmt >= 2:
-        promised = rec["commitments"] if fmt == 3 else None
+        promised = rec["commitments"] if fmt >= 3 else None
         expected = match_seed(rec["secret"], rec["table"], rec["contributions"], promised)
         if expected != seed:
             raise Problem("seed", f"the seed is not HMAC-SHA-256(...) = {expected}")

@@ -92,7 +92,7 @@ def resign(data: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_reveal_that_does_not_match_its_commitment_is_refused() -> None:
     record = finished().sign(KEY).to_json()
-    assert record["format"] == 3 and record["contributions"][0] and record["salts"][0]
+    assert record["format"] == 4 and record["contributions"][0] and record["salts"][0]
     assert record["commitments"][1] and record["contributions"][1] is None  # seat 1 withheld
     assert verify(record, get).ok
     for field, value in (("contributions", "another"), ("salts", "f" * 32)):
@@ -164,7 +164,7 @@ def test_the_chain_binds_every_step_in_order() -> None:
         record.players,
         record.actions,
     )
-    head = chain_start(match.header())
+    head = chain_start(match.header(), "ludoteca/4 chain")  # format 4's domain
     assert match.chain[0] == head
     for version, step in enumerate(record.actions, 1):
         head = chain_next(head, step.to_json())
@@ -229,7 +229,9 @@ def test_an_action_replaced_by_another_legal_one_fails_by_signature_and_by_recei
     forged.act(record.actions[n].seat, alternatives[0], record.actions[n].by)
     pick = random.Random(1)
     while (seat := forged.to_move) is not None:
-        forged.act(seat, pick.choice(forged.legal(seat)), "bot")
+        forged.act(
+            seat, pick.choice(forged.legal(seat)), "bot" if record.players[seat].bot else "player"
+        )
     tampered = forged.record()
     tampered.signature = record.sign(KEY).signature  # the genuine signature, moved over
     (problem,) = verify(tampered.to_json(), get).problems

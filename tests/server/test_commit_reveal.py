@@ -79,7 +79,13 @@ def test_commitments_close_then_reveals_open_then_the_table_deals() -> None:
             assert table.row.status == "starting" and table.waiting_for() == [1]
             await table.reveal(1, "bob-seed", SALT_B)
             assert table.row.status == "playing" and table.match is not None
-            await refused("already_dealt", table.reveal(1, "bob-seed", SALT_B))
+            # the same reveal again (a page that sent it twice) is accepted and changes nothing;
+            # another one is refused
+            chain = table.match.chain[-1]
+            await table.reveal(1, "bob-seed", SALT_B)
+            assert table.match.chain[-1] == chain and table.version == 0
+            await refused("bad_reveal", table.reveal(1, "bob-seed2", SALT_B))
+            await refused("bad_reveal", table.reveal(1, "bob-seed", SALT_A))
             deal = table.match.deal
             assert deal.contributions == ("ana-seed", "bob-seed") and deal.salts == (SALT_A, SALT_B)
             assert table.match.view(None)["commitments"] == list(deal.commitments or ())
@@ -121,7 +127,7 @@ def test_a_withheld_reveal_counts_by_its_commitment_and_no_commitment_adds_nothi
             while match.to_move is not None:
                 await table.submit(match.to_move, match.legal(match.to_move)[0], None)
             record = table.record().to_json()
-            assert record["format"] == 3
+            assert record["format"] == 4
             assert (record["contributions"], record["salts"]) == (
                 ["ana-seed", None, None],
                 [SALT_A, None, None],

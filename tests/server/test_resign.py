@@ -56,6 +56,18 @@ def test_a_resigned_seat_is_played_by_a_bot_to_the_end() -> None:
                 await resign(table, 1)
             assert twice.value.code == "not_your_turn"
             assert table.version == version, "resigning is no step"
+            with pytest.raises(Rejected) as same_move:
+                await resign(table, 0)  # a second takeover at one version: after the next step
+            assert same_move.value.code == "resign_later"
+            assert table.seats[0].kind == "human" and table.version == version
+            match = table.match
+            assert match is not None
+            if match.to_move == 0:  # Ana moves; otherwise a bot does, after its delay
+                await table.submit(0, match.legal(0)[0], version)
+            else:
+                await clock.advance(0.5)
+            await watcher.until(lambda: table.version > version)
+            ana_from = table.version
             await resign(table, 0)  # Ana too: bots play the match to its end
             for _ in range(3000):
                 if table.row.status == "over":
@@ -66,7 +78,7 @@ def test_a_resigned_seat_is_played_by_a_bot_to_the_end() -> None:
             assert table.row.status == "over"
             assert {e.by for e in table.log[version + 1 :]} == {"bot"}
             record = table.record().to_json()
-            assert [p.get("bot_from") for p in record["players"]] == [version] * 2 + [None]
+            assert [p.get("bot_from") for p in record["players"]] == [ana_from, version, None]
             assert verify(record, get).ok, "the chain's header holds the seats as dealt"
             with pytest.raises(Rejected) as over:
                 await resign(table, 0)

@@ -12,6 +12,8 @@ import hashlib
 import json
 import random
 import re
+import sqlite3
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -173,7 +175,7 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     assert page.locator("[data-signing-key]").inner_text() == keys[0]["key_id"]
     assert page.locator("[data-key-published]").get_attribute("data-key-published") == "yes"
     record = json.loads(page.input_value("#record-text"))
-    assert record["format"] == 3 and record["contributions"] == [typed, None]
+    assert record["format"] == 4 and record["contributions"] == [typed, None]
     assert record["commitments"] == [typed_commitment, None]
     assert record["salts"] == [own["salt"], None]
     assert page.locator("[data-computed]").inner_text() == record["commitment"]
@@ -323,3 +325,120 @@ def test_the_page_checks_seeds_as_the_server_does_and_bounds_its_receipts(pages:
         }"""
     )
     assert kept == {"count": 200, "first": 30, "tables": 50, "newest": 1, "oldest": 0}
+
+
+# The page's socket, slowed: every commit and reveal it sends is counted at once and reaches the
+# server a second later, so the table's state messages of that second (the other person's
+# commitment, then her reveal) still show this seat without it.
+SLOW_SEEDS = """
+(() => {
+  const real = WebSocket.prototype.send;
+  window.__seedSends = [];
+  WebSocket.prototype.send = function (text) {
+    const type = JSON.parse(text).type;
+    if (type !== "commit" && type !== "reveal") return real.call(this, text);
+    window.__seedSends.push(type);
+    setTimeout(() => real.call(this, text), 1000);
+  };
+})();
+"""
+
+
+def test_the_page_sends_its_commitment_and_reveal_once_per_connection(
+    pages: Pages, web_server: ServerProcess
+) -> None:
+    """The friend who joins by an invite saw "Something went wrong": her page sent its reveal
+    again on every state message until the server had applied the first, and the second one
+    arrived after the deal (``already_dealt``). Each is sent once per connection now, and the
+    server accepts the same reveal twice anyway."""
+    created = web_server.post(
+        "/api/tables", {"game": "dice-heroes", "seats": [{}, {}], "name": "Ana"}
+    )
+    table_id, ana = created["table"]["id"], created["token"]
+    page = pages.open(f"/table/{table_id}")
+    page.add_init_script(SLOW_SEEDS)
+    page.reload()
+    page.wait_for_selector("[data-key='join-1']")
+    page.click("[data-key='join-1']")  # the last free seat: the table starts by itself
+
+    def sends() -> list[str]:
+        found: list[str] = page.evaluate("() => window.__seedSends")
+        return found
+
+    # the page's commitment is on its way: Ana commits meanwhile, and the page is told
+    page.wait_for_function("() => window.__seedSends.includes('commit')")
+    salt = "7" * 32
+    post(web_server, table_id, "commit", ana, {"commitment": seat_commitment("ana-seed", salt)})
+    # the page's commitment lands: the reveals open; its reveal is on its way when Ana reveals
+    page.wait_for_function("() => window.__seedSends.includes('reveal')")
+    post(web_server, table_id, "reveal", ana, {"seed": "ana-seed", "salt": salt})
+    page.wait_for_function("() => window.__ludoteca.state.view !== null")
+    page.wait_for_timeout(1500)  # anything sent twice would arrive within a second
+    assert sends() == ["commit", "reveal"]
+    assert page.evaluate("() => window.__ludoteca.errors") == []
+    assert page.locator(".toast, [role='alert']").filter(has_text="wrong").count() == 0
+    s = state(page)
+    assert s["table"]["status"] == "playing"
+    assert all(seat["contributed"] for seat in s["table"]["seats"])
+
+    # the same reveal again is accepted and changes nothing; a different one is refused
+    again = post(web_server, table_id, "reveal", ana, {"seed": "ana-seed", "salt": salt})
+    assert again is not None
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        post(web_server, table_id, "reveal", ana, {"seed": "other", "salt": salt})
+    assert json.load(refused.value)["error"] == "bad_reveal"
+
+
+def test_the_page_says_plainly_when_the_table_changed_what_it_showed(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The operator writes its own database in the reveal window (issue 38's "frame" and
+    "secret"): after the person's page revealed, it replaces her commitment, erases her reveal and
+    replaces the server's commitment, then restarts the server. The page, reconnecting, does not
+    reveal again against another secret, and says plainly what changed."""
+    server = ServerProcess(tmp_path, env={"LUDOTECA_CONTRIBUTION_SECONDS": "60"}).start()
+    opened = Pages(browser, server.base)
+    try:
+        created = server.post(
+            "/api/tables", {"game": "dice-heroes", "seats": [{}, {}], "name": "Ana"}
+        )
+        table_id, ana = created["table"]["id"], created["token"]
+        page = opened.open(f"/table/{table_id}")
+        page.click("[data-key='join-1']")  # the last free seat: the table starts
+        page.wait_for_selector("[data-deal-sent='committed']")
+        salt = "3" * 32
+        post(server, table_id, "commit", ana, {"commitment": seat_commitment("ana-seed", salt)})
+        page.wait_for_selector("[data-deal-sent='revealed']")  # the table took her reveal
+        assert page.locator("[data-fair-problem]").count() == 0
+        shown = state(page)["table"]["commitment"]
+
+        server.kill()
+        forged = seat_commitment("puppet", "4" * 32)
+        secret = "5" * 64
+        with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+            db.execute(
+                "UPDATE seats SET commitment = ?, contribution = NULL, salt = NULL "
+                "WHERE table_id = ? AND seat = 1",
+                (forged, table_id),
+            )
+            db.execute(
+                "UPDATE tables SET seed = ?, commitment = ? WHERE id = ?",
+                (secret, hashlib.sha256(secret.encode()).hexdigest(), table_id),
+            )
+        server.start()
+
+        page.wait_for_selector("[data-fair-problem='secret']", timeout=seconds(30) * 1000)
+        page.wait_for_selector("[data-fair-problem='commitment']")
+        text = page.locator(".fair-alarm").inner_text()
+        assert "The server changed your commitment" in text and forged in text
+        assert "The server's secret is not the one it showed you" in text and shown in text
+        assert state(page)["table"]["seats"][1]["contributed"] is False  # not sent again
+        no_serious_violation(page, ".fair-alarm")
+    finally:
+        for context in opened.contexts:
+            context.close()
+        server.stop()
+    # the restart dropped the server for a moment: the only errors are the browser's reports of
+    # what it could not fetch meanwhile (the socket, the service worker's script)
+    down = ("WebSocket", "ERR_CONNECTION", "fetching the script", "Failed to load resource")
+    assert [e for e in opened.errors if not any(d in e for d in down)] == []

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
-# the server's checks in its order, with the browser's own SHA-256 after the server's commitment
-STEPS = [*CHECKS[:3], "browser", *CHECKS[3:]]
+# the server's checks in its order (format 4), with the browser's own SHA-256 after the server's
+# commitment
+STEPS = [*CHECKS[:4], "browser", *CHECKS[4:]]
 
 
 def resigned(record: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +76,7 @@ def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_pat
     assert statuses(page) == {
         "record": "ok",
         "signature": "ok",
+        "seats": "ok",
         "commitment": "ok",
         "browser": "ok",
         "reveal": "ok",
@@ -88,10 +90,16 @@ def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_pat
     assert "step 1" in page.locator("[data-problem]").inner_text().lower()
 
     # the person's reveal changed: it no longer opens the commitment the seat published first
-    assert record["format"] == 3 and record["commitments"][0] and record["contributions"][0]
+    assert record["format"] == 4 and record["commitments"][0] and record["contributions"][0]
     tampered = resigned(dict(record, contributions=["other-seed", *record["contributions"][1:]]))
     assert check(page, tampered) == "failed"
     assert statuses(page)["reveal"] == "failed" and statuses(page)["seed"] == "skipped"
+
+    # every step re-marked as a bot's and signed again: the seats check refuses it (format 4)
+    tampered = resigned(dict(record, actions=[dict(a, by="bot") for a in record["actions"]]))
+    assert check(page, tampered) == "failed"
+    assert statuses(page)["seats"] == "failed" and statuses(page)["commitment"] == "skipped"
+    assert "bot" in page.locator("[data-problem]").inner_text().lower()
     assert "commitment" in page.locator("[data-problem]").inner_text()
 
     # another secret: the browser's own SHA-256 no longer matches the commitment

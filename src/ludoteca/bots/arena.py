@@ -5,8 +5,9 @@ the bots rotated by ``i`` (bot ``k`` sits at seat ``(k + i) mod players``), so n
 first seat. Every match is independent: the results do not depend on the number of processes.
 ``iterations`` gives the searching level a fixed budget instead of its clock, so a tournament with
 ``hard`` bots replays the same on any machine at any load. Bots contribute nothing to a deal; with
-``commit`` each seat commits and reveals as a person would (``seat_seeds``), so that the records
-carry every format-3 field for verifiers to check.
+``commit`` the seats that commit (``seat_seeds``) play as people would, marked as people (a bot
+chooses their actions, as a person's helper might), so that the records carry every format-4
+field for verifiers to check and no bot ever holds a commitment.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 from ludoteca.core import Deal, Game, Match, Player, decide, derive_seed
 from ludoteca.core.fairness import seat_commitment
+from ludoteca.core.record import RECORD_FORMAT, Actor
 from ludoteca.games import get
 
 from .levels import make_bot
@@ -34,11 +36,11 @@ SeatSeeds = tuple[tuple[str | None, ...], tuple[str | None, ...], tuple[str | No
 
 
 def seat_seeds(secret: str, players: int) -> SeatSeeds:
-    """Contributions, commitments and salts as if every seat were a person (``simulate
-    --commit``): seat S's contribution and salt are the first 32 hex digits of
-    ``derive_seed(secret, "contribution/S")`` and of ``derive_seed(secret, "salt/S")``; the first
-    8 hex digits of ``derive_seed(secret, "seat/S")`` as a number, mod 4, say whether it commits
-    to nothing (0), commits and never reveals (1), or commits and reveals (2 or 3)."""
+    """Contributions, commitments and salts of ``simulate --commit``: seat S's contribution and
+    salt are the first 32 hex digits of ``derive_seed(secret, "contribution/S")`` and of
+    ``derive_seed(secret, "salt/S")``; the first 8 hex digits of ``derive_seed(secret, "seat/S")``
+    as a number, mod 4, say whether it is a bot and commits to nothing (0), or a person who
+    commits and never reveals (1), or commits and reveals (2 or 3)."""
     contributions: list[str | None] = []
     commitments: list[str | None] = []
     salts: list[str | None] = []
@@ -69,18 +71,24 @@ def play_match(
 ) -> Match:
     """One match between bots of the given levels (listed by seat), to the end. ``seed`` is the
     match's secret; bots contribute nothing, so it is dealt from HMAC(secret, table) and empty
-    lines, unless ``commit`` gives each seat the commitment and reveal of ``seat_seeds``."""
+    lines, unless ``commit`` gives each seat the commitment and reveal of ``seat_seeds``: a seat
+    that commits is then a person's (``bot: false``, its steps ``by: "player"``), one that
+    commits to nothing stays a bot's."""
     bots = [make_bot(level, game, iterations=iterations) for level in levels]
     nothing = (None,) * players
     seeds = seat_seeds(seed, players) if commit else (nothing, nothing, nothing)
-    deal = Deal(seed, table, *seeds)
-    match = Match(
-        game, {"players": players}, deal, [Player(f"{lv} bot", True, lv) for lv in levels]
-    )
+    deal = Deal(seed, table, *seeds, RECORD_FORMAT)
+    people = [promised is not None for promised in seeds[1]]
+    seated = [
+        Player(f"{lv} player") if person else Player(f"{lv} bot", True, lv)
+        for lv, person in zip(levels, people, strict=True)
+    ]
+    match = Match(game, {"players": players}, deal, seated)
     rngs = [random.Random(f"{seed}/bot/{seat}") for seat in range(players)]
     while (seat := game.to_move(match.state)) is not None:
         action = decide(bots[seat], game, match.state, seat, rngs[seat])
-        match.act(seat, game.action_to_text(match.state, action), by="bot")
+        by: Actor = "player" if people[seat] else "bot"
+        match.act(seat, game.action_to_text(match.state, action), by=by)
     return match
 
 

@@ -24,6 +24,7 @@ from ludoteca.core.fairness import (
     new_secret,
     seat_commitment,
 )
+from ludoteca.core.record import RECORD_FORMAT
 from ludoteca.games import get
 
 
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     commitments = tuple(promised if lv is None else None for lv in levels)
     salts = tuple(salt if lv is None else None for lv in levels)
     table_id = f"terminal-{secrets.token_hex(4)}"
-    deal = Deal(secret, table_id, contributions, commitments, salts)
+    deal = Deal(secret, table_id, contributions, commitments, salts, RECORD_FORMAT)
     match = Match(game, {"players": players}, deal, seats)
     bots = {seat: make_bot(lv, game) for seat, lv in enumerate(levels) if lv is not None}
     live = os.name == "posix" and sys.stdin.isatty() and sys.stdout.isatty()  # select() on stdin

@@ -38,8 +38,9 @@ def add_parser(commands: Commands) -> None:
     sim.add_argument(
         "--commit",
         action="store_true",
-        help="each seat commits to and reveals a contribution as a person would (some commit to "
-        "nothing, some never reveal), so the records carry every format-3 field",
+        help="some seats play as people who commit to a contribution and reveal it (or never "
+        "reveal), the others as bots that commit to nothing, so the records carry every format-4 "
+        "field",
     )
     sim.set_defaults(run=run)
 

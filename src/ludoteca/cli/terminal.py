@@ -28,7 +28,6 @@ from ludoteca.core import (
     IllegalActionError,
     InvalidActionError,
     Match,
-    Player,
     SigningKey,
     decide,
 )
@@ -294,9 +293,7 @@ class TerminalTable:
     def resign(self) -> None:
         """The person resigns: the game's heuristic bot plays the seat to the end, and the
         record marks the seat as a bot's from here on (``bot_from``), as the server does."""
-        match = self.match
-        mine = match.players[self.human]
-        match.players[self.human] = Player(mine.name, True, "medium", match.version)
+        self.match.take_over(self.human, "medium")  # format 4: the chain binds it
         self.bots[self.human] = self.game.heuristic_bot()
         line = "You resign: a bot plays your seat to the end."
         self.log.append(line)

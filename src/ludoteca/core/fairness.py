@@ -33,6 +33,8 @@ FINGERPRINT_BITS = 80
 SEED_DOMAIN = "ludoteca/2"
 SEED_DOMAIN_3 = "ludoteca/3"
 CHAIN_DOMAIN = "ludoteca/2 chain"
+CHAIN_DOMAIN_4 = "ludoteca/4 chain"
+"""Format 4's chain: the header holds the seats as dealt, and each takeover is a chain event."""
 MAX_CONTRIBUTION = 64
 WITHHELD = "?"
 """Format 3: a seat that committed and never revealed enters the seed as ``?`` + its commitment."""
@@ -152,10 +154,21 @@ def canonical_json(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def chain_start(header: dict[str, Any]) -> str:
-    """Head 0 of a match's chain: SHA-256 of ``ludoteca/2 chain`` + newline + the canonical
-    JSON of the match header (game, params, table, commitment, contributions, players)."""
-    return hashlib.sha256(CHAIN_DOMAIN.encode() + b"\n" + canonical_json(header)).hexdigest()
+def chain_start(header: dict[str, Any], domain: str = CHAIN_DOMAIN) -> str:
+    """Head 0 of a match's chain: SHA-256 of ``ludoteca/2 chain`` (format 4: ``ludoteca/4
+    chain``) + newline + the canonical JSON of the match header (game, params, table,
+    commitment, contributions, players)."""
+    return hashlib.sha256(domain.encode() + b"\n" + canonical_json(header)).hexdigest()
+
+
+def takeover_event(seat: int, level: str | None) -> dict[str, Any]:
+    """Format 4: the chain event of a bot taking a person's seat over after the step it
+    follows (``{"event": "takeover", "seat": S, "level": L}``, no ``level`` key when there is
+    none); it extends the head like a step (``chain_next``)."""
+    event: dict[str, Any] = {"event": "takeover", "seat": seat}
+    if level is not None:
+        event["level"] = level
+    return event
 
 
 def chain_next(head: str, step: dict[str, Any]) -> str:
@@ -168,9 +181,10 @@ def chain_next(head: str, step: dict[str, Any]) -> str:
 class Deal:
     """Where a match's seed comes from.
 
-    Format 3: the server's ``secret``, the ``table`` id, and per seat its ``commitments`` (None
-    for a bot or a person who committed to nothing), its revealed ``contributions`` and their
-    ``salts`` (None where nothing was revealed). Format 2 (older records): one contribution per
+    Format 3 and 4: the server's ``secret``, the ``table`` id, and per seat its ``commitments``
+    (None for a bot or a person who committed to nothing), its revealed ``contributions`` and
+    their ``salts`` (None where nothing was revealed); ``record_format`` 4 says the match's
+    chain is format 4's (its seed is format 3's). Format 2 (older records): one contribution per
     seat and no commitments. Format 1 (older records, bare positions in tests): the secret is the
     seed itself.
     """
@@ -180,9 +194,12 @@ class Deal:
     contributions: tuple[str | None, ...] | None = None
     commitments: tuple[str | None, ...] | None = None
     salts: tuple[str | None, ...] | None = None
+    record_format: int | None = None
 
     @property
     def format(self) -> int:
+        if self.record_format is not None and self.commitments is not None:
+            return self.record_format
         if self.contributions is None:
             return 1
         return 2 if self.commitments is None else 3

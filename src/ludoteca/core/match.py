@@ -21,7 +21,15 @@ from .errors import (
     ReplayError,
     StaleVersionError,
 )
-from .fairness import Deal, chain_next, chain_start, fingerprint
+from .fairness import (
+    CHAIN_DOMAIN,
+    CHAIN_DOMAIN_4,
+    Deal,
+    chain_next,
+    chain_start,
+    fingerprint,
+    takeover_event,
+)
 from .game import Game
 from .outcome import Event, Outcome
 from .record import Actor, MatchRecord, Player, Step
@@ -74,8 +82,11 @@ class Match:
             if given is not None and len(given) != count:
                 raise ValueError(f"{count} seats but {len(given)} {name} given")
         self.steps: list[Step] = []
-        self.chain = [chain_start(self.header())]
-        """The chain's head after each version (index = version)."""
+        domain = CHAIN_DOMAIN_4 if self.deal.format >= 4 else CHAIN_DOMAIN
+        self.chain = [chain_start(self.header(), domain)]
+        """The chain's head after each version (index = version); format 4: after the step and
+        the takeovers it led to."""
+        self._take_overs()
 
     def __repr__(self) -> str:  # never the seed: reprs end up in logs
         return f"<Match {self.game.spec.id} {self.fingerprint} v{self.version}>"
@@ -110,15 +121,18 @@ class Match:
 
     def header(self) -> JSON:
         """What the chain starts from: the match as it was dealt, before any action (format 3
-        adds every seat's commitment). A seat a bot took over later is a person's here, so the
-        chain is the same before and after the takeover, and for whoever verifies the record."""
+        adds every seat's commitment; format 4 has the seats as dealt: a seat a bot took over
+        later is the person's, ``{name, bot: false}``, its takeover a chain event)."""
+        players = self.players
+        if self.deal.format >= 4:
+            players = [p.as_dealt() for p in players]
         header: JSON = {
             "game": self.game.spec.id,
             "params": self.params,
             "table": self.deal.table,
             "commitment": self.commitment,
             "contributions": list(self.deal.contributions or ()),
-            "players": [p.as_dealt().to_json() for p in self.players],
+            "players": [p.to_json() for p in players],
         }
         if self.deal.commitments is not None:
             header["commitments"] = list(self.deal.commitments)
@@ -159,7 +173,30 @@ class Match:
         self.state = prepared.state
         self.steps.append(step)
         self.chain.append(chain_next(self.chain[-1], step.to_json()))
+        self._take_overs()
         return prepared.events
+
+    def take_over(self, seat: int, level: str | None) -> None:
+        """A bot takes the person's seat over after the step just committed (a turn-based table
+        after too many timeouts, or a person who resigned): the seat is the bot's from now on
+        (``bot_from`` = this version) and, format 4, the takeover extends the chain's head at
+        this version. Earlier formats only mark the seat (their chain never bound a takeover)."""
+        if self.players[seat].bot_from is not None:
+            raise ValueError(f"seat {seat} was already taken over")
+        self.players[seat] = Player(self.players[seat].name, True, level, self.version)
+        self.chain[-1] = self._unbound  # every takeover at this version again, in seat order
+        self._take_overs()
+
+    def _take_overs(self) -> None:
+        """Format 4: extend the head with the takeover of every seat taken over at this version
+        (a match rebuilt from its final seats: a record replayed, a table read again), in the
+        order of the seats however many are taken over at once (as the verifiers link them)."""
+        self._unbound = self.chain[-1]
+        if self.deal.format < 4:
+            return
+        for seat, player in enumerate(self.players):
+            if player.bot_from == self.version:
+                self.chain[-1] = chain_next(self.chain[-1], takeover_event(seat, player.level))
 
     def act(self, seat: int, text: str, by: Actor = "player") -> list[Event]:
         """Apply ``seat``'s action text, or raise (state untouched) saying why not."""

@@ -20,14 +20,15 @@ from .outcome import Outcome
 from .signing import Signature, SigningKey
 from .spec import JSON
 
-RECORD_FORMAT = 3
-FORMATS = (1, 2, 3)
+RECORD_FORMAT = 4
+FORMATS = (1, 2, 3, 4)
 _COMMON = {"format", "game", "params", "commitment", "fingerprint", "seed", "players", "actions"}
 _SIGNED = _COMMON | {"outcome", "table", "contributions", "secret", "chain", "signature"}
 FORMAT_FIELDS = {
     1: _COMMON | {"outcome"},
     2: _SIGNED,
     3: _SIGNED | {"commitments", "salts"},
+    4: _SIGNED | {"commitments", "salts"},
 }
 Actor = Literal["player", "bot", "table"]
 ACTORS: tuple[Actor, ...] = ("player", "bot", "table")
@@ -170,6 +171,7 @@ class MatchRecord:
             tuple(self.contributions),
             tuple(self.commitments),
             tuple(self.salts),
+            self.format if self.format >= 4 else None,
         )
 
     def dumps(self) -> str:
@@ -182,7 +184,7 @@ class MatchRecord:
             raise RecordError("a record is a JSON object")
         form = data.get("format")
         if type(form) is not int or form not in FORMATS:
-            raise RecordError(f"unknown record format {form!r} (expected 1, 2 or 3)")
+            raise RecordError(f"unknown record format {form!r} (expected 1, 2, 3 or 4)")
         known = FORMAT_FIELDS[form]
         unknown = sorted(set(data) - known)
         if unknown:
@@ -265,6 +267,30 @@ def _seat_seeds(
                 "and only by a seat that committed"
             )
     return commitments, salts
+
+
+def seats_problem(record: MatchRecord) -> str | None:
+    """Format 4: why the seats do not fit the steps and the deal, or None (``docs/fairness.md``,
+    the seats). A bot's seat (``bot`` and no ``bot_from``) commits to nothing and every one of
+    its steps is ``by: "bot"``; a person's seat's steps are ``player`` or ``table`` (the clock
+    ran out); a seat a bot took over after step ``bot_from`` (at most the number of steps) is a
+    person's up to that step and the bot's after it."""
+    players, steps = record.players, record.actions
+    for seat, (player, promised) in enumerate(zip(players, record.commitments, strict=True)):
+        if player.bot and player.bot_from is None and promised is not None:
+            return f"seat {seat} is a bot's, and a bot commits to nothing"
+        if player.bot_from is not None and player.bot_from > len(steps):
+            return (
+                f"seat {seat} was taken over after step {player.bot_from}, "
+                f"but the match has {len(steps)} steps"
+            )
+    for n, step in enumerate(steps, 1):
+        player = players[step.seat]
+        bot = player.bot and (player.bot_from is None or n > player.bot_from)
+        if bot != (step.by == "bot"):
+            whose = "a bot's" if bot else "a person's"
+            return f"step {n}: seat {step.seat} is {whose} at this step, so 'by' is not {step.by!r}"
+    return None
 
 
 def _players(players: Any) -> list[Player]:

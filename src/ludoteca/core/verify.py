@@ -1,5 +1,6 @@
-"""Checking a finished match record: form, signature, commitment, each seat's reveal, seed,
-re-deal, every action, the chain, the outcome, and any receipts kept (``docs/records.md``)."""
+"""Checking a finished match record: form, signature, the seats (format 4), commitment, each
+seat's reveal, seed, re-deal, every action, the chain, the outcome, and any receipts kept
+(``docs/records.md``)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from .fairness import commitment, is_hex64, seat_commitment
 from .game import Game
 from .match import Match
 from .outcome import Outcome
-from .record import MatchRecord, RecordError
+from .record import MatchRecord, RecordError, seats_problem
 from .signing import key_fingerprint
 from .spec import JSON
 
 CHECKS = (
     "record",
     "signature",
+    "seats",
     "commitment",
     "reveal",
     "seed",
@@ -136,6 +138,10 @@ def verify(
         }
     elif trusted_keys is not None or receipts:
         return _failed("signature", "a format-1 record is neither signed nor chained")
+    if record.format >= 4:
+        problem = seats_problem(record)
+        if problem:
+            return _failed("seats", problem)
     secret = record.secret if record.format >= 2 else record.seed
     if secret is None or record.seed is None:
         return _failed("commitment", "the seed is not revealed: the match is not over")

@@ -75,6 +75,7 @@ class ErrorCode(StrEnum):
     INVALID_ACTION = "invalid_action"
     ILLEGAL_ACTION = "illegal_action"
     STALE_VERSION = "stale_version"
+    RESIGN_LATER = "resign_later"
     SPECTATOR = "spectator"
     NO_HELLO = "no_hello"
     BAD_JSON = "bad_json"

@@ -215,6 +215,7 @@ class Lobby:
                 clean_name(name, f"Player {row.seat + 1}"),
                 token_hash(token),
             )
+            row.commitment = row.contribution = row.salt = None  # nothing of whoever sat before
             await self.storage.update_seat(table_id, row)
             full = not any(s.kind == SeatKind.OPEN for s in table.seats)
         held = self.residency.held.get(table_id)
@@ -244,6 +245,9 @@ class Lobby:
                     None,
                     False,
                 )
+                # a freed seat's commitment is cleared for everyone, as the store clears it:
+                # the next person in this seat must not reveal (or inherit) it
+                row.commitment = row.contribution = row.salt = None
             elif table.row.status == Status.PLAYING:
                 row.away = True
             else:
@@ -274,6 +278,7 @@ class Lobby:
                 if row.kind == SeatKind.OPEN:
                     row.kind, row.level = SeatKind.BOT, settings.fill_level
                     row.name = bot_name(settings.fill_level, row.seat)
+                    row.commitment = row.contribution = row.salt = None  # a bot has none
             try:
                 await table.start()
             except ConflictError:  # started at another process meanwhile (the lock is held)

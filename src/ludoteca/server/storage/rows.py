@@ -61,7 +61,7 @@ class TableRow:
     version: int = 0
     outcome: dict[str, Any] | None = None
     seats: list[SeatRow] = field(default_factory=list)
-    format: int = 3
+    format: int = 4  # new tables: record format 4 (core.record.RECORD_FORMAT)
     owner: str | None = field(default=None, repr=False)  # who opened it (a digest), if anyone
     revealing_at: float | None = None  # when a starting table closed its commitments
     pace: str = REAL_TIME  # or TURN_BASED (revision 0007)

@@ -198,9 +198,18 @@ class Ledger:
         if outcome is not None:
             self.row.status, self.row.outcome = Status.OVER, outcome
         if seat is not None:
+            if seat.bot_from == step.seq and self.seats[step.seat].bot_from is None:
+                self.take_over(seat)
             self.seats[step.seat] = seat
         self.log.append(LogEntry(step.seq, step.seat, actor(step.by), step.action, events, step.at))
         self.revision += 1
+
+    def take_over(self, seat: SeatRow) -> None:
+        """A bot took the person's seat over with the step just recorded: the match marks the
+        seat the bot's from this version, and (format 4) its chain binds the takeover."""
+        match = self.match
+        assert match is not None
+        match.take_over(seat.seat, seat.level)
 
 
 __all__ = ["Ledger", "LogEntry", "actor", "token_hash"]

@@ -173,6 +173,10 @@ class Replica:
             return
         ledger.replay(await storage.load_actions(ledger.id, after=match.version, upto=row.version))
         ledger.row = row
+        if [s.bot_from for s in row.seats] != [p.bot_from for p in match.players]:
+            # a seat taken over between steps (a resign) at another process: the match is dealt
+            # again from the stored seats, so its chain binds the takeover where it was made
+            ledger.begin(await storage.load_actions(ledger.id, upto=row.version))
 
 
 __all__ = ["Replica"]

@@ -1,6 +1,11 @@
 """A person resigns: a bot of the table's level plays their seat from the next step on, marked
 as the record marks any takeover (``bot_from``), and the match goes on under the game's rules.
-Rated, a seat a bot took over is placed last whatever the bot then does (``docs/accounts.md``)."""
+Rated, a seat a bot took over is placed last whatever the bot then does (``docs/accounts.md``).
+
+The chain binds each takeover at the version it was made (format 4), every takeover of one
+version in the order of the seats, as the verifiers link them; so a second seat cannot be handed
+over at a version where another already was (a receipt taken between the two would no longer
+match the record): that resign is ``resign_later``, to be sent again after the next step."""
 
 from __future__ import annotations
 
@@ -10,26 +15,40 @@ from ludoteca.server.storage import ConflictError
 
 from .table import Table
 
+ATTEMPTS = 3
+"""How often a resign is tried again when another process stored a step meanwhile."""
+
 
 async def resign(table: Table, seat: int) -> None:
     """The person at ``seat`` resigns; Rejected (nothing changed) before the deal, after the
-    end, for a seat a bot already plays, or when a step was stored meanwhile (ask again)."""
-    async with table.lock:
-        if table.match is None or table.status in (Status.OPEN, Status.STARTING):
-            raise Rejected(ErrorCode.NOT_STARTED, "the match has not been dealt yet")
-        if table.status != Status.PLAYING:
-            raise Rejected(ErrorCode.MATCH_OVER, "the match is over")
-        row = table.seats[seat]
-        if row.kind != SeatKind.HUMAN:
-            raise Rejected(ErrorCode.NOT_YOUR_TURN, "a bot plays this seat already")
-        level, version = table.services.settings.table_level, table.version
-        try:
-            await table.services.storage.take_over(table.id, seat, level, version)
-        except ConflictError:
-            await table.catch_up()
-            raise Rejected(
-                ErrorCode.STALE_VERSION, "the table moved on meanwhile: resign again"
-            ) from None
-        row.kind, row.level, row.bot_from, row.away = SeatKind.BOT, level, version, False
-    log("resigned", table=table.id, seat=seat, after=version)
-    await table.after_change()
+    end, for a seat a bot already plays, or at a version where another seat was just handed to
+    a bot. A step stored meanwhile by another process is read and the resign tried again."""
+    for attempt in range(ATTEMPTS):
+        async with table.lock:
+            if table.match is None or table.status in (Status.OPEN, Status.STARTING):
+                raise Rejected(ErrorCode.NOT_STARTED, "the match has not been dealt yet")
+            if table.status != Status.PLAYING:
+                raise Rejected(ErrorCode.MATCH_OVER, "the match is over")
+            row = table.seats[seat]
+            if row.kind != SeatKind.HUMAN:
+                raise Rejected(ErrorCode.NOT_YOUR_TURN, "a bot plays this seat already")
+            level, version = table.services.settings.table_level, table.version
+            if any(s.bot_from == version for s in table.seats):
+                raise Rejected(
+                    ErrorCode.RESIGN_LATER,
+                    "another seat was handed to a bot at this move: resign after the next move",
+                )
+            try:
+                await table.services.storage.take_over(table.id, seat, level, version)
+            except ConflictError:
+                await table.catch_up()
+                if attempt + 1 == ATTEMPTS:
+                    raise Rejected(
+                        ErrorCode.STALE_VERSION, "the table moved on meanwhile: resign again"
+                    ) from None
+                continue
+            row.kind, row.level, row.bot_from, row.away = SeatKind.BOT, level, version, False
+            table.ledger.take_over(row)  # the match marks it and its chain binds it (format 4)
+        log("resigned", table=table.id, seat=seat, after=version)
+        await table.after_change()
+        return

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 from ludoteca.core import Deal
 from ludoteca.core.fairness import contribution_problem, is_hex64, salt_problem, seat_commitment
-from ludoteca.server.messages import ErrorCode
+from ludoteca.server.messages import ErrorCode, Rejected
 from ludoteca.server.storage import SeatRow, TableRow
 
 
 def deal_of(row: TableRow) -> Deal:
-    """Where the match's seed comes from: format 3, the secret and every person's commitment,
-    reveal and salt; format 2 (tables stored before seats committed), the secret and the
-    revealed seeds; format 1, the stored seed itself."""
+    """Where the match's seed comes from: format 3 and 4, the secret and every person's
+    commitment, reveal and salt; format 2 (tables stored before seats committed), the secret and
+    the revealed seeds; format 1, the stored seed itself. A seat a bot took over during the match
+    (``bot_from``) was a person's when it was dealt: its seeds count as they did then."""
     if row.format < 2:
         return Deal(row.seed)
-    # a seat a bot took over (bot_from) was a person's at the deal: its seed still counts
     people = [
         s if s.kind == "human" or s.bot_from is not None else SeatRow(s.seat, s.kind, s.name)
         for s in row.seats
@@ -33,7 +33,8 @@ def deal_of(row: TableRow) -> Deal:
         return Deal(row.seed, row.id, contributions)
     commitments = tuple(s.commitment for s in people)
     salts = tuple(s.salt for s in people)
-    return Deal(row.seed, row.id, contributions, commitments, salts)
+    form = row.format if row.format >= 4 else None
+    return Deal(row.seed, row.id, contributions, commitments, salts, form)
 
 
 def commitment_problem(text: object) -> str | None:
@@ -60,6 +61,23 @@ def reveal_problem(seat: SeatRow, seed: object, salt: object) -> tuple[ErrorCode
             f"(sha256 gives {seat_commitment(seed, salt)}, you committed to {seat.commitment})"
         )
     return None
+
+
+def repeated_reveal(row: TableRow, seat: int, seed: object, salt: object) -> bool:
+    """True when ``seat`` already revealed exactly this seed and salt (a client that sent its
+    reveal twice, or a retry: accepted, nothing changes, before or after the deal); Rejected
+    (``bad_reveal``) when it revealed something else; False when it has not revealed."""
+    if row.format < 3:
+        return False
+    given = row.seats[seat]
+    if given.contribution is None:
+        return False
+    if seed == given.contribution and salt == given.salt:
+        return True
+    raise Rejected(
+        ErrorCode.BAD_REVEAL,
+        "your seat already revealed a different seed and salt: a reveal cannot change",
+    )
 
 
 def people(row: TableRow) -> list[SeatRow]:

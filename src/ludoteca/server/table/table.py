@@ -36,7 +36,7 @@ from .clock import next_turn_start
 from .driver import Driver
 from .ledger import Ledger, LogEntry
 from .replication import Replica
-from .seeding import commitment_problem, reveal_problem
+from .seeding import commitment_problem, repeated_reveal, reveal_problem
 from .services import Services
 from .views import SeatView, Views
 
@@ -217,9 +217,13 @@ class Table:
 
     async def reveal(self, seat: int, seed: object, salt: object) -> None:
         """The person at ``seat`` reveals the seed and salt they committed to, once the
-        commitments are closed; when the last person waiting has revealed, the match is dealt."""
+        commitments are closed; when the last person waiting has revealed, the match is dealt.
+        The same reveal again (a client that sent it twice, a retry) is accepted and changes
+        nothing, before or after the deal; a different one is ``bad_reveal``."""
         async with self.lock:
             await self.current()  # clustered: the row as stored, not a copy behind it
+            if repeated_reveal(self.row, seat, seed, salt):
+                return
             self._refuse_once_dealt()
             if self.row.revealing_at is None:
                 raise Rejected(

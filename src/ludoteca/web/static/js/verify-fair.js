@@ -1,4 +1,4 @@
-// The verify page's format-2 and format-3 part (docs/fairness.md, docs/records.md): which checks a
+// The verify page's format-2, 3 and 4 part (docs/fairness.md, docs/records.md): which checks a
 // record gets, their names and details (signature, secret, each seat's reveal against its
 // commitment, seed, chain, receipts), the key that signed
 // next to the keys this server publishes, what a format-1 record cannot prove, and the receipts
@@ -12,6 +12,8 @@ import { parseReceipts, receiptsFor } from "./receipts.js";
 const FORMAT_1 = ["record", "commitment", "browser", "redeal", "actions", "outcome"];
 const FORMAT_2 = ["record", "signature", "commitment", "browser", "seed", "redeal", "actions", "chain", "outcome"];
 const FORMAT_3 = ["record", "signature", "commitment", "browser", "reveal", "seed", "redeal", "actions", "chain", "outcome"];
+// format 4: who played each step against the seats, and bots committed to nothing
+const FORMAT_4 = ["record", "signature", "seats", "commitment", "browser", "reveal", "seed", "redeal", "actions", "chain", "outcome"];
 
 let published = null;
 
@@ -28,7 +30,8 @@ export function isFormat2(record) {
 /** The checks shown for a record, in the order the server makes them. */
 export function stepsFor(record, receipts) {
   if (!isFormat2(record)) return FORMAT_1;
-  const steps = Number(record.format) >= 3 ? FORMAT_3 : FORMAT_2;
+  const form = Number(record.format);
+  const steps = form >= 4 ? FORMAT_4 : form >= 3 ? FORMAT_3 : FORMAT_2;
   return receipts && receipts.length ? [...steps, "receipt"] : steps;
 }
 

@@ -238,6 +238,7 @@ export function mount(root, [tableId]) {
         ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) }, shell.invite, gameName(game(), msg.table.game))
         : null,
       msg && deal.panel(msg, shell.seat),
+      msg && deal.alarm(msg, shell.seat),
     ]);
     const over = Boolean(msg && msg.view && msg.view.over);
     if (over) loadEnding();
@@ -387,6 +388,7 @@ export function mount(root, [tableId]) {
     if (message.type === "welcome") {
       shell.seat = message.seat;
       debug.seat = message.seat;
+      deal.connected();
       if (message.seat === null && seatAt(tableId)) dropSeat(tableId);
     } else if (message.type === "state") {
       onState(message);

@@ -6,7 +6,11 @@
 // table's own commitment is shown (on the first state message of an open or starting table whose
 // seat does not show it, and again whenever the person changes the seed), and the seed and salt
 // as soon as the table says the reveals are open (`revealing`) and shows this seat's commitment
-// as the one the page made. It never reveals before that. While the table is starting the panel
+// as the one the page made. It never reveals before that, and it sends each commitment and its
+// reveal once per connection (state messages that arrive before the server has applied what was
+// sent still show the seat without it: sending again raced the deal and got `already_dealt`; a
+// new connection, told by `connected()`, may send them again, and the server accepts the same
+// reveal twice). While the table is starting the panel
 // says whose commitment or reveal the deal still waits for and counts down to `deal_by`.
 
 import { h } from "../dom.js";
@@ -51,7 +55,7 @@ function readAll() {
 
 function keep(tableId, entry) {
   const all = readAll();
-  all[tableId] = { ...entry, at: Date.now() };
+  all[tableId] = { ...(all[tableId] || {}), ...entry, at: Date.now() };
   const recent = Object.entries(all)
     .sort((a, b) => (b[1].at || 0) - (a[1].at || 0))
     .slice(0, MAX_TABLES);
@@ -89,7 +93,8 @@ export function createDeal(tableId, send, redraw) {
   const own = seedFor(tableId);
   // commitment: of the current seed and salt (null while it is computed); each state message that
   // does not show it yet sends it again
-  const state = { seed: own.seed, salt: own.salt, commitment: null, draft: null, problem: null, msg: null, seat: null };
+  // sentCommit / sentReveal: what this connection already sent (reset by connected())
+  const state = { seed: own.seed, salt: own.salt, commitment: null, draft: null, problem: null, msg: null, seat: null, sentCommit: null, sentReveal: false };
 
   async function recompute() {
     const seed = state.seed;
@@ -105,17 +110,49 @@ export function createDeal(tableId, send, redraw) {
     return msg && msg.table.format >= 2 && (msg.table.status === "open" || msg.table.status === "starting");
   }
 
+  // What this browser was shown, kept with its seed: the table's commitment when it first held
+  // a seat here (`server`), and its own commitment once the table took its reveal (`revealed`).
+  // The page reveals only while the table still shows the commitment it sat at, and says plainly
+  // when the table later disagrees with either (alarm()).
+  function remember(msg, seat) {
+    if (!msg || msg.table.format < 3 || seat === null) return;
+    const row = msg.table.seats[seat];
+    const kept = readAll()[tableId] || {};
+    if (!row || (row.kind !== "human" && !row.bot_from)) return;
+    if (!kept.server && row.kind === "human") keep(tableId, { server: msg.table.commitment });
+    if (!kept.revealed && row.contributed && state.commitment && row.commitment === state.commitment) keep(tableId, { revealed: state.commitment });
+  }
+
+  /** What the table shows that disagrees with what this browser was shown: [code, values]. */
+  function disagreements(msg, seat) {
+    if (!msg || msg.table.format < 3 || seat === null) return [];
+    const kept = readAll()[tableId] || {};
+    const row = msg.table.seats[seat];
+    const found = [];
+    if (kept.server && msg.table.commitment !== kept.server) found.push(["secret", { shown: kept.server, now: msg.table.commitment }]);
+    if (kept.revealed && row && row.commitment !== kept.revealed) found.push(["commitment", { shown: kept.revealed, now: row.commitment || "—" }]);
+    const given = msg.view && msg.view.contributions;
+    if (kept.revealed && given && given[seat] == null) found.push(["withheld", {}]);
+    return found;
+  }
+
   function sendIfDue() {
     const msg = state.msg;
     if (!open(msg) || state.seat === null || !state.commitment) return;
     const row = msg.table.seats[state.seat];
     if (!row || row.kind !== "human") return;
+    const kept = readAll()[tableId] || {};
+    if (kept.server && msg.table.commitment !== kept.server) return; // not against another secret
     if (!msg.table.revealing) {
-      if (row.commitment !== state.commitment) send({ type: "commit", commitment: state.commitment });
+      if (row.commitment !== state.commitment && state.sentCommit !== state.commitment) {
+        if (send({ type: "commit", commitment: state.commitment })) state.sentCommit = state.commitment;
+      }
       return;
     }
     // the reveals are open: reveal only the seed of the commitment the table shows for this seat
-    if (!row.contributed && row.commitment === state.commitment) send({ type: "reveal", seed: state.seed, salt: state.salt });
+    if (!row.contributed && row.commitment === state.commitment && !state.sentReveal) {
+      if (send({ type: "reveal", seed: state.seed, salt: state.salt })) state.sentReveal = true;
+    }
   }
 
   function use(event) {
@@ -194,11 +231,28 @@ export function createDeal(tableId, send, redraw) {
   }
 
   return {
+    /** A new connection (its welcome): what the last one sent may not have arrived. */
+    connected() {
+      state.sentCommit = null;
+      state.sentReveal = false;
+    },
     /** Remember the state and send the seed if the table waits for it. */
     onState(msg, seat) {
       state.msg = msg;
       state.seat = seat;
+      remember(msg, seat);
       sendIfDue();
+    },
+    /** A plain alarm when the table disagrees with what this browser kept (null otherwise). */
+    alarm(msg, seat) {
+      const found = disagreements(msg, seat);
+      if (!found.length) return null;
+      return h(
+        "section",
+        { class: "panel fair-alarm", role: "alert", "aria-labelledby": "fair-alarm-title" },
+        h("h2", { id: "fair-alarm-title" }, icon("cross"), t("fair.alarm.title")),
+        found.map(([code, values]) => h("p", { "data-fair-problem": code }, t(`fair.alarm.${code}`, values))),
+      );
     },
     /** The panel while the table is open or starting (null otherwise). */
     panel(msg, seat) {
