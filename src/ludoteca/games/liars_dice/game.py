@@ -51,7 +51,7 @@ class LiarsDiceGame(Game[LiarsState, Action]):
             params.get("rounds", ROUNDS[0]),
             params.get("bidding", BIDDING[0]),
             rng,
-            events,
+            events=events,
         )
 
     def players(self, state: LiarsState) -> int:

@@ -169,7 +169,7 @@ def to_move(state: LiarsState) -> int | None:
 
 
 def setup(
-    players: int, dice: int, rounds: str, bidding: str, rng: Stream, events: Log
+    players: int, dice: int, rounds: str, bidding: str, rng: Stream, *, events: Log
 ) -> LiarsState:
     """Draw the first round's starter among the seats, then roll every cup."""
     state = LiarsState.empty(players, dice, rounds == ONE, bidding == RESET_FACE)
