@@ -43,12 +43,8 @@ def chance_true(hand: list[int], total: int, quantity: int, face: int) -> float:
 def favourite(hand: list[int]) -> int:
     """The face most of ``hand`` counts for (sixes count for every face), ties to the higher."""
     wild = hand.count(WILD)
-    best, most = WILD, wild
-    for face in range(1, FACES):
-        n = hand.count(face) + wild
-        if n >= most:
-            best, most = face, n
-    return best
+    counts = [(hand.count(f) + (wild if f != WILD else 0), f) for f in range(1, FACES + 1)]
+    return max(counts)[1]
 
 
 def raise_of(actions: list[Action], hand: list[int]) -> Bid | None:
