@@ -8,7 +8,7 @@ from typing import Any
 from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
 from ludoteca.core.encoding import Encoding
 from ludoteca.core.game import Words
-from ludoteca.core.spec import Chance, Option
+from ludoteca.core.spec import Board, Chance, Option
 
 from . import notation, rules, view
 from .bot import HeuristicBot
@@ -29,6 +29,9 @@ class LiarsDiceGame(Game[LiarsState, Action]):
         chance=Chance.SAMPLED,
         perfect_information=False,
         constant_sum=True,
+        board=Board(
+            "liars-dice.js", parts=("liars-text.js",), styles=("liars-dice.css",), words="liars"
+        ),
         options=(
             Option("dice", tuple(range(1, MAX_DICE + 1)), MAX_DICE),
             Option("rounds", ROUNDS, ROUNDS[0]),
