@@ -34,9 +34,7 @@ export function soundOf(event) {
 }
 
 export function seatLabel(seat, view, seatName) {
-  const pos = view && view.position;
-  const count = pos ? pos.counts[seat] : 0;
-  return { mark: h("span", { class: "ld-seat-mark", "aria-hidden": "true" }, String(count)), text: t("liars.cup_of", { count }) };
+  return null;
 }
 
 export function seatFacts(seat, view, seatName) {
