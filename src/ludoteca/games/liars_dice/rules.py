@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Self
 
 from ludoteca.core import Event, Outcome, State, Stream
 
@@ -121,9 +120,10 @@ class LiarsState(State):
     showdown: list[int]  # the last challenge: round, challenger, bidder, quantity, face, count
     lifted: list[list[int]]  # the cups lifted at the last challenge
 
-    @classmethod
-    def empty(cls, players: int, start: int, one_round: bool, reset_face: bool) -> LiarsState:
-        state = cls.__new__(cls)
+    @staticmethod
+    def empty(players: int, start: int, one_round: bool, reset_face: bool) -> LiarsState:
+        """A blank position (no ``__init__``: the compiled class is made by ``__new__``)."""
+        state = LiarsState.__new__(LiarsState)
         state.players = players
         state.start = start
         state.one_round = one_round
@@ -142,8 +142,8 @@ class LiarsState(State):
         state.lifted = []
         return state
 
-    def clone(self) -> Self:
-        copy = type(self).__new__(type(self))
+    def clone(self) -> LiarsState:
+        copy = LiarsState.__new__(LiarsState)
         copy.rng = self.rng.clone()
         copy.players = self.players
         copy.start = self.start
