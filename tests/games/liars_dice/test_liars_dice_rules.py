@@ -4,6 +4,7 @@ sees, and the rule of thumb."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -14,7 +15,10 @@ from ludoteca.core import (
     InvalidActionError,
     InvalidParamsError,
     InvalidPositionError,
+    Match,
     Stream,
+    decide,
+    verify,
 )
 from ludoteca.games import get
 from ludoteca.games.liars_dice.bot import HeuristicBot, chance_true, favourite
@@ -190,3 +194,24 @@ def test_the_rule_of_thumb() -> None:
     assert GAME.action_to_text(state, bot.choose(GAME, state, 0, rng)) == "liar"
     assert chance_true([2, 6], 6, 2, 2) == 1.0 and chance_true([2, 6], 6, 7, 2) == 0.0
     assert chance_true([1, 1], 4, 1, 6) == pytest.approx(1 - (5 / 6) ** 2)
+
+
+def test_a_record_keeps_the_table_options_and_verifies() -> None:
+    """The options are the match's params: the record carries them, verifying it replays that
+    table, and a record naming an option the game does not have fails."""
+    match = Match(
+        GAME, {"players": 3, "dice": 1, "rounds": "one", "bidding": "reset-quantity"}, "o"
+    )
+    rng, bot = random.Random(2), GAME.heuristic_bot()
+    while (seat := match.to_move) is not None:
+        action = decide(bot, GAME, match.state, seat, rng)
+        match.act(seat, GAME.action_to_text(match.state, action), by="bot")
+    record = json.loads(match.record().dumps())
+    assert record["params"] == {
+        "players": 3,
+        "dice": 1,
+        "rounds": "one",
+        "bidding": "reset-quantity",
+    }
+    assert verify(record, get).ok
+    assert not verify({**record, "params": {**record["params"], "dice": 9}}, get).ok
