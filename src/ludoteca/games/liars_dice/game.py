@@ -9,6 +9,7 @@ from ludoteca.core import JSON, Bot, Event, Game, GameSpec, Outcome, Stream
 from ludoteca.core.encoding import Encoding
 from ludoteca.core.game import Words
 from ludoteca.core.spec import Board, Chance, Option
+from ludoteca.games.words import Messages
 
 from . import notation, rules, view
 from .bot import HeuristicBot
@@ -105,4 +106,4 @@ class LiarsDiceGame(Game[LiarsState, Action]):
         return HeuristicBot()
 
     def words(self, lang: str) -> Words:
-        return LiarsDiceWords(lang)
+        return LiarsDiceWords(Messages(lang, self))
