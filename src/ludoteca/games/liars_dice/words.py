@@ -14,7 +14,7 @@ class LiarsDiceWords:
         self.m = m
 
     def who(self, seat: int) -> str:
-        return self.m.t("liars.seat", n=seat + 1)
+        return self.m.t("seat.unknown", n=seat + 1)
 
     def bid(self, quantity: int, face: int) -> str:
         return self.m.t("liars.bid_text", quantity=quantity, face=face)

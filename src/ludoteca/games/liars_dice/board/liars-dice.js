@@ -209,7 +209,8 @@ export function createBoard(ctx) {
     },
     revealed: () => null,
     keys: () => [
-      ["1–6 / ← →", t("liars.keys.face")],
+      ["1–6", t("liars.keys.face")],
+      ["← →", t("liars.keys.faces")],
       ["↑ ↓", t("liars.keys.quantity")],
       [t("keys.enter"), t("liars.keys.bid")],
       ["L", t("liars.keys.liar")],
