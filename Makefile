@@ -66,10 +66,11 @@ typecheck: $(TEST_STAMP)
 
 # the suite on two processes, then alone the few tests that judge server processes' timing under
 # kills and pauses (the `solo` mark), so that the other process's load never skews them
-# (pytest's status 5 is "no test selected": PYTEST_ARGS may select tests of one part only)
+# (pytest's status 5 is "no test selected": PYTEST_ARGS may select tests of one part only); each
+# run ends with its slowest tests, the place to look when the suite nears its 20 minutes
 pytest: $(TEST_STAMP) $(NATIVE_STAMP) browser nginx
-	$(BIN)/python -m pytest -n 2 -m "not solo" $(PYTEST_ARGS) || [ $$? = 5 ]
-	$(BIN)/python -m pytest -m solo $(PYTEST_ARGS) || [ $$? = 5 ]
+	$(BIN)/python -m pytest -n 2 -m "not solo" --durations=15 $(PYTEST_ARGS) || [ $$? = 5 ]
+	$(BIN)/python -m pytest -m solo --durations=15 $(PYTEST_ARGS) || [ $$? = 5 ]
 
 # lint, types, compiling the rules and installing Chromium/nginx side by side (two at a time: they
 # use different cores, or wait on the network), after the tools are installed; then the suite

@@ -82,7 +82,10 @@ def match_seed(record: dict) -> str:
 def chain(record: dict) -> list:
     """The chain's head after each version: header, then one link per step."""
     header = {k: record[k] for k in ("game", "params", "table", "commitment", "contributions")}
-    header["players"] = record["players"]
+    # each seat as it was dealt: a seat a bot took over later (bot_from) was a person's
+    header["players"] = [
+        {"name": p["name"], "bot": False} if "bot_from" in p else p for p in record["players"]
+    ]
     if record["format"] == 3:
         header["commitments"] = record["commitments"]
     heads = [hashlib.sha256(b"ludoteca/2 chain\n" + canonical(header)).hexdigest()]

@@ -126,7 +126,7 @@ SERVER_LAYERS = (
     ("logs",),
     ("messages",),
     ("storage", "signing"),
-    ("migrations", "cluster", "guards", "analysis", "background"),
+    ("migrations", "cluster", "guards", "analysis", "background", "publog"),
     ("table",),
     ("lobby", "notify", "accounts"),
     ("realtime", "site"),

@@ -186,6 +186,7 @@ def test_the_record_is_written_with_the_table_id_and_the_seed(tmp_path: Path) ->
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["table"] == "terminal-test"
     assert f"Table: terminal-test\nThe seed of the deal: {data['seed']}\n" in text
+    assert "\nNot rated: a match in the terminal is played here, not at a server.\n" in text
     assert f"The record of this match: {path.resolve()}" in text
     verdict = verify(data, get)
     assert verdict.ok, verdict
@@ -235,3 +236,19 @@ def test_a_real_terminal_sees_the_clock_tick_while_nobody_types(tmp_path: Path) 
     assert "\x1b[H\x1b[2J" in text  # drawn in place
     assert "\x1b7\r0:02\x1b8" in text  # the clock ticked with nobody typing
     assert "Your time ran out (0:03): the table plays" in text
+
+
+def test_resign_hands_the_seat_to_a_bot_and_the_record_still_verifies(tmp_path: Path) -> None:
+    path = tmp_path / "rec.json"
+    made, out, _ = table("dice-heroes", "1", "resign", record=path)
+    assert made.run() == 0
+    text = out.getvalue()
+    assert "You resign: a bot plays your seat to the end." in text
+    data = json.loads(path.read_text(encoding="utf-8"))
+    me = data["players"][0]
+    assert me["bot"] is True and me["level"] == "medium" and me["name"] == "you"
+    steps = data["actions"]
+    assert {s["by"] for s in steps[me["bot_from"] :] if s["seat"] == 0} == {"bot"}
+    assert any(s["by"] == "player" for s in steps[: me["bot_from"]] if s["seat"] == 0)
+    verdict = verify(data, get)
+    assert verdict.ok, verdict

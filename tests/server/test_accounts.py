@@ -390,24 +390,40 @@ def test_a_rated_match_against_bots_moves_the_rating_and_enters_the_history(
         json={"game": "heroes", "level": "random", "rated": True, "turn_seconds": 60},
     ).json()
     table, token = made["table"]["id"], made["token"]
+    waiting = kim.get(f"/api/tables/{table}/rating").json()
+    assert waiting == {"table": table, "rated": True, "state": "waiting", "changes": []}
     final = asyncio.run(play_to_the_end(server.ws_base, table, token))
     outcome = final["table"]["outcome"]
     won = outcome["winners"] == [0]
     result = "draw" if outcome["draw"] else "won" if won else "lost"
     deadline = time.monotonic() + seconds(20)
-    while not (profile := kim.get("/api/players/kim").json())["ratings"]:
+    while (ended := kim.get(f"/api/tables/{table}/rating").json())["state"] == "waiting":
         assert time.monotonic() < deadline, "the match was never rated"
         time.sleep(0.1)
+    profile = kim.get("/api/players/kim").json()
     rating = profile["ratings"]["heroes"]
     assert rating["matches"] == 1 and rating["provisional"] is True
-    assert rating["rating"] == pytest.approx(rating["mu"] - 3 * rating["sigma"], abs=0.1)
+    # the shown rating: 1500 + about 29.5 points per unit of mu, a whole number
+    assert rating["rating"] == round(1500 + 29.4809 * (rating["mu"] - 25))
+    assert rating["conservative"] == pytest.approx(rating["mu"] - 3 * rating["sigma"], abs=0.1)
     assert (rating["mu"] > 25) == won, "a win against the random anchor raises mu"
+    assert (rating["rating"] > 1500) == won
+    [moved] = ended["changes"]
+    assert ended["state"] == "rated"
+    assert moved == {
+        "seat": 0,
+        "name": "Kim",
+        "before": 1500,
+        "after": rating["rating"],
+        "change": rating["rating"] - 1500,
+        "provisional": True,
+    }
     assert rating["sigma"] < 25 / 3
     assert [h["table"] for h in rating["history"]] == [table]
     [match] = profile["matches"]
     assert match["table"] == table and match["rated"] is True
     assert match["result"] == result
-    assert match["change"] == pytest.approx(rating["rating"] - (25 - 25), abs=0.2)
+    assert match["change"] == rating["rating"] - 1500
     assert [p["bot"] for p in match["players"]] == [False, True]
     board = kim.get("/api/leaderboard/heroes").json()
     assert [p["name"] for p in board["players"]] == ["Kim"]

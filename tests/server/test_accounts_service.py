@@ -312,7 +312,26 @@ def test_a_finished_rated_table_is_rated_once_and_an_expired_one_forgotten() -> 
             rating = profile["ratings"]["dwarves"]
             assert rating["matches"] == 1 and rating["mu"] > 25
             assert [m["result"] for m in profile["matches"]] == ["won"]
-            assert profile["matches"][0]["change"] == pytest.approx(rating["rating"], abs=0.1)
+            assert profile["matches"][0]["change"] == rating["rating"] - 1500 > 0
+            said = await people.table_rating("t1")
+            assert said["state"] == "rated" and said["rated"] is True
+            assert said["changes"] == [
+                {
+                    "seat": 0,
+                    "name": "Mia",
+                    "before": 1500,
+                    "after": rating["rating"],
+                    "change": rating["rating"] - 1500,
+                    "provisional": True,
+                }
+            ]
+            assert (await people.table_rating("t2"))["rated"] is False, "expired: forgotten"
+            assert await people.table_rating("casual") == {
+                "table": "casual",
+                "rated": False,
+                "state": "casual",
+                "changes": [],
+            }
             assert await people.store.run(people.store.waiting_to_be_rated, None) == []
             with pytest.raises(Rejected) as refused:
                 await people.profile("nobody")
@@ -545,6 +564,8 @@ def test_accounts_that_signed_in_on_one_device_are_not_rated_against_each_other(
         assert await people.rate_finished() == 1
         reason = await people.store.run(people.store.not_rated, "farm")
         assert reason == "the accounts at seats 1 and 2 signed in from one device"
+        said = await people.table_rating("farm")
+        assert (said["state"], said["reason"], said["changes"]) == ("not_rated", reason, [])
         assert await people.failed_ratings() == 0, "a refusal is no failure"
         assert (await people.profile("dan2"))["ratings"] == {}
         dan = await people.profile("dan")

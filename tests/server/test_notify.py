@@ -137,7 +137,7 @@ def test_a_guests_seat_is_pushed_its_turn_encrypted_for_its_device_alone(
         other.decrypt(pushed.body)
     payload = mine.decrypt(pushed.body)
     assert payload["title"] == f"Du bist dran: {name_of('de')}"
-    assert f"Tisch {table}." in payload["body"]
+    assert table not in payload["body"], "the match is named by its game and people, not its id"
     assert "15.01.2027 09:00 (CET)" in payload["body"], "the deadline where the person is"
     assert payload["url"] == f"/table/{table}"
 

@@ -15,6 +15,7 @@ from ludoteca.core import MatchRecord
 from ludoteca.server.lobby.deadlines import Deadlines
 from ludoteca.server.lobby.lobby import Lobby, SeatRequest
 from ludoteca.server.messages import Rejected
+from ludoteca.server.notify.wording import turn_message
 from ludoteca.server.storage.memory import MemoryStorage
 from ludoteca.server.table.pacing import FIRED_TWICE
 from ludoteca.server.table.table import Table
@@ -350,3 +351,78 @@ def test_the_deadline_duty_passes_to_a_survivor_and_fires_what_came_due(
                 assert len(timed_out_turns(db, t.id)) == 1
 
     run(scenario)
+
+
+class Open:
+    """A page holding the table open for a seat (a Listener, as a websocket is)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def wake(self) -> None:
+        return None
+
+
+def test_nobody_is_told_of_a_turn_while_their_page_holds_the_table_open(
+    db: MemoryStorage,
+) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(db, clock) as lobby:
+            told = Told()
+            lobby.services.turns = told
+            table, _ = await two_people(lobby)
+            first = table.to_move()
+            assert first is not None
+            other = 1 - first
+            page = Open(other)
+            table.audience.listeners.add(page)  # the other person is looking at the table
+            count = len(told.turns)
+            await move(table)
+            while table.to_move() == first:
+                await move(table)
+            assert table.to_move() == other
+            assert len(told.turns) == count, "their page shows the turn: no push, no mail"
+            # a person at the table through another process is there too
+            table.audience.listeners.discard(page)
+            table.audience.elsewhere = {first}
+            await move(table)
+            while table.to_move() == other:
+                await move(table)
+            assert len(told.turns) == count
+            # the page closed: the next turn is told, naming who moved and what they did
+            table.audience.elsewhere = set()
+            await move(table)
+            while table.to_move() == first:
+                await move(table)
+            assert table.to_move() == other
+            [turn] = told.turns[count:]
+            assert turn.seat == other and turn.names == ("Ana", "Bruno")
+            assert turn.mover == first and turn.by == "player" and turn.events
+
+    run(scenario)
+
+
+def test_the_news_of_a_turn_names_who_moved_what_and_the_opponents_not_the_table() -> None:
+    placed = {"kind": "placed", "seat": 0, "role": "paladin", "room": 3}
+    turn = TurnBegan(
+        "Ud5AWxxk", "heroes", 1, 7, 1_800_000_000.0, ("Ana", "Bruno"), 0, "player", (placed,)
+    )
+    en = turn_message(turn, "en", "Europe/Lisbon")
+    assert en.title == "Your turn: Heroes & Relics against Ana"
+    assert en.body.startswith("Ana played: ") and "Paladin" in en.body
+    assert "2027-01-15 08:00 (WET)" in en.body and "Ud5AWxxk" not in en.title + en.body
+    de = turn_message(turn, "de", "Europe/Berlin")
+    assert de.title.endswith("gegen Ana") and de.body.startswith("Ana hat gespielt: ")
+    timed_out = turn_message(
+        TurnBegan(
+            "t", "heroes", 1, 7, 1_800_000_000.0, ("Ana", "Bruno", "Carla"), 0, "table", (placed,)
+        ),
+        "pt",
+        "UTC",
+    )
+    assert timed_out.title.endswith("contra Ana e Carla")
+    assert timed_out.body.startswith("O tempo de Ana acabou")
+    first = TurnBegan("t", "heroes", 1, 0, 1_800_000_000.0, ("Ana", "Bruno"))
+    dealt = turn_message(first, "en", "UTC")
+    assert dealt.body.startswith("The match has begun")

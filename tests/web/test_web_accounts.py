@@ -160,7 +160,7 @@ def test_account_pages_speak_the_readers_language(pages: Pages, lang: str) -> No
     page.fill(".account-form.signup input[name=name]", name)
     page.fill(".account-form.signup input[name=password]", "123456")
     page.click(".account-form.signup button[type=submit]")
-    page.wait_for_selector(".account-page .error")
+    page.wait_for_selector(".account-page .field-error")  # beside the password it is about
     assert_translated(page, lang, "account page, a refused password")
     # the refusal is the 422 the browser reports on its console: expected here, and only it
     assert [e for e in pages.errors if "422" in e] == pages.errors != []

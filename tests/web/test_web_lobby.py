@@ -104,6 +104,7 @@ def test_the_open_lobby_follows_tables_added_changed_and_removed(pages: Pages) -
     assert "Ana" in watcher.inner_text(f"{row} .who")
 
     bia = pages.open(f"/table/{table}")
+    bia.fill("#guest-name", "Bia")  # a guest types the name the others see before joining
     bia.click(".join-seat")
     bia.wait_for_function("() => window.__ludoteca.seat !== null")
     watcher.wait_for_function(

@@ -72,9 +72,18 @@ def hold_seats(held: dict[str, Any]) -> str:
     return f"try {{ localStorage.setItem('ludoteca.seats', {seats}) }} catch {{}}"
 
 
-def person(browser: Any, base: str, held: dict[str, Any], locale: str) -> Any:
-    """A phone's browser context holding seats (as after joining), its pages' errors kept."""
-    context = browser.new_context(locale=locale, viewport={"width": 390, "height": 844})
+def person(
+    browser: Any,
+    base: str,
+    held: dict[str, Any],
+    locale: str,
+    *,
+    width: int = 390,
+    height: int = 844,
+) -> Any:
+    """A browser context (a phone's, unless told) holding seats (as after joining), its pages'
+    errors kept."""
+    context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
     context.add_init_script(hold_seats(held))
     context.add_init_script("try { localStorage.setItem('ludoteca.debug', '1') } catch {}")
     context.errors = []
@@ -133,6 +142,9 @@ def test_the_waiting_person_is_pushed_and_mailed_their_turn_and_the_page_opens_o
     worker = page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)")
     assert worker == f"{server.base}/sw.js"
     assert push_service.received == [] and len(mailbox.mails) == 1
+    # while this page holds the table open it shows the turn there: nothing is pushed or mailed
+    # (tests/server/test_turn_based.py); the person goes elsewhere, and is told from then on
+    page.goto(f"{server.base}/")
 
     # the other person plays in their own browser until the turn passes: the table tells the
     # notifier, the push service gets it encrypted for the waiting browser, and the mail comes
@@ -140,6 +152,12 @@ def test_the_waiting_person_is_pushed_and_mailed_their_turn_and_the_page_opens_o
     ana_context = person(browser, server.base, ana_seats, "en-US")
     ana = ana_context.new_page()
     ana.goto(f"{server.base}/table/{table}")
+    ana.wait_for_function(
+        "(seat) => { const s = window.__ludoteca && window.__ludoteca.state;"
+        " return s && s.table.seats[seat].connected === false; }",
+        arg=waiting,
+        timeout=milliseconds(20_000),
+    )
     rng = random.Random(7)
     version = -1
     while not push_service.to(device):
@@ -155,12 +173,15 @@ def test_the_waiting_person_is_pushed_and_mailed_their_turn_and_the_page_opens_o
     [pushed] = push_service.to(device)
     payload = device.decrypt(pushed.body)
     name = all_games()["heroes"].spec.name("de")
-    assert payload["title"] == f"Du bist dran: {name}"
-    assert f"Tisch {table}." in payload["body"]
+    opponent = ("Ana", "Bruno")[mover]
+    assert payload["title"] == f"Du bist dran: {name} gegen {opponent}"
+    assert payload["body"].startswith(f"{opponent} hat gespielt: "), payload["body"]
+    assert table not in payload["body"], "a person knows a match by its game and its people"
     deadline = state(ana)["clock"]["deadline"]
     assert abs(deadline - (time.time() + 86400)) < 120
     mail = eventually(lambda: mailbox.to("bruno@example.org")[1:], 10, what="the turn mail")[0]
-    assert mail["Subject"] == f"Du bist dran: {name}"
+    assert mail["Subject"] == f"Du bist dran: {name} gegen {opponent}"
+    assert f"{opponent} hat gespielt: " in text_of(mail)
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     ana_context.close()
 
@@ -298,3 +319,103 @@ def test_the_worker_covers_every_page_and_keeps_the_immutable_caching(server: Th
         assert kept.status_code == 200, address
         assert kept.headers["cache-control"] == "public, max-age=31536000, immutable", address
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+
+
+REFUSING_PUSH = """
+PushManager.prototype.subscribe = async function () {
+  throw new DOMException("Registration failed - permission denied", "AbortError");
+};
+PushManager.prototype.getSubscription = async function () { return null; };
+"""
+
+
+STICKING_OUT = """() => [...document.querySelectorAll('body *')]
+  .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+  .slice(0, 6)
+  .map((el) => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`)"""
+
+
+def at_table(browser: Any, base: str, table: str, seat: int, token: str) -> tuple[Any, Any]:
+    """A person at a desktop (1280×800) holding ``seat``, on the table's page once dealt."""
+    held = {table: {"seat": seat, "token": token, "at": time.time() * 1000}}
+    context = person(browser, base, held, "en-US", width=1280, height=800)
+    page = context.new_page()
+    page.goto(f"{base}/table/{table}")
+    page.wait_for_function(
+        "() => window.__ludoteca && window.__ludoteca.state && window.__ludoteca.state.view",
+        timeout=milliseconds(20_000),
+    )
+    return context, page
+
+
+def test_a_turn_based_table_says_whose_turn_until_when_and_marks_mine_on_the_tab(
+    browser: Any, server: ThreadServer
+) -> None:
+    table, tokens = two_people_table(server.base, turn_seconds=86400, pace="turn-based")
+    mover = state_of(server.base, table, tokens)
+    waiting = 1 - mover
+    names = ("Ana", "Bruno")
+    mine_context, mine = at_table(browser, server.base, table, mover, tokens[mover])
+    theirs_context, theirs = at_table(browser, server.base, table, waiting, tokens[waiting])
+    theirs_context.grant_permissions(["notifications"], origin=server.base)
+    theirs_context.add_init_script(REFUSING_PUSH)
+    theirs.reload()
+    theirs.wait_for_function(
+        "() => window.__ludoteca && window.__ludoteca.state && window.__ludoteca.state.view"
+    )
+
+    # "Move by …" only for the person to move; the other sees whose turn it is, until when
+    assert mine.inner_text(".turn-clock .deadline").startswith("Move by ")
+    assert mine.inner_text(".turn-clock .turn-who").lower() == "you"
+    assert theirs.inner_text(".turn-clock .turn-who") == names[mover]
+    assert theirs.inner_text(".turn-clock .deadline").startswith("has until ")
+    assert theirs.inner_text(".seats-panel .turn-badge .deadline").startswith("until ")
+    assert "Move by" not in theirs.inner_text("body")
+    # the tab of the table I am at says it is my turn: its title and a dot on its icon
+    assert "Your turn · Heroes & Relics" in mine.title()
+    assert mine.get_attribute("link[rel=icon]", "data-turn") == "mine"
+    assert "f5b301" in (mine.get_attribute("link[rel=icon]", "href") or "")
+    assert "Your turn" not in theirs.title()
+    assert theirs.get_attribute("link[rel=icon]", "data-turn") == ""
+    # no sideways scroll at 1280×800, for either
+    for page in (mine, theirs):
+        wide = page.evaluate(
+            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
+        out = page.evaluate(STICKING_OUT)
+        assert wide[0] <= wide[1], f"the page scrolls sideways: {wide}, past the edge: {out}"
+
+    # a browser that refuses push (a private window) says so and what to do instead
+    button = theirs.locator(".notify-control button.notify-on")
+    button.click()
+    note = theirs.locator(".notify-control .note[role=status]")
+    note.wait_for()
+    assert note.inner_text().startswith("This browser refuses notifications here")
+    assert button.is_visible(), "the button is still there to try again"
+    assert theirs_context.errors == [] and mine_context.errors == []
+    mine_context.close()
+    theirs_context.close()
+
+
+def test_tell_me_when_it_is_my_turn_is_offered_only_at_turn_based_tables(
+    browser: Any, server: ThreadServer
+) -> None:
+    table, tokens = two_people_table(server.base)
+    context, page = at_table(browser, server.base, table, 0, tokens[0])
+    assert page.locator(".notify-panel").is_hidden()
+    assert page.locator(".notify-control").count() == 0
+    assert context.errors == []
+    context.close()
+    turn_based, tokens = two_people_table(server.base, turn_seconds=86400, pace="turn-based")
+    context, page = at_table(browser, server.base, turn_based, 0, tokens[0])
+    page.locator(".notify-control button.notify-on").wait_for()
+    assert context.errors == []
+    context.close()
+
+
+def state_of(base: str, table: str, tokens: list[str]) -> int:
+    """The seat to move at a table, asked as 'my tables' asks."""
+    states = httpx.post(
+        f"{base}/api/seats", json={"seats": [{"table": table, "token": t} for t in tokens]}
+    ).json()
+    return int(next(s["seat"] for s in states if s["my_turn"]))

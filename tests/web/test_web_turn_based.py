@@ -49,7 +49,10 @@ def test_a_table_made_turn_based_shows_its_pace_and_deadline(pages: Pages) -> No
     local = datetime.fromtimestamp(deadline, UTC) - timedelta(minutes=offset)
     for page in (ana, bia):
         shown = " ".join(page.inner_text(".turn-clock .deadline").split())  # any space: one
-        # the page speaks English, whose clock has twelve hours: "Thu, Dec 4, 06:30 PM"
-        assert shown.startswith("Move by ") and local.strftime("%I:%M %p") in shown
+        # the page speaks English, whose clock has twelve hours: "Thu, Dec 4, 06:30 PM"; "Move
+        # by" for the person to move, the others see until when the mover has
+        moving = state(page)["clock"]["seat"] == page.evaluate("() => window.__ludoteca.seat")
+        assert shown.startswith("Move by " if moving else "has until "), shown
+        assert local.strftime("%I:%M %p") in shown
         assert str(local.day) in shown
         assert page.locator(".turn-clock .clock").count() == 0  # no countdown of seconds

@@ -102,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         f"The table's commitment: {commitment(secret)} ({fingerprint(commitment(secret))})",
         f"Your seed, mixed into the deal: {mine} (salt {salt})",
         f"Your commitment, sent before any seed was revealed: {promised}",
-        "Type the number of an action or the action, '?' for all of them, 'quit' to leave.",
+        "Type the number of an action or the action, '?' for all of them, 'resign' to let a bot"
+        " finish for you, 'quit' to leave.",
     ]
     return table.run()

@@ -7,7 +7,8 @@ and the clock in the prompt counts down every second while you type; elsewhere (
 the output is plain lines, and a board that changed prints only its changed lines. At the end the
 record is written to a file and its path printed, with the table id and the seed, so the match can
 be checked and dealt again (``docs/fairness.md``). A game with no words of its own gets a plain
-line per event: its kind in words and its fields.
+line per event: its kind in words and its fields. ``resign`` hands the seat to a bot for the
+rest of the match (marked in the record, as at the server).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ludoteca.core import (
     IllegalActionError,
     InvalidActionError,
     Match,
+    Player,
     SigningKey,
     decide,
 )
@@ -158,7 +160,7 @@ class TerminalTable:
         rng: random.Random | None = None,
         width: int = 100,
     ) -> None:
-        self.match, self.game, self.human, self.bots = match, match.game, human, bots
+        self.match, self.game, self.human, self.bots = match, match.game, human, dict(bots)
         self.term, self.out, self.keys = term, out, keys
         self.turn_seconds, self.live, self.now = turn_seconds, live, now
         self.record_path = record_path
@@ -259,6 +261,9 @@ class TerminalTable:
                 return True
             if text.lower() in {"quit", "exit", "q"}:
                 return False
+            if text.lower() == "resign":
+                self.resign()
+                return True
             if text in {"?", "help", "h"}:
                 self.write("Legal actions:\n  " + "\n  ".join(choices) + "\n")
             elif text:
@@ -286,6 +291,17 @@ class TerminalTable:
             return None
         return text
 
+    def resign(self) -> None:
+        """The person resigns: the game's heuristic bot plays the seat to the end, and the
+        record marks the seat as a bot's from here on (``bot_from``), as the server does."""
+        match = self.match
+        mine = match.players[self.human]
+        match.players[self.human] = Player(mine.name, True, "medium", match.version)
+        self.bots[self.human] = self.game.heuristic_bot()
+        line = "You resign: a bot plays your seat to the end."
+        self.log.append(line)
+        self.write(line + "\n")
+
     def time_out(self, took: str) -> None:
         game, state = self.game, self.match.state
         action = decide(game.heuristic_bot(), game, state, self.human, self.rng)
@@ -308,6 +324,7 @@ class TerminalTable:
         assert outcome is not None
         players = [p.to_json() for p in match.players]
         self.write(f"\n\nResult: {describe_outcome(outcome.to_json(), players)}\n")
+        self.write("Not rated: a match in the terminal is played here, not at a server.\n")
         self.write(f"Table: {match.deal.table}\n")
         self.write(f"The seed of the deal: {match.revealed_seed}\n")
         self.write(f"The table's secret (its SHA-256 is the commitment): {match.revealed_secret}\n")

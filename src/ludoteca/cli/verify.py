@@ -8,6 +8,7 @@ import json
 import urllib.request
 from pathlib import Path
 
+from ludoteca.cli import logcheck
 from ludoteca.cli.arguments import Commands, UsageError, read_json
 from ludoteca.cli.terminal import describe_outcome
 from ludoteca.core import MatchRecord, Receipt, verify
@@ -34,6 +35,17 @@ def add_parser(commands: Commands) -> None:
     )
     trust.add_argument(
         "--server", metavar="URL", help="fetch the server's public keys from URL/api/keys"
+    )
+    ver.add_argument(
+        "--log",
+        metavar="URL",
+        help="check that the server at URL lists the table in its public log (docs/log.md)",
+    )
+    ver.add_argument(
+        "--heads",
+        type=Path,
+        metavar="FILE",
+        help="with --log: the log's heads seen before (kept in FILE); the new one must extend them",
     )
     ver.set_defaults(run=run)
 
@@ -69,7 +81,19 @@ def run(args: argparse.Namespace) -> int:
     print(f"outcome: {describe_outcome(verdict.outcome.to_json(), data['players'])}")
     for note in verdict.notes:
         print(f"note: {note}")
+    if args.log is not None:
+        return log_check(args, record)
     return 0
+
+
+def log_check(args: argparse.Namespace, record: MatchRecord) -> int:
+    """``--log``: the table in the server's public log, under a head signed by its keys."""
+    listed = logcheck.fetch(args.log, "/api/keys").get("keys", [])
+    keys = {k["key_id"]: k["public_key"] for k in listed if isinstance(k, dict)}
+    problems = logcheck.check(args.log, record, keys, args.heads)
+    for problem in problems:
+        print(f"FAILED (log): {problem}")
+    return 1 if problems else 0
 
 
 def read_receipts(path: Path) -> list[Receipt]:

@@ -110,14 +110,15 @@ class Match:
 
     def header(self) -> JSON:
         """What the chain starts from: the match as it was dealt, before any action (format 3
-        adds every seat's commitment)."""
+        adds every seat's commitment). A seat a bot took over later is a person's here, so the
+        chain is the same before and after the takeover, and for whoever verifies the record."""
         header: JSON = {
             "game": self.game.spec.id,
             "params": self.params,
             "table": self.deal.table,
             "commitment": self.commitment,
             "contributions": list(self.deal.contributions or ()),
-            "players": [p.to_json() for p in self.players],
+            "players": [p.as_dealt().to_json() for p in self.players],
         }
         if self.deal.commitments is not None:
             header["commitments"] = list(self.deal.commitments)

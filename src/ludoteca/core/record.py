@@ -40,13 +40,18 @@ class RecordError(LudotecaError, ValueError):
 @dataclass(frozen=True, slots=True)
 class Player:
     """A seat's occupant as the record shows it: bots are always marked. ``bot_from``: a person's
-    seat a bot took over at a turn-based table, after that many steps (its steps from then on
-    are the bot's); absent for a seat that was a bot's or a person's throughout."""
+    seat a bot took over (at a turn-based table after timeouts, or when the person resigned),
+    after that many steps (its steps from then on are the bot's); absent for a seat that was a
+    bot's or a person's throughout."""
 
     name: str
     bot: bool = False
     level: str | None = None
     bot_from: int | None = None
+
+    def as_dealt(self) -> Player:
+        """The seat as it was at the deal: a person's, if a bot took it over later."""
+        return self if self.bot_from is None else Player(self.name)
 
     def to_json(self) -> JSON:
         data: JSON = {"name": self.name, "bot": self.bot}

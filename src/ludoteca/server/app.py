@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -24,7 +24,19 @@ from .accounts.rows import memory_engine
 from .accounts.service import Accounts
 from .accounts.store import AccountStore
 from .analysis.queue import Analyst
-from .api import accounts, analysis, games, invite, notify, ops, records, replay, sockets, tables
+from .api import (
+    accounts,
+    analysis,
+    games,
+    invite,
+    notify,
+    ops,
+    publog,
+    records,
+    replay,
+    sockets,
+    tables,
+)
 from .api.deps import AppState
 from .background import Background
 from .cluster.checks import Watch, storage_label
@@ -33,15 +45,17 @@ from .config import Settings
 from .guards.limits import BodySizeLimit, ConnectionCaps, RateLimits, StrictJSONBodies
 from .lobby.deadlines import Deadlines
 from .lobby.lobby import Lobby
+from .lobby.residency import Residency
 from .logs import log, quiet_protocol_errors
 from .messages import CloseCode, ErrorCode, Rejected, TooMany, http_status
 from .notify.keys import NotifyKeys
 from .notify.notifier import Notifier, offer
 from .notify.store import NotifyStore
+from .publog import MemoryLogStore, PublicLog, SqlLogStore
 from .signing import KeyRing
 from .site.pages import mount_web, web_root
 from .site.pwa import mount_app_shell
-from .storage import SqlStorage, Storage, open_storage
+from .storage import SqlStorage, Storage, TableRow, open_storage
 from .table.bot_runner import BotRunner
 from .table.services import Services
 
@@ -65,8 +79,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         people = open_accounts(storage, limits, settings)
         await people.dummy_hash()
         notifier = Notifier(NotifyStore(people.store.engine), notify_keys, settings)
+        public_log = open_publog(storage, keys, watch.now)
         services = Services(
-            storage, bots, settings, keys=keys, cluster=cluster, now=watch.now, turns=notifier
+            storage,
+            bots,
+            settings,
+            keys=keys,
+            cluster=cluster,
+            now=watch.now,
+            turns=notifier,
+            publog=public_log,
         )
         lobby = Lobby(services)
         analyst = Analyst(
@@ -92,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             analyst=analyst,
             notifier=notifier,
             deadlines=Deadlines(lobby.residency),
+            publog=public_log,
         )
         app.state.ludoteca = state
         residency = lobby.residency
@@ -103,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tasks.start("analysis", analyst.run())
         tasks.start("notifications", notifier.run())
         tasks.start("deadlines", state.deadlines.run())
+        tasks.start("publog", public_log.run(storage, lambda: held_rows(residency)))
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
@@ -120,6 +144,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             bots.close()
             await cluster.close()  # the others take this process's tables over at once
             await notifier.close()
+            await public_log.settle()
+            await asyncio.to_thread(public_log.close)
             await asyncio.to_thread(people.close)
             await storage.close()
             await state.limits.close()
@@ -144,7 +170,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(Rejected, _rejected)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
-    for module in (games, tables, invite, records, ops, sockets, accounts, analysis, notify):
+    for module in (
+        games,
+        tables,
+        invite,
+        records,
+        publog,
+        ops,
+        sockets,
+        accounts,
+        analysis,
+        notify,
+    ):
         app.include_router(module.router)
     app.include_router(replay.router)
     version = mount_web(app, games.catalogue, offer(settings, notify_keys), games.board_words)
@@ -167,6 +204,17 @@ def open_accounts(storage: Storage, limits: RateLimits, settings: Settings) -> A
         idle_seconds=settings.session_idle_seconds,
         max_seconds=settings.session_max_seconds,
     )
+
+
+def held_rows(residency: Residency) -> list[TableRow]:
+    """The rows of the tables this process holds (the public log's sweep looks at them)."""
+    return [table.row for table in residency.tables.values()]
+
+
+def open_publog(storage: Storage, keys: KeyRing, now: Callable[[], float]) -> PublicLog:
+    """The public log in the tables' database, or in memory beside the in-memory store."""
+    store = SqlLogStore(storage.engine) if isinstance(storage, SqlStorage) else MemoryLogStore()
+    return PublicLog(store, keys, now)
 
 
 def open_notify_keys(settings: Settings) -> NotifyKeys:

@@ -204,6 +204,10 @@ class Back(_Message):
     type: Literal["back"]
 
 
+class Resign(_Message):
+    type: Literal["resign"]
+
+
 class Sync(_Message):
     type: Literal["sync"]
 
@@ -212,8 +216,8 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | Act | Commit | Reveal | Back | Sync | Ping
+ClientMessage = Hello | Act | Commit | Reveal | Back | Resign | Sync | Ping
 CLIENT_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]
 )
-MESSAGE_TYPES = ("hello", "act", "commit", "reveal", "back", "sync", "ping")
+MESSAGE_TYPES = ("hello", "act", "commit", "reveal", "back", "resign", "sync", "ping")

@@ -15,7 +15,7 @@ from ludoteca.server.logs import log
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
 from ludoteca.server.storage import Storage, TableRow
 
-from .ratings import Rating, anchor, places, update
+from .ratings import PROVISIONAL_SIGMA, Rating, anchor, change, places, update
 from .rows import Account, AlreadySeated, HeldSeat, SeatRating
 from .rules import name_key, shown_name
 from .store import AccountStore
@@ -125,6 +125,39 @@ class Play:
                 log("table_rated", table=table_id, game=row.game)
         return rated
 
+    async def table_rating(self, table_id: str) -> dict[str, Any]:
+        """Whether a table is rated and, once its match is rated, each account's change:
+        ``state`` is ``casual``, ``waiting`` (not over, or not rated yet: ask again),
+        ``rated`` (``changes`` filled), ``not_rated`` (accounts at it share a device) or
+        ``failed`` (set aside for an operator); ``reason`` says why for the last two."""
+        found = await self.store.run(self.store.rating_of_table, table_id)
+        answer: dict[str, Any] = {"table": table_id, "rated": found is not None}
+        if found is None:
+            return answer | {"state": "casual", "changes": []}
+        row, moved = found
+        if row.failed_at is not None:
+            return answer | {"state": "failed", "reason": row.not_rated, "changes": []}
+        if row.rated_at is None:
+            return answer | {"state": "waiting", "changes": []}
+        if row.not_rated is not None:
+            return answer | {"state": "not_rated", "reason": row.not_rated, "changes": []}
+        table = await self.storage.load_table(table_id)
+        names = {s.seat: s.name for s in table.seats} if table is not None else {}
+        changes = []
+        for c in moved:
+            after = Rating(c.mu, c.sigma)
+            changes.append(
+                {
+                    "seat": c.seat,
+                    "name": names.get(c.seat),
+                    "before": Rating(c.mu_before, c.sigma_before).displayed,
+                    "after": after.displayed,
+                    "change": _change_of(c),
+                    "provisional": after.provisional,
+                }
+            )
+        return answer | {"state": "rated", "changes": changes}
+
     async def _rating_failed(self, table_id: str, exc: Exception) -> None:
         """Set the table aside with the reason: an operator's to look at (``/healthz``)."""
         reason = f"{type(exc).__name__}: {exc}"
@@ -152,7 +185,7 @@ class Play:
         games: dict[str, Any] = {}
         for r in rows:
             history = [
-                {"at": c.at, "table": c.table_id, "rating": round(c.mu - 3 * c.sigma, 1)}
+                {"at": c.at, "table": c.table_id, "rating": Rating(c.mu, c.sigma).displayed}
                 for c in reversed(changes)
                 if c.game == r.game
             ]
@@ -166,7 +199,7 @@ class Play:
             row = await self.storage.load_table(h.table_id)
             if row is None or row.status != Status.OVER:
                 continue
-            change = by_table.get(h.table_id)
+            moved = by_table.get(h.table_id)
             matches.append(
                 {
                     "table": h.table_id,
@@ -175,14 +208,8 @@ class Play:
                     "seat": h.seat,
                     "players": _players(row),
                     "result": _result(row, h.seat),
-                    "rated": change is not None,
-                    "change": None
-                    if change is None
-                    else round(
-                        (change.mu - 3 * change.sigma)
-                        - (change.mu_before - 3 * change.sigma_before),
-                        1,
-                    ),
+                    "rated": moved is not None,
+                    "change": None if moved is None else _change_of(moved),
                 }
             )
         return {
@@ -193,10 +220,16 @@ class Play:
         }
 
     async def leaderboard(self, game: str, limit: int) -> list[dict[str, Any]]:
-        rows = await self.store.run(self.store.leaderboard, game, limit)
+        """Settled ratings first, highest first; then the provisional ones, highest first."""
+        rows = await self.store.run(self.store.leaderboard, game, limit, PROVISIONAL_SIGMA)
         return [
             {"name": r.name, "matches": r.matches} | Rating(r.mu, r.sigma).to_json() for r in rows
         ]
+
+
+def _change_of(row: Any) -> int:
+    """The change people read ("+12") of one stored rating change."""
+    return change(Rating(row.mu_before, row.sigma_before), Rating(row.mu, row.sigma))
 
 
 def already_seated(seat: int) -> Rejected:
@@ -228,7 +261,8 @@ def _result(row: TableRow, seat: int) -> str | None:
 def _compute(row: TableRow) -> Callable[[list[SeatRating]], list[tuple[SeatRating, Rating, int]]]:
     """How a finished table moves the ratings of the accounts seated at it: every seat takes
     part (bots at their anchor, people without an account at the starting rating), only the
-    accounts move."""
+    accounts move. A person's seat a bot took over (they resigned, or timed out too often) is
+    placed last, below everyone, whatever the bot then did."""
 
     def compute(seated: list[SeatRating]) -> list[tuple[SeatRating, Rating, int]]:
         assert row.outcome is not None
@@ -247,6 +281,10 @@ def _compute(row: TableRow) -> Callable[[list[SeatRating]], list[tuple[SeatRatin
                 before.append(Rating())
                 fixed.append(True)
         ranks = places(row.outcome, len(row.seats))
+        last = max(ranks) + 1
+        for seat in row.seats:
+            if seat.bot_from is not None and seat.seat in by_seat:  # resigned, or taken over
+                ranks[seat.seat] = last
         after = update(before, ranks, fixed)
         return [(s, after[s.seat], ranks[s.seat]) for s in seated if s.seat < len(after)]
 

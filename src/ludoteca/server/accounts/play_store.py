@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import and_, case, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -163,6 +163,24 @@ class PlayStore:
             found: str | None = conn.execute(query).scalar_one_or_none()
         return found
 
+    def rating_of_table(self, table_id: str) -> tuple[Any, list[Any]] | None:
+        """A rated table's row in ``rated_tables`` and the rating changes it made, seat by
+        seat (None: the table is casual)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(rated_tables).where(rated_tables.c.table_id == table_id)
+            ).first()
+            if row is None:
+                return None
+            moved = list(
+                conn.execute(
+                    select(rating_changes)
+                    .where(rating_changes.c.table_id == table_id)
+                    .order_by(rating_changes.c.seat)
+                )
+            )
+        return row, moved
+
     def rate(
         self,
         table_id: str,
@@ -295,12 +313,14 @@ class PlayStore:
                 )
             )
 
-    def leaderboard(self, game: str, limit: int) -> list[Any]:
+    def leaderboard(self, game: str, limit: int, provisional_sigma: float) -> list[Any]:
+        """Settled ratings (sigma at most ``provisional_sigma``) first, each part by mu."""
+        unsettled = case((ratings.c.sigma > provisional_sigma, 1), else_=0)
         query = (
             select(ratings, accounts.c.name)
             .join(accounts, accounts.c.id == ratings.c.account_id)
             .where(ratings.c.game == game)
-            .order_by(ratings.c.shown.desc(), accounts.c.name_key)
+            .order_by(unsettled, ratings.c.mu.desc(), accounts.c.name_key)
             .limit(limit)
         )
         with self.engine.connect() as conn:

@@ -21,6 +21,7 @@ from ludoteca.server.guards.limits import ConnectionCaps, RateLimits
 from ludoteca.server.lobby.deadlines import Deadlines
 from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.messages import ErrorCode, TooMany
+from ludoteca.server.publog import PublicLog
 from ludoteca.server.storage import Storage
 from ludoteca.server.table.bot_runner import BotRunner
 
@@ -44,6 +45,7 @@ class AppState:
     analyst: Analyst
     notifier: Notifier
     deadlines: Deadlines
+    publog: PublicLog
     connections: set[WebSocket] = field(default_factory=set)
 
 

@@ -233,6 +233,17 @@ async def one_table(table_id: str, request: Request, lobby: LobbyDep) -> dict[st
     return {"table": table.summary(), **links(request, table.id)}
 
 
+@router.get(
+    "/api/tables/{table_id}/rating",
+    summary="Whether the match is rated and, once rated, each person's rating change",
+)
+async def table_rating(table_id: str, lobby: LobbyDep, accounts: AccountsDep) -> dict[str, Any]:
+    """``state``: casual, waiting (ask again in a second), rated (with ``changes``: seat,
+    name, before, after, change, provisional), not_rated or failed (with ``reason``)."""
+    table = await lobby.residency.peek(table_id)
+    return await accounts.table_rating(table.id)
+
+
 @router.post(
     "/api/tables/{table_id}/join",
     summary="Take a free seat",

@@ -368,7 +368,7 @@ class RedisCluster:
                 await asyncio.sleep(self.tick)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed in newer redis
 
     async def close(self) -> None:
         """Hand the tables this process drives to the others at once, then disconnect."""

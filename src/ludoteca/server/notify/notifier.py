@@ -128,7 +128,7 @@ class Notifier:
 
     async def _push(self, turn: TurnBegan, target: PushTarget) -> None:
         said = words(target.lang)
-        text = turn_message(turn.game, turn.table_id, turn.deadline, target.lang, target.zone)
+        text = turn_message(turn, target.lang, target.zone)
         payload: dict[str, Any] = {
             "title": text.title,
             "body": text.body,
@@ -161,7 +161,7 @@ class Notifier:
             self.sent["push"] += 1
 
     async def _mail(self, turn: TurnBegan, target: MailTarget) -> None:
-        text = turn_message(turn.game, turn.table_id, turn.deadline, target.lang, target.zone)
+        text = turn_message(turn, target.lang, target.zone)
         stop = self.link("/api/notify/unsubscribe?t=") + self.keys.sign("mail", target.account_id)
         said = words(target.lang)
         body = "\n\n".join(

@@ -1,20 +1,32 @@
-"""The words of a notification in the person's language (pt, de, en), naming the game, the
-table and the deadline in their time zone (the one their browser said when they opted in)."""
+"""The words of a notification in the person's language (pt, de, en): the game and the
+opponents, who moved and what (the game's own sentences, as the person's seat sees the step), and
+the deadline in their time zone (the one their browser said when they opted in). Never the
+table's id: a person knows a match by its game and the people in it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from ludoteca.games import all_games
+from ludoteca.server.table.turns import TurnBegan
 
 LANGS = ("en", "pt", "de")
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
         "title": "Your turn: {game}",
-        "body": "Table {table}. Play by {deadline}, or the table plays for you.",
+        "title_against": "Your turn: {game} against {opponents}",
+        "and": " and ",
+        "moved": "{who} played: {move}",
+        "moved_bot": "{who} (a bot) played: {move}",
+        "timed_out": "{who}'s time ran out, so the table played for them: {move}",
+        "moved_plain": "{who} has moved.",
+        "begun": "The match has begun and you move first.",
+        "body": "{news}\nPlay by {deadline}, or the table plays for you.",
         "open": "Open the table",
         "stop": "Stop these notifications",
         "mail_stop": "Stop these e-mails: {link}",
@@ -28,7 +40,14 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "pt": {
         "title": "Sua vez: {game}",
-        "body": "Mesa {table}. Jogue até {deadline}, ou a mesa joga por você.",
+        "title_against": "Sua vez: {game} contra {opponents}",
+        "and": " e ",
+        "moved": "{who} jogou: {move}",
+        "moved_bot": "{who} (um bot) jogou: {move}",
+        "timed_out": "O tempo de {who} acabou, e a mesa jogou por essa pessoa: {move}",
+        "moved_plain": "{who} já jogou.",
+        "begun": "A partida começou e você joga primeiro.",
+        "body": "{news}\nJogue até {deadline}, ou a mesa joga por você.",
         "open": "Abrir a mesa",
         "stop": "Parar estas notificações",
         "mail_stop": "Parar estes e-mails: {link}",
@@ -42,7 +61,14 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "de": {
         "title": "Du bist dran: {game}",
-        "body": "Tisch {table}. Spiel bis {deadline}, sonst spielt der Tisch für dich.",
+        "title_against": "Du bist dran: {game} gegen {opponents}",
+        "and": " und ",
+        "moved": "{who} hat gespielt: {move}",
+        "moved_bot": "{who} (ein Bot) hat gespielt: {move}",
+        "timed_out": "Die Zeit von {who} ist abgelaufen, der Tisch hat für sie gespielt: {move}",
+        "moved_plain": "{who} hat gezogen.",
+        "begun": "Die Partie hat begonnen und du fängst an.",
+        "body": "{news}\nSpiel bis {deadline}, sonst spielt der Tisch für dich.",
         "open": "Tisch öffnen",
         "stop": "Diese Benachrichtigungen abbestellen",
         "mail_stop": "Diese E-Mails abbestellen: {link}",
@@ -91,11 +117,48 @@ class Turn:
     body: str
 
 
-def turn_message(game: str, table_id: str, deadline: float, lang: str, zone: str) -> Turn:
+MOST_SENTENCES = 4  # a step's events told in the message; the table shows the rest
+
+
+def joined(names: list[str], lang: str) -> str:
+    """ "Ana", "Ana and Bruno", "Ana, Bruno and Carla" in the person's language."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + words(lang)["and"] + names[-1]
+
+
+def move_in_words(game: str, events: tuple[Mapping[str, Any], ...], lang: str) -> str:
+    """A step's events as the game's own sentences (the ones the terminal and the log say)."""
     found = all_games().get(game)
-    name = found.spec.name(lang_of(lang)) if found else game
+    said = found.words(lang_of(lang)) if found else None
+    if said is None:
+        return ""
+    sentences = [text for e in events if (text := said.sentence(e))]
+    return " ".join(sentences[:MOST_SENTENCES])
+
+
+def news(turn: TurnBegan, lang: str) -> str:
+    """Who moved and what, or that the match has begun."""
     said = words(lang)
-    return Turn(
-        said["title"].format(game=name),
-        said["body"].format(table=table_id, deadline=when(deadline, lang, zone)),
+    if turn.mover is None or turn.mover >= len(turn.names):
+        return said["begun"]
+    who = turn.names[turn.mover]
+    move = move_in_words(turn.game, turn.events, lang)
+    if not move:
+        return said["moved_plain"].format(who=who)
+    key = {"bot": "moved_bot", "table": "timed_out"}.get(turn.by or "", "moved")
+    return said[key].format(who=who, move=move)
+
+
+def turn_message(turn: TurnBegan, lang: str, zone: str) -> Turn:
+    found = all_games().get(turn.game)
+    name = found.spec.name(lang_of(lang)) if found else turn.game
+    said = words(lang)
+    opponents = [n for seat, n in enumerate(turn.names) if seat != turn.seat]
+    title = (
+        said["title_against"].format(game=name, opponents=joined(opponents, lang))
+        if opponents
+        else said["title"].format(game=name)
     )
+    body = said["body"].format(news=news(turn, lang), deadline=when(turn.deadline, lang, zone))
+    return Turn(title, body)

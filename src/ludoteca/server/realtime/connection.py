@@ -24,9 +24,11 @@ from ludoteca.server.messages import (
     Hello,
     Ping,
     Rejected,
+    Resign,
     Reveal,
     Sync,
 )
+from ludoteca.server.table.resign import resign
 from ludoteca.server.table.table import Table
 
 from .outbox import Outbox, Reader, parse
@@ -170,6 +172,16 @@ class Connection:
         assert self.table is not None
         await self.table.back(self.seat)
 
+    async def on_resign(self, _message: Resign) -> None:
+        if self.seat is None:
+            self.error(ErrorCode.SPECTATOR, "spectators hold no seat to resign")
+            return
+        assert self.table is not None
+        try:
+            await resign(self.table, self.seat)
+        except Rejected as exc:
+            self.error(exc.code, exc.message)
+
     async def on_commit(self, message: Commit) -> None:
         if self.seat is None:
             self.error(ErrorCode.SPECTATOR, "only a seated person commits to a seed for the deal")
@@ -213,6 +225,7 @@ HANDLERS: dict[type, Callable[[Connection, Any], Awaitable[None]]] = {
     Commit: Connection.on_commit,
     Reveal: Connection.on_reveal,
     Back: Connection.on_back,
+    Resign: Connection.on_resign,
     Sync: Connection.on_sync,
     Ping: Connection.on_ping,
 }

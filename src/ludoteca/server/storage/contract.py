@@ -33,6 +33,12 @@ class Storage(Protocol):
         none). ConflictError if the table has no such seat."""
         ...
 
+    async def take_over(self, table_id: str, seat: int, level: str, version: int) -> None:
+        """A bot of ``level`` plays a person's seat after step ``version`` (``bot_from``;
+        the person resigned), its seed and commitment kept. ConflictError, nothing changed,
+        unless the table is playing at ``version`` and the seat is a person's."""
+        ...
+
     async def start_table(
         self,
         table_id: str,

@@ -1,16 +1,17 @@
 """The SQL store's deadlines: which turn-based tables are due (by the indexed ``due_at``), and a
-table's due time written again when the table finds it was early (``docs/turn-based.md``)."""
+table's due time written again when the table finds it was early (``docs/turn-based.md``); and
+a person's seat a bot takes over when they resign (as it does after timeouts in a row)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, exists, select, update
 from sqlalchemy.engine import Engine
 
-from .rows import check_positive
-from .schema import tables
+from .rows import ConflictError, check_positive
+from .schema import seats, tables
 from .statements import SET_DUE
 
 P = ParamSpec("P")
@@ -48,6 +49,31 @@ class SqlDeadlines:
         with self.engine.begin() as conn:
             moved = conn.execute(SET_DUE, {"tid": table_id, "at_version": version, "due": due_at})
             return moved.rowcount == 1
+
+    async def take_over(self, table_id: str, seat: int, level: str, version: int) -> None:
+        await self._run(self._take_over, table_id, seat, level, version)
+
+    def _take_over(self, table_id: str, seat: int, level: str, version: int) -> None:
+        """One statement, fenced by the table's version: a step stored meanwhile (here or at
+        another process) leaves the seat as it was."""
+        at_version = select(tables.c.id).where(
+            and_(tables.c.id == table_id, tables.c.version == version, tables.c.status == "playing")
+        )
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                update(seats)
+                .where(
+                    and_(
+                        seats.c.table_id == table_id,
+                        seats.c.seat == seat,
+                        seats.c.kind == "human",
+                        exists(at_version),
+                    )
+                )
+                .values(kind="bot", level=level, bot_from=version, away=False)
+            )
+        if changed.rowcount != 1:
+            raise ConflictError(f"table {table_id}: seat {seat} was not taken over at {version}")
 
 
 __all__ = ["SqlDeadlines"]

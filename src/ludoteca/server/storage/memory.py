@@ -87,6 +87,16 @@ class MemoryStorage:
             raise ConflictError(f"table {table_id} has no seat {seat.seat}")
         self._put_seat(stored, seat)
 
+    async def take_over(self, table_id: str, seat: int, level: str, version: int) -> None:
+        self._open()
+        stored = self._tables.get(table_id)
+        found = None if stored is None else stored.seats.get(seat)
+        if stored is None or found is None or found.kind != "human":
+            raise ConflictError(f"table {table_id} has no person at seat {seat}")
+        if stored.row.version != version or stored.row.status != "playing":
+            raise ConflictError(f"table {table_id} is not playing at version {version}")
+        stored.seats[seat] = replace(found, kind="bot", level=level, bot_from=version, away=False)
+
     @staticmethod
     def _put_seat(stored: _Stored, seat: SeatRow) -> None:
         """A seat as it is now, but for a person's commitment, contribution and salt, which only

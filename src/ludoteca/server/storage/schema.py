@@ -246,3 +246,30 @@ notify_emails = Table(
     Column("confirmed_at", Float),  # None until the link mailed to the address is opened
     Column("created_at", Float, nullable=False),
 )
+
+# ------------------------------------------------------ the public log of tables (revision 0011)
+# An append-only Merkle log (docs/log.md): each entry's index is dense (0, 1, 2, … with no gap,
+# whatever the number of processes appending) and one table has at most one entry of each kind
+# (``table`` when its commitments closed, then its end: ``over``, ``expired``, ``gone``). A tree
+# head, once signed for a size, is kept: the server never signs two roots for one size.
+publog_entries = Table(
+    "publog_entries",
+    metadata,
+    Column("idx", Integer, primary_key=True, autoincrement=False),
+    Column("table_id", String(32), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("leaf", Text, nullable=False),
+    Column("leaf_hash", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ux_publog_entries_table_id_kind", "table_id", "kind", unique=True),
+)
+
+publog_heads = Table(
+    "publog_heads",
+    metadata,
+    Column("size", Integer, primary_key=True, autoincrement=False),
+    Column("root", String(64), nullable=False),
+    Column("signature", String(128), nullable=False),
+    Column("key_id", String(16), nullable=False),
+    Column("signed_at", Float, nullable=False),
+)

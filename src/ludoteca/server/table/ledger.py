@@ -21,6 +21,7 @@ from ludoteca.server.storage import ActionRow, SeatRow, TableRow
 from . import pacing
 from .seeding import deal_of, waiting_for
 from .services import Services
+from .turns import TurnBegan
 
 
 def actor(by: str) -> Actor:
@@ -122,6 +123,22 @@ class Ledger:
 
     def to_move(self) -> int | None:
         return self.game.to_move(self.match.state) if self.match else None
+
+    def turn_began(self, seat: int) -> TurnBegan:
+        """The news that ``seat``'s turn began: the table, the deadline, and the last step
+        (who played it, how, and its events as ``seat`` sees them), every seat named."""
+        last = self.log[-1] if self.log else None
+        return TurnBegan(
+            self.id,
+            self.game.spec.id,
+            seat,
+            self.version,
+            self.deadline(seat),
+            names=tuple(s.name for s in self.seats),
+            mover=last.seat if last else None,
+            by=last.by if last else None,
+            events=tuple(e.for_seat(seat) for e in last.events) if last else (),
+        )
 
     # --------------------------------------------------------------------------- the deal
     def deal(self) -> Deal:

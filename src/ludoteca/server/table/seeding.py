@@ -23,7 +23,11 @@ def deal_of(row: TableRow) -> Deal:
     revealed seeds; format 1, the stored seed itself."""
     if row.format < 2:
         return Deal(row.seed)
-    people = [s if s.kind == "human" else SeatRow(s.seat, s.kind, s.name) for s in row.seats]
+    # a seat a bot took over (bot_from) was a person's at the deal: its seed still counts
+    people = [
+        s if s.kind == "human" or s.bot_from is not None else SeatRow(s.seat, s.kind, s.name)
+        for s in row.seats
+    ]
     contributions = tuple(s.contribution for s in people)
     if row.format < 3:
         return Deal(row.seed, row.id, contributions)

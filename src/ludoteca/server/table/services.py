@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ludoteca.server.analysis.queue import MatchOverHook, NoAnalysis
 from ludoteca.server.cluster.base import Cluster, Solo
+from ludoteca.server.publog.service import LogHook, NoLog
 from ludoteca.server.signing import KeyRing
 from ludoteca.server.storage import Storage
 
@@ -25,7 +26,8 @@ class Services:
     """What a table needs from the process: storage, bots, settings, signing keys, the other
     processes (``cluster``: who drives which table, and telling them what changed), whoever is
     told that a person's turn began (``turns``), whoever analyses a match once it is over
-    (``analyses``), and the time (``now`` and ``sleep``, injected so
+    (``analyses``), the public log of tables (``publog``: told when the commitments close and
+    when the match ends), and the time (``now`` and ``sleep``, injected so
     tests drive clocks without waiting)."""
 
     storage: Storage
@@ -37,6 +39,7 @@ class Services:
     cluster: Cluster = field(default_factory=Solo)
     turns: TurnHook = field(default_factory=NoTurnHook)
     analyses: MatchOverHook = field(default_factory=NoAnalysis)
+    publog: LogHook = field(default_factory=NoLog)
 
 
 __all__ = ["Services"]

@@ -38,7 +38,6 @@ from .ledger import Ledger, LogEntry
 from .replication import Replica
 from .seeding import commitment_problem, reveal_problem
 from .services import Services
-from .turns import TurnBegan
 from .views import SeatView, Views
 
 
@@ -264,6 +263,7 @@ class Table:
         self.row.status, self.row.started_at, self.row.turn_started_at = status, now, now
         self.row.due_at = now if pacing.turn_based(self.row) else None
         if not waiting:
+            await self.services.publog.closed(self.row)  # no one to wait for: fixed at once
             self.ledger.begin()
             await self._turn_began()
         elif not self.waiting_for():
@@ -279,6 +279,7 @@ class Table:
             await self.catch_up()
             return
         self.row.revealing_at = now
+        await self.services.publog.closed(self.row)  # public before anyone reveals
         log("commitments_closed", table=self.id, missing=self.waiting_for())
         if not self.waiting_for():
             await self._deal()
@@ -315,11 +316,10 @@ class Table:
         seat = self.to_move()
         if not pacing.turn_based(self.row) or self.row.status != Status.PLAYING or seat is None:
             return
-        if self.seats[seat].kind != SeatKind.HUMAN:
-            return
-        turn = TurnBegan(self.id, self.game.spec.id, seat, self.version, self.deadline(seat))
+        if self.seats[seat].kind != SeatKind.HUMAN or seat in self.audience.connected():
+            return  # a bot's turn, or the person has the table open: their page tells them
         try:
-            self.services.turns.turn_began(turn)
+            self.services.turns.turn_began(self.ledger.turn_began(seat))
         except Exception as exc:  # whoever listens must not stop the table
             log("turn_hook_failed", logging.ERROR, table=self.id, error=repr(exc))
 
@@ -408,6 +408,7 @@ class Table:
         if result is not None:
             log("match_over", table=self.id, outcome=result)
             self.services.analyses.match_over(self.id)  # queued in the background
+            self.services.publog.ended(self.id, Status.OVER, step.seq)
         await self.after_change("step", step)
 
     def _due_after(

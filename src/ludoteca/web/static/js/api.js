@@ -77,6 +77,7 @@ export const api = {
   passkeyLoginOptions: () => call("POST", "/api/passkeys/login-options", {}),
   passkeyLogin: (body) => call("POST", "/api/passkeys/login", body),
   player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
+  tableRating: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/rating`),
   leaderboard: (game) => call("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
   notifyOffer: () => call("GET", "/api/notify"),
   subscribePush: (body) => call("POST", "/api/notify/push", body),

@@ -33,7 +33,7 @@ export function pushControl(seat) {
               } else {
                 const outcome = await enablePush(seat);
                 if (outcome === "on") note = t("notify.enabled");
-                else note = outcome === "denied" ? t("notify.denied") : t("notify.unsupported");
+                else note = t(`notify.${outcome}`); // denied, refused, unsupported
               }
             } catch (error) {
               note = `${t("notify.failed")} ${errorText(error)}`;

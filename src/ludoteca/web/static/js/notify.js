@@ -56,17 +56,24 @@ export function pushOn(tableId) {
 
 /**
  * Ask for permission, subscribe this device and tell the server: for the account when signed
- * in, else for the seat this browser holds at `seat.table`. Returns "on", "denied" or throws.
+ * in, else for the seat this browser holds at `seat.table`. Returns "on", "denied" (no
+ * permission), "refused" (permission, but the browser will not subscribe), "unsupported", or
+ * throws what the server answered.
  */
 export async function enablePush(seat) {
   const offer = await offered();
   if (!offer.push || !pushPossible()) return "unsupported";
   const permission = await Notification.requestPermission();
   if (permission !== "granted") return "denied";
-  const registration = await navigator.serviceWorker.ready;
-  const subscription =
-    (await registration.pushManager.getSubscription()) ||
-    (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(offer.key) }));
+  let subscription;
+  try {
+    const registration = await navigator.serviceWorker.ready;
+    subscription =
+      (await registration.pushManager.getSubscription()) ||
+      (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(offer.key) }));
+  } catch {
+    return "refused"; // the browser will not subscribe here (a private window, a blocked service)
+  }
   const body = { ...subscription.toJSON(), lang: language(), zone: zone() };
   delete body.expirationTime;
   const signedIn = await me();

@@ -38,3 +38,13 @@ export function deadlineText(epochSeconds) {
 export function moveBy(epochSeconds) {
   return t("pace.move_by", { date: deadlineText(epochSeconds) });
 }
+
+/**
+ * A turn-based deadline as the reader needs it: "Move by …" to the person to move, and to
+ * everyone else whose turn it is and until when ("has until …" after the name, or "until …"
+ * after "To move" in the seats panel).
+ */
+export function turnDeadline(clock, me, form = "has_until") {
+  if (clock.bot) return "";
+  return clock.seat === me ? moveBy(clock.deadline) : t(`pace.${form}`, { date: deadlineText(clock.deadline) });
+}

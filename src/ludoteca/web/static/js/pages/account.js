@@ -17,7 +17,9 @@ const GROUPS = [
 ];
 
 export function mount(root) {
-  const state = { who: undefined, tables: null, error: null, busy: false, games: [] };
+  // what the person typed in each form, kept across a refused submit, and the refusal shown
+  // beside the field it is about: { kind, name, text } (docs/web.md#forms)
+  const state = { who: undefined, tables: null, error: null, busy: false, games: [], typed: { signin: {}, signup: {} }, invalid: null };
 
   async function load() {
     state.who = await me(true);
@@ -25,22 +27,61 @@ export function mount(root) {
     render();
   }
 
-  async function attempt(work) {
+  // which field a refusal is about; a refused password is typed again (as browsers and password
+  // managers expect after "wrong password"), a refused name keeps the password that was fine
+  const FIELD_OF = { bad_name: "name", name_taken: "name", bad_password: "password", bad_login: "password" };
+
+  async function attempt(work, kind) {
     state.busy = true;
     state.error = null;
+    state.invalid = null;
     render();
     try {
       await work();
+      state.typed = { signin: {}, signup: {} };
       await load();
     } catch (error) {
-      state.error = error && error.name === "NotAllowedError" ? t("account.passkey_cancelled") : errorText(error);
+      const text = error && error.name === "NotAllowedError" ? t("account.passkey_cancelled") : errorText(error);
+      const name = kind && error && FIELD_OF[error.code];
+      if (name) {
+        state.invalid = { kind, name, text };
+        if (name === "password") state.typed[kind].password = "";
+      } else state.error = text;
     }
     state.busy = false;
     render();
+    focusInvalid();
   }
 
-  function field(name, label, type, autocomplete) {
-    return h("label", { class: "field" }, h("span", {}, label), h("input", { name, type, autocomplete, required: true, maxlength: type === "password" ? 256 : 24 }));
+  function focusInvalid() {
+    const invalid = state.invalid && document.getElementById(`${state.invalid.kind}-${state.invalid.name}`);
+    if (invalid) invalid.focus();
+  }
+
+  function field(kind, name, label, type, autocomplete) {
+    const id = `${kind}-${name}`;
+    const wrong = state.invalid && state.invalid.kind === kind && state.invalid.name === name ? state.invalid.text : null;
+    const typed = state.typed[kind];
+    return h(
+      "div",
+      { class: "field" },
+      h("label", { for: id }, label),
+      h("input", {
+        id,
+        name,
+        type,
+        autocomplete,
+        required: true,
+        maxlength: type === "password" ? 256 : 24,
+        value: typed[name] || "",
+        "aria-invalid": wrong ? "true" : "false",
+        "aria-describedby": wrong ? `${id}-error` : null,
+        onInput: (event) => {
+          typed[name] = event.target.value;
+        },
+      }),
+      wrong && h("p", { id: `${id}-error`, class: "field-error", role: "alert" }, wrong),
+    );
   }
 
   function form(kind) {
@@ -49,24 +90,27 @@ export function mount(root) {
       const data = new FormData(event.currentTarget);
       const name = String(data.get("name") || "");
       const password = String(data.get("password") || "");
-      attempt(() => (kind === "signup" ? signUp(name, password) : signIn(name, password)));
+      state.typed[kind] = { name, password };
+      attempt(() => (kind === "signup" ? signUp(name, password) : signIn(name, password)), kind);
     };
     const passkey = (event) => {
       const formEl = event.currentTarget.closest("form");
       const name = String(new FormData(formEl).get("name") || "");
       if (kind === "signup" && !name) {
-        state.error = t("account.name_first");
+        state.error = null;
+        state.invalid = { kind, name: "name", text: t("account.name_first") };
         render();
+        focusInvalid();
         return;
       }
-      attempt(() => (kind === "signup" ? makePasskey(name) : passkeySignIn()));
+      attempt(() => (kind === "signup" ? makePasskey(name) : passkeySignIn()), kind);
     };
     return h(
       "form",
       { class: `account-form ${kind}`, onSubmit: submit },
       h("h2", {}, t(`account.form.${kind}.title`)),
-      field("name", t("account.name"), "text", kind === "signup" ? "username" : "username webauthn"),
-      field("password", t("account.password"), "password", kind === "signup" ? "new-password" : "current-password"),
+      field(kind, "name", t("account.name"), "text", kind === "signup" ? "username" : "username webauthn"),
+      field(kind, "password", t("account.password"), "password", kind === "signup" ? "new-password" : "current-password"),
       kind === "signup" && h("p", { class: "hint" }, t("account.password_rules")),
       h(
         "div",

@@ -1,5 +1,5 @@
-// Leaderboards (/leaderboard, /leaderboard/GAME): the best ratings in each game (mu - 3 sigma),
-// provisional ones marked, each name linking to the player's profile.
+// Leaderboards (/leaderboard, /leaderboard/GAME): the best ratings in each game (1500 at the
+// start; settled ones first, provisional ones marked), each name linking to the player's profile.
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
@@ -41,7 +41,7 @@ export function mount(root, [chosen]) {
               {},
               h("td", {}, String(i + 1)),
               h("td", {}, h("a", { href: `/players/${encodeURIComponent(p.name)}`, "data-link": "" }, p.name)),
-              h("td", {}, p.rating.toFixed(1), p.provisional && h("span", { class: "badge provisional" }, t("player.provisional"))),
+              h("td", { class: "rating" }, String(p.rating), p.provisional && h("span", { class: "badge provisional" }, t("player.provisional"))),
               h("td", {}, String(p.matches)),
             ),
           ),

@@ -1,4 +1,4 @@
-// A player's profile (/players/NAME): ratings per game (the conservative estimate mu - 3 sigma,
+// A player's profile (/players/NAME): ratings per game (1500 at the start, docs/accounts.md;
 // provisional ones marked) with their history as a small inline SVG chart, and recent matches
 // (opponents, result, rating change) linking to the replay and the signed record.
 
@@ -31,9 +31,10 @@ export function chart(history, label) {
   );
 }
 
+/** A rating change as people read it: "+12", "−8", "±0". */
 function signed(value) {
   if (value === null || value === undefined) return "";
-  return value > 0 ? `+${value.toFixed(1)}` : value.toFixed(1);
+  return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "±0";
 }
 
 export function mount(root, [name]) {
@@ -51,7 +52,7 @@ export function mount(root, [name]) {
           "li",
           { class: "rating-card", dataset: { game: id } },
           h("h3", {}, game(id)),
-          h("p", { class: "rating" }, h("strong", {}, r.rating.toFixed(1)), r.provisional && h("span", { class: "badge provisional", title: t("player.provisional_hint") }, t("player.provisional"))),
+          h("p", { class: "rating" }, h("strong", {}, String(r.rating)), r.provisional && h("span", { class: "badge provisional", title: t("player.provisional_hint") }, t("player.provisional"))),
           h("p", { class: "hint" }, t("player.matches", { n: r.matches })),
           chart(r.history, t("player.chart", { game: game(id) })),
         ),

@@ -13,11 +13,12 @@ import { icon } from "../icons.js";
 import { gameName, loadGames } from "../games.js";
 import { play } from "../sound.js";
 import { TableSocket } from "../socket.js";
-import { dropSeat, keepSeat, playerName, seatAt } from "../store.js";
+import { dropSeat, keepName, keepSeat, playerName, seatAt } from "../store.js";
 import { loadBoard } from "../boards/index.js";
 import { entryLines, logPanel } from "../table/log.js";
-import { clockText, seatName, seatsPanel } from "../table/seats.js";
-import { moveBy, paceLabel } from "../pace.js";
+import { clockText, resignPanel, seatName, seatsPanel } from "../table/seats.js";
+import { paceLabel, turnDeadline } from "../pace.js";
+import { markTurn } from "../table/turn-mark.js";
 import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
 import { keepReceipt } from "../receipts.js";
@@ -39,6 +40,7 @@ export function mount(root, [tableId]) {
     deadline: null,
     lastBeep: null,
     invite: null, // the invite link the server gives (its network address, when it has one)
+    rating: null, // at the end: GET /api/tables/{id}/rating (rated? each person's change)
   };
   const debug = debugRecord({ state: null, states: {}, log: [], seat: null, sent: [], errors: [], status: "connecting" });
 
@@ -110,7 +112,10 @@ export function mount(root, [tableId]) {
     const msg = shell.msg;
     const table = msg && msg.table;
     const name = table ? gameName(game(), table.game) : t("app.loading");
-    document.title = `${name} · ludoteca`;
+    // at the table the tab says when it is my turn (its title, and a dot on its icon)
+    const myTurn = Boolean(msg && msg.view && !msg.view.over && msg.legal.length > 0);
+    markTurn(myTurn);
+    document.title = myTurn ? `${t("mine.your_turn")} · ${name} · ludoteca` : `${name} · ludoteca`;
     rerender(headEl, () => [
       h("h1", {}, name),
       table &&
@@ -179,7 +184,7 @@ export function mount(root, [tableId]) {
       // days to move: the date and time it is due by, in the reader's time zone, not a countdown
       rerender(clockEl, () => [
         h("span", { class: "turn-who" }, who),
-        h("span", { class: "deadline", "data-deadline": String(clock.deadline) }, clock.bot ? "" : moveBy(clock.deadline)),
+        h("span", { class: "deadline", "data-deadline": String(clock.deadline) }, turnDeadline(clock, shell.seat)),
       ]);
       return;
     }
@@ -192,7 +197,8 @@ export function mount(root, [tableId]) {
 
   /** "Tell me when it is my turn", for a seat this browser holds at a table still being played. */
   function drawNotify(msg) {
-    const wanted = shell.seat !== null && Boolean(token()) && msg.table.status !== "over";
+    // only where turns last hours or days: at a real-time table the person is there
+    const wanted = shell.seat !== null && Boolean(token()) && msg.table.status !== "over" && msg.table.pace === "turn-based";
     if (wanted && notifyEl.hidden) {
       const seat = { table: tableId, token: token() };
       import("../notify-ui.js").then((ui) => replace(notifyEl, ui.pushControl(seat)), () => {});
@@ -206,7 +212,7 @@ export function mount(root, [tableId]) {
     // before the start the waiting room shows the seats, and there is no log yet
     layoutEl.classList.toggle("no-side", !msg.view);
     sideEl.setAttribute("aria-label", t("table.side"));
-    rerender(seatsEl, () => (msg.view ? seatsPanel(msg, shell.seat, shell.board) : null));
+    rerender(seatsEl, () => (msg.view ? [seatsPanel(msg, shell.seat, shell.board), resignPanel(msg, shell.seat, (m) => socket.send(m))] : null));
     drawNotify(msg);
     rerender(logEl, () => (shell.board && msg.view ? logPanel(shell.log, shell.board, msg.view, ctx.seatName) : null));
     rerender(keysEl, () =>
@@ -229,13 +235,14 @@ export function mount(root, [tableId]) {
     const msg = shell.msg;
     rerender(waitingEl, () => [
       msg && msg.table.status === "open"
-        ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) }, shell.invite)
+        ? waitingRoom(msg.table, shell.seat, { join, start, leave, copied: (ok) => toast(ok ? t("waiting.copied") : t("waiting.copy_failed")) }, shell.invite, gameName(game(), msg.table.game))
         : null,
       msg && deal.panel(msg, shell.seat),
     ]);
     const over = Boolean(msg && msg.view && msg.view.over);
     if (over) loadEnding();
-    rerender(endEl, () => (over && ending ? ending.endPanel(msg, shell.seat, shell.board, ending.proof, { again }) : null));
+    if (over) askRating();
+    rerender(endEl, () => (over && ending ? ending.endPanel(msg, shell.seat, shell.board, ending.proof, { again }, shell.rating) : null));
     // the match just ended here: the result takes the focus (and comes into view), wherever it was
     const result = shell.focusEnd && endEl.querySelector("#end-title");
     if (result) {
@@ -243,6 +250,25 @@ export function mount(root, [tableId]) {
       result.focus({ preventScroll: true });
       result.scrollIntoView({ block: "start" });
     }
+  }
+
+  // Whether the match that ended was rated, and each person's change once the rater got to it
+  // (about a second after the end): asked once, then every second while it is still waiting.
+  let ratingAsked = false;
+  let ratingTimer = null;
+  function askRating(tries = 0) {
+    if (ratingAsked && tries === 0) return;
+    ratingAsked = true;
+    api.tableRating(tableId).then(
+      (answer) => {
+        shell.rating = answer;
+        drawWaiting();
+        if (answer.state === "waiting" && tries < 60) ratingTimer = setTimeout(() => askRating(tries + 1), 1000);
+      },
+      () => {
+        if (tries < 60) ratingTimer = setTimeout(() => askRating(tries + 1), 2000);
+      },
+    );
   }
 
   // The end of a match (its panel and the proof) is loaded once the board is up, not before it:
@@ -386,10 +412,11 @@ export function mount(root, [tableId]) {
   debug.drop = () => socket.ws && socket.ws.close();
 
   // -------------------------------------------------------------------- waiting actions
-  async function join(seat, button) {
+  async function join(seat, button, name) {
     button.disabled = true;
     try {
-      const answer = await api.join(tableId, { name: playerName() || t("lobby.default_name"), seat });
+      if (name) keepName(name);
+      const answer = await api.join(tableId, { name: name || playerName() || t("lobby.default_name"), seat });
       keepSeat(tableId, answer.seat, answer.token);
       socket.reconnectNow();
     } catch (error) {
@@ -485,8 +512,10 @@ export function mount(root, [tableId]) {
     },
     destroy() {
       clearInterval(ticker);
+      clearTimeout(ratingTimer);
       deal.destroy();
       docked.disconnect();
+      markTurn(false);
       document.body.classList.remove("at-table");
       socket.close();
     },

@@ -10,13 +10,14 @@ import { gameName, loadGames } from "../games.js";
 import { errorText } from "../announce.js";
 import { icon } from "../icons.js";
 import { commitmentOf, fingerprintOf } from "../fairness.js";
+import { checkLog } from "../publog.js";
 import { chooseReceipts, fairDetail, isFormat2, keyAndNotes, problemText, publishedKeys, receiptsField, revealedText, stepLabel, stepsFor } from "../verify-fair.js";
 
 export function mount(root, _params, query) {
-  const state = { games: [], text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null, receiptsText: "", receipts: [], receiptSource: null, receiptError: null, keys: null };
+  const state = { games: [], text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null, receiptsText: "", receipts: [], receiptSource: null, receiptError: null, keys: null, log: null };
 
   async function check() {
-    Object.assign(state, { record: null, parseError: null, browser: null, verdict: null, failed: null, receipts: [], receiptSource: null, receiptError: null });
+    Object.assign(state, { record: null, parseError: null, browser: null, verdict: null, failed: null, receipts: [], receiptSource: null, receiptError: null, log: null });
     if (!state.text.trim()) {
       state.parseError = t("verify.empty");
       render();
@@ -55,6 +56,30 @@ export function mount(root, _params, query) {
     render();
     const verdict = root.querySelector(".verdict");
     if (verdict) verdict.focus();
+    if (state.verdict && state.verdict.ok && isFormat2(record) && typeof record.table === "string") {
+      state.log = { checking: true };
+      render();
+      state.log = await checkLog(record);
+      render();
+    }
+  }
+
+  /** The public log (docs/log.md): this table in it, under a signed head, one history. */
+  function logPanel() {
+    const found = state.log;
+    if (!found) return null;
+    const status = found.checking ? "checking" : found.ok ? "ok" : found.problem;
+    const parts = [];
+    if (found.checking) parts.push(h("p", { role: "status" }, t("publog.checking")));
+    else if (!found.ok) parts.push(h("p", { class: "problem", role: "alert" }, icon("cross"), t(`publog.problem.${found.problem}`)));
+    else {
+      parts.push(
+        h("p", {}, icon("check"), t("publog.ok", { index: found.index, size: found.size })),
+        h("p", {}, found.signed ? t("publog.signed") : t("publog.unsigned")),
+        h("p", {}, found.seen ? t("publog.seen", { count: found.seen }) : t("publog.first")),
+      );
+    }
+    return h("section", { class: "panel log-check", "aria-labelledby": "log-title", dataset: { log: status } }, h("h2", { id: "log-title" }, t("publog.title")), ...parts);
   }
 
   function statusOf(step) {
@@ -235,6 +260,7 @@ export function mount(root, _params, query) {
         ),
         verdict(),
         keyAndNotes(state),
+        logPanel(),
         steps(),
         h("p", { class: "hint" }, t("verify.how")),
       ),

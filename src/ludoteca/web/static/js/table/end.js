@@ -1,5 +1,6 @@
-// The end of a match: the result, the scores, the revealed seed next to the commitment, hidden
-// items, and the links to verify and to replay the match.
+// The end of a match: the result, the scores, whether it was rated and each person's rating
+// change, the revealed seed next to the commitment, hidden items, and the links to verify and to
+// replay the match.
 
 import { h } from "../dom.js";
 import { list, t } from "../i18n.js";
@@ -15,12 +16,43 @@ function headline(view, table, me) {
   return t("end.wins", { names: list(winners.map((seat) => seatName(table, seat))), count: winners.length });
 }
 
+/** A rating change as people read it: "+12", "−8", "±0". */
+export function signed(value) {
+  return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "±0";
+}
+
+/** "Rated match" and each person's new rating with its change, from GET /api/tables/{id}/rating
+ * (nothing for a casual match, or before the answer). */
+function ratedNote(rating, me) {
+  if (!rating || !rating.rated) return null;
+  const head = (text) => h("p", { class: "rated-note", role: "status", dataset: { key: "rated", state: rating.state } }, icon("trophy"), text);
+  if (rating.state === "waiting") return head(t("end.rated_waiting"));
+  if (rating.state !== "rated") return head(t("end.rated_none", { reason: rating.reason || "" }));
+  return h(
+    "div",
+    { class: "rated-box" },
+    head(t("end.rated")),
+    h(
+      "ul",
+      { class: "rating-changes" },
+      rating.changes.map((c) =>
+        h(
+          "li",
+          { class: c.change > 0 ? "up" : c.change < 0 ? "down" : "same", dataset: { seat: String(c.seat), change: String(c.change) }, "aria-current": c.seat === me ? "true" : null },
+          t("end.rating_line", { name: c.name || "", after: String(c.after), change: signed(c.change) }),
+        ),
+      ),
+    ),
+  );
+}
+
 /**
  * The end panel, in the order a player wants it: the result (headline, how it ended, scores),
  * then Play again, Replay and Verify, then what each seat held, and the proof folded below.
  * @param {{again: (button: HTMLButtonElement) => void}} actions
+ * @param {object|null} rating the answer of GET /api/tables/{id}/rating, once it came
  */
-export function endPanel(msg, me, board, proof, actions) {
+export function endPanel(msg, me, board, proof, actions, rating = null) {
   const view = msg.view;
   const table = msg.table;
   const scores = (view.outcome && view.outcome.scores) || [];
@@ -51,6 +83,7 @@ export function endPanel(msg, me, board, proof, actions) {
         h("caption", {}, t("end.scores")),
         h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("th", { scope: "row" }, seatName(table, seat)), h("td", {}, String(score))))),
       ),
+    ratedNote(rating, me),
     h(
       "p",
       { class: "card-actions end-actions" },

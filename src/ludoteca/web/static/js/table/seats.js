@@ -1,16 +1,20 @@
 // The seats panel: who sits where, bots marked as bots, whose turn, the turn clock, who is away
-// or disconnected, and what each seat may show of its hidden things (counts, from the board).
+// or disconnected, and what each seat may show of its hidden things (counts, from the board);
+// below it, for a person at a match being played, Resign (asked to confirm first).
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { moveBy } from "../pace.js";
+import { turnDeadline } from "../pace.js";
 
 /** The display name of a seat: a person's name, or "Bot 2 · medium" in the reader's language. */
 export function seatName(table, seat) {
   const row = table && table.seats ? table.seats[seat] : null;
   if (!row) return t("seat.unknown", { n: seat + 1 });
-  if (row.bot) return t("seat.bot", { n: seat + 1, level: t(`levels.${row.level || "medium"}`) });
+  const level = t(`levels.${row.level || "medium"}`);
+  // a person's seat a bot took over (they resigned, or timed out too often) keeps their name
+  if (row.bot && row.bot_from !== null && row.bot_from !== undefined) return t("seat.bot_for", { n: seat + 1, level, name: row.name });
+  if (row.bot) return t("seat.bot", { n: seat + 1, level });
   if (row.kind === "open") return t("seat.free", { n: seat + 1 });
   return row.name;
 }
@@ -22,7 +26,7 @@ export function clockText(seconds) {
   return `${minutes}:${String(total % 60).padStart(2, "0")}`;
 }
 
-function status(row, toMove, clock) {
+function status(row, toMove, clock, me) {
   const parts = [];
   if (toMove) {
     parts.push(
@@ -33,7 +37,7 @@ function status(row, toMove, clock) {
         t("seat.to_move"),
         clock &&
           (clock.pace === "turn-based"
-            ? h("span", { class: "deadline" }, clock.bot ? "" : moveBy(clock.deadline))
+            ? h("span", { class: "deadline" }, turnDeadline(clock, me, "until"))
             : h("span", { class: "clock", "data-clock": "", role: "timer", "aria-label": t("seat.clock") }, clockText(clock.remaining))),
       ),
     );
@@ -78,10 +82,34 @@ export function seatsPanel(msg, me, board) {
             row.seat === me && h("span", { class: "badge you-badge" }, t("seat.you")),
           ),
           label && h("div", { class: "seat-label" }, label.text),
-          h("div", { class: "seat-status" }, status(row, row.seat === toMove, msg.clock)),
+          h("div", { class: "seat-status" }, status(row, row.seat === toMove, msg.clock, me)),
           facts.length > 0 && h("ul", { class: "seat-facts" }, facts.map((fact) => h("li", {}, fact))),
         );
       }),
+    ),
+  );
+}
+
+/** Resign, for the person at a match being played: a bot of the table's level then plays the
+ * seat (docs/protocol.md#resigning). The browser asks to confirm first. */
+export function resignPanel(msg, me, send) {
+  const row = me !== null && msg.table.seats[me];
+  if (!row || row.kind !== "human" || !msg.view || msg.view.over || msg.table.status !== "playing") return null;
+  return h(
+    "p",
+    { class: "resign-row" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "quiet resign",
+        dataset: { key: "resign" },
+        onClick: () => {
+          if (window.confirm(t("table.resign_confirm"))) send({ type: "resign" });
+        },
+      },
+      icon("away"),
+      t("table.resign"),
     ),
   );
 }

@@ -1,9 +1,14 @@
-// Before the start: the seats, the invite link with a copy button, join, start and leave.
+// Before the start: the seats, the invite link with a copy button, join, start and leave. A
+// guest who followed an invite link (no seat here yet) reads first who invites them to which
+// game at which pace, and types the name the others will see before taking a seat; what only
+// the host can act on (how to make the link reach other devices) is shown to the seated only.
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { seatName } from "./seats.js";
+import { paceLabel } from "../pace.js";
+import { playerName } from "../store.js";
 
 async function copy(text, input) {
   try {
@@ -27,18 +32,38 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * @param {{join: Function, start: Function, leave: Function, copied: Function}} actions
  * @param {string|null} link  the invite link the server gave (the network address when it
  *   listens on the network), else this page's own address
+ * @param {string} game  the game's name in the reader's language
  */
-export function waitingRoom(table, me, actions, link) {
+export function waitingRoom(table, me, actions, link, game) {
   const invite = link || `${location.origin}/table/${table.id}`;
   // a code to scan from the screen, when the link leads somewhere from another device
   const reachable = !LOOPBACK.has(new URL(invite).hostname);
   const input = h("input", { id: "invite-link", class: "invite-input", readonly: true, value: invite, "aria-labelledby": "invite-label", onFocus: (e) => e.target.select() });
   const free = table.seats.filter((seat) => seat.kind === "open").length;
+  const guest = me === null && free > 0;
+  const host = table.seats.find((seat) => seat.kind === "human");
+  const nameInput = guest && h("input", { id: "guest-name", name: "name", autocomplete: "nickname", maxlength: 24, required: true, value: playerName(), "aria-describedby": "guest-name-error", onInput: () => mark(null) });
+  const nameError = guest && h("p", { id: "guest-name-error", class: "field-error", role: "alert", hidden: true });
+  /** The name typed, or null (the field marked, focused and the reason said beside it). */
+  function mark(problem) {
+    nameInput.setAttribute("aria-invalid", problem ? "true" : "false");
+    nameError.hidden = !problem;
+    nameError.textContent = problem || "";
+    if (problem) nameInput.focus();
+  }
+  function join(seat, button) {
+    if (!guest) return actions.join(seat, button);
+    const name = nameInput.value.trim();
+    if (!name) return mark(t("waiting.name_needed"));
+    return actions.join(seat, button, name);
+  }
   return h(
     "section",
     { class: "panel waiting", "aria-labelledby": "waiting-title" },
-    h("h2", { id: "waiting-title" }, t("waiting.title")),
+    h("h2", { id: "waiting-title" }, guest ? (host ? t("waiting.invited", { name: host.name, game }) : t("waiting.invited_game", { game })) : t("waiting.title")),
+    h("p", { class: "waiting-pace", "data-pace": table.pace || "real-time" }, icon("turn"), t("waiting.pace", { pace: paceLabel(table) })),
     h("p", {}, free ? t("waiting.free", { count: free }) : t("waiting.full")),
+    guest && h("div", { class: "field guest-name" }, h("label", { for: "guest-name" }, t("waiting.guest_name")), nameInput, nameError),
     h(
       "ul",
       { class: "seat-list" },
@@ -55,7 +80,7 @@ export function waitingRoom(table, me, actions, link) {
             row.seat === me && h("span", { class: "badge you-badge" }, t("seat.you")),
             row.kind === "open" &&
               me === null &&
-              h("button", { type: "button", class: "primary join-seat", dataset: { key: `join-${row.seat}` }, onClick: (e) => actions.join(row.seat, e.currentTarget) }, t("waiting.join")),
+              h("button", { type: "button", class: "primary join-seat", dataset: { key: `join-${row.seat}` }, onClick: (e) => join(row.seat, e.currentTarget) }, t("waiting.join")),
           ),
         ),
       ),
@@ -87,7 +112,8 @@ export function waitingRoom(table, me, actions, link) {
           h("img", { src: `/api/tables/${encodeURIComponent(table.id)}/invite.svg`, width: "148", height: "148", alt: t("waiting.qr_alt", { link: invite }) }),
           h("figcaption", { class: "hint" }, t("waiting.qr")),
         ),
-      !reachable && h("p", { class: "hint invite-local" }, t("waiting.local_only")),
+      // how to reach other devices is the operator's business: the seated host's, never a guest's
+      !reachable && me !== null && h("p", { class: "hint invite-local" }, t("waiting.local_only")),
     ),
     me !== null &&
       h(
