@@ -106,3 +106,30 @@ def test_the_comparison_would_see_a_wrong_rule() -> None:
     mine = as_bids(GAME.legal_texts(ours))
     other = as_bids([state.action_to_string(a) for a in state.legal_actions()])
     assert mine != other
+
+
+def test_the_adapter_loads_the_table_options() -> None:
+    """``ludoteca_liars_dice`` takes the game's table options as OpenSpiel parameters (defaults
+    from ``GameSpec.options``), plays that table, round-trips its states, refuses a bad option."""
+    import ludoteca.interop.openspiel  # noqa: F401, PLC0415 (registers the games)
+    from ludoteca.core import InvalidParamsError  # noqa: PLC0415
+
+    default = pyspiel.load_game("ludoteca_liars_dice")
+    assert default.get_parameters()["dice"] == 5
+    assert default.get_parameters()["rounds"] == "last-standing"
+    options = {"players": 3, "dice": 2, "rounds": "one", "bidding": "reset-quantity"}
+    game = pyspiel.load_game("ludoteca_liars_dice", options)
+    pick = random.Random(9)
+    for _ in range(20):
+        state = game.new_initial_state()
+        assert [len(h) for h in state.position.state.hands] == [2, 2, 2]
+        while not state.is_terminal():
+            again = game.deserialize_state(state.serialize())
+            assert again.legal_actions() == state.legal_actions()
+            state.apply_action(pick.choice(state.legal_actions()))
+        assert sorted(state.returns()) == [0.0, 0.5, 0.5]  # one round: the loser, two winners
+    for bad in ({"dice": 9}, {"rounds": "two"}):
+        with pytest.raises(InvalidParamsError):
+            pyspiel.load_game("ludoteca_liars_dice", bad)
+    with pytest.raises(pyspiel.SpielError, match="Wrong type"):  # OpenSpiel checks the types
+        pyspiel.load_game("ludoteca_liars_dice", {"bidding": 1})
