@@ -14,6 +14,13 @@ neighbour's load falls on all of them alike: on a shared machine, 3 runs of 2 s 
 by up to a third from one bench to the next, 16 runs of 0.25 s by about a tenth. Printed: the
 median over the repetitions and its ratio to the reference's median in the same run, after a
 line saying whether the rules run compiled (``make native``) or pure (``LUDOTECA_PURE=1``).
+
+``--same-game`` times like for like: our ``liars-dice`` at ``players: 2, rounds: one`` is
+OpenSpiel's ``liars_dice``, so each ``--dice`` count and ``--bidding`` rule runs in both engines,
+interleaved with the rest, and its ratio is to OpenSpiel's row with the same dice and rule (our
+set-up draws the dice inside ``new``; the loop draws OpenSpiel's at its chance nodes, timed, not
+counted as actions). ``--game liars-dice`` adds its default table (five dice, last standing)
+against itself at 2 and 6 players.
 """
 
 from __future__ import annotations
@@ -69,11 +76,20 @@ class Speed:
 
 
 def playouts(
-    game: Game[Any, Any], players: int, seconds: float, seed: str = "bench", events: bool = False
+    game: Game[Any, Any],
+    players: int,
+    seconds: float,
+    seed: str = "bench",
+    events: bool = False,
+    *,
+    options: dict[str, Any] | None = None,
+    label: str | None = None,
 ) -> Speed:
     """Random matches for about ``seconds`` of CPU time: ``new``, then ``legal_actions`` and
     ``step`` (what search and playouts call) with a uniformly random choice until the end (set-up
-    is timed too); ``events``: ``apply_unchecked`` instead, which also builds the match log."""
+    is timed too); ``events``: ``apply_unchecked`` instead, which also builds the match log;
+    ``options``: the table options beside ``players``."""
+    params = {"players": players, **(options or {})}
     rng = random.Random(seed)
     legal, pick = game.legal_actions, rng.choice
     apply = game.apply_unchecked if events else game.step
@@ -81,23 +97,56 @@ def playouts(
     clock = time.process_time
     start = clock()
     while (elapsed := clock() - start) < seconds:
-        state = game.new({"players": players}, f"{seed}-{matches}")
-        while options := legal(state):
-            apply(state, pick(options))
+        state = game.new(params, f"{seed}-{matches}")
+        while choices := legal(state):
+            apply(state, pick(choices))
             actions += 1
         matches += 1
-    label = f"{game.spec.id} {players}p" + (" +events" if events else "")
+    label = label or f"{game.spec.id} {players}p" + (" +events" if events else "")
     return Speed(label, actions, matches, elapsed)
 
 
-def liars_dice(seconds: float, seed: str = "bench") -> Speed | None:
+def liars_dice(
+    seconds: float, seed: str = "bench", dice: int = 1, bidding: str = "reset-face"
+) -> Speed | None:
     """The same loop over OpenSpiel's ``liars_dice``: player actions per CPU second (chance
-    outcomes are drawn by the loop and not counted); None when ``pyspiel`` is not installed."""
+    outcomes are drawn by the loop and not counted); None when ``pyspiel`` is not installed.
+    By default its default game (one die, ``reset-face``), the reference of every ratio."""
     try:
         import pyspiel  # noqa: PLC0415 (optional: OpenSpiel may be absent)
     except ImportError:
         return None
-    return spiel_playouts(pyspiel.load_game("liars_dice"), "openspiel liars_dice", seconds, seed)
+    if (dice, bidding) == (1, "reset-face"):
+        return spiel_playouts(pyspiel.load_game("liars_dice"), REFERENCE, seconds, seed)
+    game = pyspiel.load_game("liars_dice", {"numdice": dice, "bidding_rule": bidding})
+    return spiel_playouts(game, f"{REFERENCE} {dice}d {bidding}", seconds, seed)
+
+
+REFERENCE = "openspiel liars_dice"
+SAME_GAME = "liars-dice"
+"""Our game that is OpenSpiel's ``liars_dice`` at ``players: 2, rounds: one``: timed like for
+like against it (``--same-game``), each dice count and bidding rule beside its own reference."""
+
+
+def same_game(dice: list[int], rules: list[str]) -> list[Target]:
+    """Our ``liars-dice`` at ``players: 2, rounds: one`` and OpenSpiel's ``liars_dice`` with the
+    same dice and bidding rule, pair by pair."""
+    game, found = get(SAME_GAME), []
+    for d in dice:
+        for rule in rules:
+            options = {"dice": d, "rounds": "one", "bidding": rule}
+            label = f"{SAME_GAME} 2p one {d}d {rule}"
+            found.append(
+                (label, lambda s, o=options, n=label: playouts(game, 2, s, options=o, label=n))
+            )
+            if (d, rule) != (1, "reset-face"):
+                found.append(
+                    (
+                        f"{REFERENCE} {d}d {rule}",
+                        lambda s, d=d, r=rule: liars_dice(s, dice=d, bidding=r),
+                    )
+                )
+    return found
 
 
 def adapter(
@@ -144,10 +193,13 @@ def spiel_playouts(game: Any, label: str, seconds: float, seed: str) -> Speed:
 Target = tuple[str, Callable[[float], Speed | None]]
 
 
-def targets(game_ids: list[str], events: bool, through: bool) -> list[Target]:
+def targets(
+    game_ids: list[str], events: bool, through: bool, pairs: list[Target] | None = None
+) -> list[Target]:
     """What to time: every game at its smallest and largest player count (also with the events
-    when ``events``, and through the OpenSpiel adapter when ``through``), then the reference."""
-    found: list[Target] = []
+    when ``events``, and through the OpenSpiel adapter when ``through``), the like-for-like
+    ``pairs``, then the reference."""
+    found: list[Target] = list(pairs or [])
     for game_id in game_ids:
         game = get(game_id)
         for players in sorted({game.spec.min_players, game.spec.max_players}):
@@ -173,7 +225,7 @@ def targets(game_ids: list[str], events: bool, through: bool) -> list[Target]:
                         lambda s, g=game_id, p=players: adapter(g, p, s, chance="explicit"),
                     )
                 )
-    found.append(("openspiel liars_dice", liars_dice))
+    found.append((REFERENCE, liars_dice))
     return found
 
 
@@ -183,22 +235,41 @@ def median_speed(runs: list[Speed]) -> Speed:
 
 
 def compare(
-    game_ids: list[str], seconds: float, repeats: int, events: bool = False, through: bool = False
+    game_ids: list[str],
+    seconds: float,
+    repeats: int,
+    events: bool = False,
+    through: bool = False,
+    *,
+    pairs: list[Target] | None = None,
 ) -> list[tuple[Speed, float | None]]:
-    """Interleaved repetitions; per target its median run and the ratio to the reference."""
-    plan = targets(game_ids, events, through)
+    """Interleaved repetitions; per target its median run and the ratio to the reference (a
+    like-for-like row of ``pairs``: to OpenSpiel's game with the same dice and bidding rule)."""
+    plan = targets(game_ids, events, through, pairs)
     runs: dict[str, list[Speed]] = {label: [] for label, _ in plan}
     for _ in range(repeats):
         for label, run in plan:
             speed = run(seconds)
             if speed is not None:
                 runs[label].append(speed)
-    reference = runs.pop("openspiel liars_dice")
+    reference = runs.pop(REFERENCE)
     base = statistics.median(s.actions_per_second for s in reference) if reference else None
+    medians = {
+        label: statistics.median(s.actions_per_second for s in found)
+        for label, found in runs.items()
+        if found
+    }
     rows: list[tuple[Speed, float | None]] = []
-    for found in runs.values():
-        speed = median_speed(found)
-        rows.append((speed, None if base is None else speed.actions_per_second / base))
+    for label, found in runs.items():
+        if not found:
+            continue
+        speed, own = median_speed(found), base
+        if label.startswith(f"{SAME_GAME} 2p one "):
+            d, rule = label.split()[3:5]
+            own = medians.get(
+                f"{REFERENCE} {d} {rule}", base if (d, rule) == ("1d", "reset-face") else None
+            )
+        rows.append((speed, None if own is None else speed.actions_per_second / own))
     if reference:
         rows.append((median_speed(reference), 1.0))
     return rows
@@ -215,18 +286,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--adapter", action="store_true", help="also time the games through the OpenSpiel adapter"
     )
+    parser.add_argument(
+        "--same-game",
+        action="store_true",
+        help=f"time {SAME_GAME} at 2 players, one round, against OpenSpiel's liars_dice with the"
+        " same dice and bidding rule (ratios to that row)",
+    )
+    parser.add_argument("--dice", type=int, nargs="+", default=[1, 2, 3, 4, 5])
+    parser.add_argument("--bidding", nargs="+", default=["reset-face", "reset-quantity"])
     args = parser.parse_args(argv)
     game_ids = args.game or list(all_games())
+    pairs = same_game(args.dice, args.bidding) if args.same_game else None
     print(
         f"random playouts, CPU time, {args.repeats} interleaved repetitions of "
         f"{args.seconds:g} s, medians; ratio = actions/s over openspiel liars_dice's"
     )
     print(f"rules: {native.status}" + (" (mypyc)" if native.status == "compiled" else ""))
-    rows = compare(game_ids, args.seconds, args.repeats, args.events, args.adapter)
+    rows = compare(game_ids, args.seconds, args.repeats, args.events, args.adapter, pairs=pairs)
     own = {speed.label: speed for speed, _ in rows}
     for speed, ratio in rows:
         plain = speed.label.split(" +")[0].split(" openspiel")[0]
-        low = ratio is not None and ratio < GOAL and speed.label == plain
+        low = ratio is not None and ratio < GOAL and plain == speed.label
+        low = low and not plain.startswith(REFERENCE)
         mark = "" if ratio is None else f"  {ratio:5.2f}x" + ("  BELOW" if low else "")
         if " openspiel" in speed.label and plain in own:
             slower = own[plain].actions_per_second / speed.actions_per_second

@@ -290,11 +290,30 @@ def deal_dwarves(rng: Stream, players: int) -> dict:
             "start": start, "dice": dice}  # fmt: skip
 
 
-DEALS = {"heroes": deal_heroes, "dice-heroes": deal_dice_heroes, "dwarves": deal_dwarves}
+# ------------------------------------------------------------------------------ Liar's Dice
+def deal_liars_dice(rng: Stream, players: int, dice: int = 5) -> dict:
+    """The first round: its starter (one draw among the seats), then each cup in seat order,
+    die by die (docs/notation/liars-dice.md)."""
+    starter = rng.below(players)
+    return {
+        "to_move": starter,
+        "hands": [[rng.below(6) + 1 for _ in range(dice)] for _ in range(players)],
+    }
 
 
-def deal(game: str, players: int, seed: str) -> dict:
-    return DEALS[game](Stream(seed), players)
+DEALS = {
+    "heroes": deal_heroes,
+    "dice-heroes": deal_dice_heroes,
+    "dwarves": deal_dwarves,
+    "liars-dice": deal_liars_dice,
+}
+OPTIONS = {"liars-dice": ("dice",)}
+"""The table options (record's ``params`` beside ``players``) a game's deal depends on."""
+
+
+def deal(game: str, players: int, seed: str, params: dict | None = None) -> dict:
+    options = {k: v for k, v in (params or {}).items() if k in OPTIONS.get(game, ())}
+    return DEALS[game](Stream(seed), players, **options)
 
 
 def check_signed(record: dict, key: str | None, receipts: list) -> str | None:
@@ -371,7 +390,8 @@ def main(argv: list) -> int:
             print(f"FAILED: {problem}")
             return 1
     known = record["game"] in DEALS
-    dealt = deal(record["game"], record["params"]["players"], record["seed"]) if known else None
+    params = record["params"]
+    dealt = deal(record["game"], params["players"], record["seed"], params) if known else None
     if "--json" in argv:
         print(json.dumps(dealt))
         return 0

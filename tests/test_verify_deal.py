@@ -46,6 +46,8 @@ def engine_deal(game_id: str, players: int, seed: str) -> dict[str, Any]:
             "to_move": position["to_move"],
             "dice": [d["face"] for d in position["dice"]],
         }
+    if game_id == "liars-dice":
+        return {"to_move": position["to_move"], "hands": position["hands"]}
     return {
         "ring": position["ring"],
         "dwarves": position["dwarves"],
@@ -82,6 +84,18 @@ def test_the_script_deals_what_the_engine_deals(game_id: str, players: int) -> N
             rolloff = dealt.pop("rolloff")
             assert len(rolloff[0]) == players
         assert {key: dealt[key] for key in expected} == expected, seed
+
+
+def test_the_script_deals_with_the_table_options_of_the_record() -> None:
+    """A deal that depends on a table option (Liar's Dice's ``dice``) reads it from the record's
+    params, as the engine does."""
+    script, game = load_script(), get("liars-dice")
+    for dice in range(1, 6):
+        params = {"players": 3, "dice": dice, "rounds": "one"}
+        position = game.to_json(game.new(params, f"dice-{dice}"))
+        dealt = script.deal("liars-dice", 3, f"dice-{dice}", params)
+        assert dealt == {"to_move": position["to_move"], "hands": position["hands"]}
+        assert all(len(hand) == dice for hand in dealt["hands"])
 
 
 KEY = SigningKey.generate()

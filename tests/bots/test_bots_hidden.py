@@ -36,6 +36,8 @@ def test_decisions_depend_only_on_what_the_seat_sees(
 ) -> None:
     game = get(game_id)
     states = list(islice(positions(game, players, f"hidden-{level}", every=3), 4))
+    if len(states) < 4:  # a game of short matches (Liar's Dice: an early call): every position
+        states = list(islice(positions(game, players, f"hidden-{level}"), 4))
     assert len(states) == 4
     for n, state in enumerate(states):
         seat = game.to_move(state)

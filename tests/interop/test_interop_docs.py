@@ -29,7 +29,7 @@ def test_example_runs(index: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("game_id", "players"), [("heroes", 2), ("dice-heroes", 3), ("dwarves", 4)]
+    ("game_id", "players"), [("heroes", 2), ("dice-heroes", 3), ("dwarves", 4), ("liars-dice", 2)]
 )
 def test_tensor_tables_match_the_code(game_id: str, players: int) -> None:
     layout = encoding(game_id, players)

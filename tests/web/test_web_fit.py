@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 SMALL: ViewportSize = {"width": 360, "height": 640}
 SIZES = {"desktop": DESKTOP, "phone": PHONE, "small": SMALL}
-GAMES = ["heroes", "dice-heroes", "dwarves"]
+GAMES = ["heroes", "dice-heroes", "dwarves", "liars-dice"]
 TAP = 44
 
 # every element whose data-action is legal now: where it is and what is on top of its centre

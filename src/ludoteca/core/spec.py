@@ -62,6 +62,24 @@ class Board:
 
 
 @dataclass(frozen=True, slots=True)
+class Option:
+    """A table option a game defines beside ``players`` (``GameSpec.options``): its name, the
+    values it takes (whole numbers or words) and the one a table gets when it says nothing."""
+
+    name: str
+    values: tuple[int | str, ...]
+    default: int | str
+
+    def check(self, game_id: str, value: Any) -> int | str:
+        """``value`` when it is one of ``values`` (InvalidParamsError naming them otherwise)."""
+        for allowed in self.values:
+            if type(value) is type(allowed) and value == allowed:
+                return allowed
+        shown = ", ".join(str(v) for v in self.values)
+        raise InvalidParamsError(f"{game_id}: {self.name} must be one of {shown}, not {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
 class GameSpec:
     """What a game is: identifier, names per language, player counts, and the facts research
     frameworks and clients read from it.
@@ -71,7 +89,8 @@ class GameSpec:
     that does loads with either, ``chance=explicit`` or ``chance=sampled``);
     ``perfect_information`` is true when no seat ever has a secret; ``constant_sum`` when
     ``Outcome.payoff`` always sums to 1 (false when nobody may win); ``board`` is the web table's
-    board (``None``: the generic board).
+    board (``None``: the generic board); ``options`` are the table options the game's rules
+    define beside ``players`` (none by default), each checked and defaulted by ``params``.
     """
 
     id: str
@@ -83,14 +102,16 @@ class GameSpec:
     perfect_information: bool = False
     constant_sum: bool = True
     board: Board | None = None
+    options: tuple[Option, ...] = ()
 
     def name(self, lang: str = "en") -> str:
         return self.names.get(lang) or self.names["en"]
 
     def params(self, params: Mapping[str, Any] | None = None) -> JSON:
-        """Validated, normalised match parameters (today: ``players``)."""
+        """Validated, normalised match parameters: ``players`` and the game's ``options``, each
+        given its default when absent."""
         params = dict(params or {})
-        unknown = sorted(set(params) - {"players"})
+        unknown = sorted(set(params) - {"players"} - {o.name for o in self.options})
         if unknown:
             raise InvalidParamsError(f"{self.id}: unknown parameter(s) {', '.join(unknown)}")
         players = params.get("players", self.min_players)
@@ -103,4 +124,7 @@ class GameSpec:
                 else f"{self.min_players}-{self.max_players}"
             )
             raise InvalidParamsError(f"{self.id} is played by {span} players, not {players}")
-        return {"players": players}
+        checked: JSON = {"players": players}
+        for option in self.options:
+            checked[option.name] = option.check(self.id, params.get(option.name, option.default))
+        return checked

@@ -44,7 +44,7 @@ from .openspiel_state import LudotecaState
 
 class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
     """One of our games for OpenSpiel (``players``; ``chance`` for a game that offers explicit
-    chance; ``rng_seed`` for sampled chance)."""
+    chance; ``rng_seed`` for sampled chance; the game's table options, ``GameSpec.options``)."""
 
     def __init__(self, entry: Entry, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
@@ -57,7 +57,11 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
             offered = f"{EXPLICIT} or {SAMPLED}" if entry.offers_explicit else SAMPLED
             raise ValueError(f"{entry.short_name}: chance must be {offered}, not {chance!r}")
         explicit = chance == EXPLICIT
-        self.shared = Shared(entry, players, int(params.get("rng_seed", 0)), explicit)
+        # the game's table options (``GameSpec.options``), checked as a match checks them
+        named = {o.name: params[o.name] for o in game.spec.options if o.name in params}
+        options = tuple(game.spec.params({"players": players, **named}).items())[1:]
+        rng_seed = int(params.get("rng_seed", 0))
+        self.shared = Shared(entry, players, rng_seed, explicit, options)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.shared.encoding.actions),
             max_chance_outcomes=entry.max_chance_outcomes if explicit else 0,

@@ -75,6 +75,8 @@ def game_type(entry: Entry, explicit: bool) -> Any:
     if entry.offers_explicit:
         params["chance"] = EXPLICIT if entry.explicit_chance else SAMPLED
     params["rng_seed"] = 0
+    for option in spec.options:  # the game's table options, by their defaults
+        params[option.name] = option.default
     info = pyspiel.GameType.Information
     mode = pyspiel.GameType.ChanceMode
     utility = pyspiel.GameType.Utility
@@ -101,11 +103,19 @@ def game_type(entry: Entry, explicit: bool) -> Any:
 class Shared:
     """What every state of one loaded game shares (copying a state never copies this)."""
 
-    def __init__(self, entry: Entry, players: int, rng_seed: int, explicit: bool) -> None:
+    def __init__(
+        self,
+        entry: Entry,
+        players: int,
+        rng_seed: int,
+        explicit: bool,
+        options: tuple[tuple[str, Any], ...] = (),
+    ) -> None:
         self.entry = entry
         self.explicit = explicit
+        self.options = options
         self.game: AnyGame = get(entry.game_id)
-        self.params: JSON = self.game.spec.params({"players": players})
+        self.params: JSON = self.game.spec.params({"players": players, **dict(options)})
         self.players = players
         self.encoding, self.legal = _listing(entry.game_id, players)
         self.rng_seed = rng_seed
@@ -123,7 +133,8 @@ class Shared:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_shared, (self.entry.short_name, self.players, self.rng_seed, self.explicit))
+        shared = (self.entry.short_name, self.players, self.rng_seed, self.explicit, self.options)
+        return (_shared, shared)
 
 
 @cache
@@ -135,5 +146,11 @@ def _listing(game_id: str, players: int) -> tuple[Encoding, Callable[[Any], Lega
 
 
 @cache
-def _shared(short_name: str, players: int, rng_seed: int, explicit: bool) -> Shared:
-    return Shared(BY_NAME[short_name], players, rng_seed, explicit)
+def _shared(
+    short_name: str,
+    players: int,
+    rng_seed: int,
+    explicit: bool,
+    options: tuple[tuple[str, Any], ...] = (),
+) -> Shared:
+    return Shared(BY_NAME[short_name], players, rng_seed, explicit, options)
