@@ -10,8 +10,11 @@ from typing import Any
 from test_table_inprocess import two_people
 
 from kit.tables import FakeClock, Hub, Watcher, commit_then_reveal, process_on, seated, settle
+from ludoteca.core import verify
+from ludoteca.games import get
 from ludoteca.server.messages import Rejected
 from ludoteca.server.storage.memory import MemoryStorage
+from ludoteca.server.table.resign import resign
 from ludoteca.server.table.table import Table
 
 
@@ -263,5 +266,39 @@ def test_a_re_read_after_a_process_lost_does_not_cut_off_a_timed_move_being_stor
             # need not end it), else Ana's clock runs out a minute after and the table plays
             await clock.advance(60.5)
             await watcher.until(lambda: table.version > version + 1)
+
+    run(scenario)
+
+
+def test_a_resign_at_one_process_is_bound_in_the_chain_at_the_other() -> None:
+    """A resign stores no step: the other process hears the seat change, deals its match again
+    from the stored seats, and its chain binds the takeover where it was made."""
+
+    async def scenario() -> None:
+        hub, store = Hub(FakeClock()), MemoryStorage()
+        async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
+            table_a, _, _ = await a.play_now(
+                "heroes", players=2, level="random", name="Ana", turn_seconds=60
+            )
+            await commit_then_reveal(table_a, {0: "ana-seed"})
+            table_b = await b.residency.get(table_a.id)
+            watcher = await seated(table_a)
+            version = table_b.version
+            await resign(table_b, 0)
+            await watcher.until(lambda: table_a.seats[0].kind == "bot")
+            match_a, match_b = table_a.match, table_b.match
+            assert match_a is not None and match_b is not None
+            assert match_a.players[0].bot_from == version
+            assert match_a.chain == match_b.chain, "both bind the takeover at its version"
+            for _ in range(2000):  # bots play both seats to the end, driven at a
+                if table_a.row.status == "over":
+                    break
+                moved = table_a.version
+                await hub.clock.advance(0.5)
+                await watcher.until(
+                    lambda v=moved: table_a.version > v or table_a.row.status == "over"
+                )
+            assert table_a.row.status == "over"
+            assert verify(table_a.record().to_json(), get).ok
 
     run(scenario)
