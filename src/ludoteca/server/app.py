@@ -24,7 +24,19 @@ from .accounts.rows import memory_engine
 from .accounts.service import Accounts
 from .accounts.store import AccountStore
 from .analysis.queue import Analyst
-from .api import accounts, analysis, games, invite, notify, ops, records, replay, sockets, tables
+from .api import (
+    accounts,
+    analysis,
+    games,
+    invite,
+    notify,
+    ops,
+    records,
+    rematch,
+    replay,
+    sockets,
+    tables,
+)
 from .api.deps import AppState
 from .background import Background
 from .cluster.checks import Watch, storage_label
@@ -144,8 +156,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(Rejected, _rejected)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
-    for module in (games, tables, invite, records, ops, sockets, accounts, analysis, notify):
+    for module in (games, tables, rematch, invite, records, ops, sockets, accounts, analysis):
         app.include_router(module.router)
+    app.include_router(notify.router)
     app.include_router(replay.router)
     version = mount_web(app, games.catalogue, offer(settings, notify_keys), games.board_words)
     if version is not None:

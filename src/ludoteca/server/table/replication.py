@@ -173,6 +173,8 @@ class Replica:
             return
         ledger.replay(await storage.load_actions(ledger.id, after=match.version, upto=row.version))
         ledger.row = row
+        if row.status == Status.OVER:  # a rematch offered or answered at another process
+            ledger.rematch = await storage.load_rematch(ledger.id)
 
 
 __all__ = ["Replica"]
