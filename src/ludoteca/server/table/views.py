@@ -185,6 +185,7 @@ def rematch_json(row: RematchRow | None, now: float) -> dict[str, Any] | None:
         "reason": "time" if state != row.state else row.reason,
         "expires_at": round(row.expires_at, 3),
         "expires_in": round(max(0.0, row.expires_at - now), 3) if state == OFFERED else 0.0,
+        "version": row.version,
     }
 
 

@@ -40,6 +40,9 @@ export function mount(root, [tableId]) {
     lastBeep: null,
     invite: null, // the invite link the server gives (its network address, when it has one)
     rating: null, // at the end: GET /api/tables/{id}/rating (rated? each person's change)
+    rematch: null, // at the end: the rematch offered (the newest heard: state or answer)
+    rematchDeadline: null, // when a live offer lapses (performance.now() milliseconds)
+    rematchGone: false, // this page moves to the rematch's table: it does not decline on leaving
   };
   const debug = debugRecord({ state: null, states: {}, log: [], seat: null, sent: [], errors: [], status: "connecting" });
 
@@ -237,7 +240,9 @@ export function mount(root, [tableId]) {
     const over = Boolean(msg && msg.view && msg.view.over);
     if (over) loadEnding();
     if (over) askRating();
-    rerender(endEl, () => (over && ending ? ending.endPanel(msg, shell.seat, shell.board, ending.proof, { again }, shell.rating) : null));
+    const rematch = { offer: shell.rematch, deadline: shell.rematchDeadline };
+    const actions = { again, offer: offerRematch, decline: declineRematch };
+    rerender(endEl, () => (over && ending ? ending.endPanel(msg, shell.seat, shell.board, ending.proof, actions, shell.rating, rematch) : null));
     // the match just ended here: the result takes the focus (and comes into view), wherever it was
     const result = shell.focusEnd && endEl.querySelector("#end-title");
     if (result) {
@@ -294,6 +299,7 @@ export function mount(root, [tableId]) {
 
   // --------------------------------------------------------------------------- the clock
   function tick() {
+    tickRematch();
     const msg = shell.msg;
     if (!msg || !msg.clock || shell.deadline === null || msg.clock.pace === "turn-based") return;
     const left = (shell.deadline - performance.now()) / 1000;
@@ -317,6 +323,77 @@ export function mount(root, [tableId]) {
     }
   }
   const ticker = setInterval(tick, 250);
+
+  // ------------------------------------------------------------------------ the rematch
+  /** Keep the newest rematch heard (a state message or the answer to our own request). */
+  function heardRematch(rematch) {
+    if (!rematch) return;
+    const held = shell.rematch;
+    if (held && held.version > rematch.version) return;
+    shell.rematch = rematch;
+    shell.rematchDeadline = rematch.state === "offered" ? performance.now() + rematch.expires_in * 1000 : null;
+    if (rematch.state === "accepted" && shell.seat !== null) goRematch(rematch.table);
+  }
+
+  function liveRematch() {
+    const r = shell.rematch;
+    return Boolean(r && r.state === "offered" && shell.rematchDeadline !== null && shell.rematchDeadline > performance.now());
+  }
+
+  /** The clock of a live offer; once it runs out, the panel says it lapsed. */
+  function tickRematch() {
+    if (shell.rematchDeadline === null) return;
+    if (!liveRematch()) {
+      shell.rematchDeadline = null;
+      drawWaiting();
+      return;
+    }
+    for (const el of endEl.querySelectorAll("[data-rematch-clock]")) {
+      const left = Math.max(0, Math.ceil((shell.rematchDeadline - performance.now()) / 1000));
+      el.textContent = t("rematch.time_left", { seconds: String(left) });
+    }
+  }
+
+  /** Everyone accepted: to my seat at the new table (my answer gave me its token). */
+  function goRematch(newTable) {
+    if (shell.rematchGone) return;
+    shell.rematchGone = true;
+    announce(t("rematch.accepted"));
+    setTimeout(() => navigate(`/table/${newTable}`), 0);
+  }
+
+  async function offerRematch(button) {
+    if (button) button.disabled = true;
+    try {
+      const answer = await api.rematch(tableId, token());
+      keepSeat(answer.table, answer.seat, answer.token);
+      heardRematch(answer.rematch);
+      if (!shell.rematchGone) drawWaiting();
+    } catch (error) {
+      toastError(error);
+      if (button) button.disabled = false;
+    }
+  }
+
+  async function declineRematch(button) {
+    if (button) button.disabled = true;
+    try {
+      const answer = await api.declineRematch(tableId, token());
+      heardRematch(answer.rematch);
+      drawWaiting();
+    } catch (error) {
+      toastError(error);
+      if (button) button.disabled = false;
+    }
+  }
+
+  /** Leaving the page declines a live offer: the others are not kept waiting for nobody. */
+  function leaveRematch() {
+    if (!liveRematch() || shell.rematchGone || shell.seat === null || !token()) return;
+    shell.rematchGone = true;
+    fetch(`/api/tables/${encodeURIComponent(tableId)}/rematch`, { method: "DELETE", keepalive: true, headers: { Authorization: `Bearer ${token()}`, Accept: "application/json" } }).catch(() => {});
+  }
+  window.addEventListener("pagehide", leaveRematch);
 
   // ----------------------------------------------------------------------- the messages
   function mergeLog(msg) {
@@ -358,6 +435,7 @@ export function mount(root, [tableId]) {
     const added = mergeLog(msg);
     shell.msg = msg;
     shell.sending = false;
+    heardRematch(msg.rematch);
     shell.deadline = msg.clock ? performance.now() + msg.clock.remaining * 1000 : null;
     shell.lastBeep = null;
     debug.state = msg;
@@ -502,9 +580,23 @@ export function mount(root, [tableId]) {
     refresh: draw,
     onKey(event) {
       if (!shell.board || !shell.msg || !shell.msg.view) return false;
+      if (shell.msg.view.over && shell.seat !== null) {
+        const key = event.key.toLowerCase();
+        const mine = liveRematch() ? shell.rematch.answers[shell.seat] : null;
+        if (key === "r" && mine !== "yes" && !(shell.rematch && shell.rematch.state === "accepted")) {
+          offerRematch(endEl.querySelector("[data-key=rematch], [data-key=rematch-accept]"));
+          return true;
+        }
+        if (key === "d" && liveRematch()) {
+          declineRematch(endEl.querySelector("[data-key=rematch-decline]"));
+          return true;
+        }
+      }
       return shell.board.onKey(event);
     },
     destroy() {
+      leaveRematch();
+      window.removeEventListener("pagehide", leaveRematch);
       clearInterval(ticker);
       clearTimeout(ratingTimer);
       deal.destroy();
