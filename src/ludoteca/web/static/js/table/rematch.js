@@ -34,7 +34,7 @@ function endedNote(rematch, table) {
 export function rematchBox(rematch, table, me, deadline, actions) {
   const live = liveOffer(rematch, deadline);
   const state = rematch ? (live ? "offered" : rematch.state === "offered" ? "lapsed" : rematch.state) : "none";
-  const box = (...children) => h("div", { class: "rematch-box", role: "status", "aria-live": "polite", dataset: { key: "rematch", state } }, ...children);
+  const box = (...children) => h("div", { class: "rematch-box", role: "status", "aria-live": "polite", dataset: { key: "rematch-box", state } }, ...children);
   if (state === "accepted") {
     return box(
       h("p", { class: "rematch-note" }, icon("reroll"), t("rematch.accepted")),
