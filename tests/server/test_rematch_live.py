@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from kit.client import Client
+from kit.client import Client, stand_to_the_end
 from kit.env import TESTS
 from kit.servers import ServerProcess, api
 
@@ -45,33 +45,6 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def is_state(message: dict[str, Any]) -> bool:
-    return message["type"] == "state"
-
-
-async def play_to_the_end(clients: list[Client]) -> None:
-    """Every person stands on each of their turns (High Card: four turns) until it is over."""
-    while True:
-        states = [c.state for c in clients]
-        if any(s is not None and s["view"] is not None and s["view"]["over"] for s in states):
-            return
-        movers = [c for c in clients if c.state is not None and "stand" in c.state["legal"]]
-        if not movers:  # the deal or the next turn is on its way
-            waits = [asyncio.ensure_future(c.until(is_state)) for c in clients]
-            _, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-            for wait in pending:  # cancelling a websocket's recv loses no message
-                wait.cancel()
-            await asyncio.gather(*pending, return_exceptions=True)
-            continue
-        mover = movers[0]
-        answer = await mover.act("stand", (mover.state or {})["version"])
-        if answer["type"] == "error":  # the answer to the client's own late seed, or a race
-            assert answer["code"] in {"already_dealt", "not_revealing", "stale_version"}, answer
-            continue
-        for client in clients:  # everyone hears the move
-            await client.state_at_least(answer["version"])
-
-
 def rematch_of(client: Client, state: str) -> Any:
     return lambda m: m["type"] == "state" and (m.get("rematch") or {}).get("state") == state
 
@@ -94,7 +67,7 @@ def test_a_rematch_across_two_processes(pair: list[ServerProcess]) -> None:
                 await c.until(lambda m: m["type"] == "state" and m["view"] is not None)
             early = http_one.post(f"/api/tables/{table}/rematch", headers=bearer(ana))
             assert early.status_code == 409 and early.json()["error"] == "not_over"
-            await play_to_the_end([a, b])
+            await stand_to_the_end([a, b])
             assert (a.state or {})["rematch"] is None
 
             # Ana offers at her process; Bruno sees it at his at once, then leaves: it lapses
@@ -151,7 +124,7 @@ def test_a_rematch_across_two_processes(pair: list[ServerProcess]) -> None:
             assert [w["seat"] for w in welcomes] == [1, 0]
             for c in (a2, b2):
                 await c.until(lambda m: m["type"] == "state" and m["view"] is not None, 20)
-            await play_to_the_end([b2, a2])
+            await stand_to_the_end([b2, a2])
             assert (a2.state or {})["view"]["over"]
         finally:
             await a2.close()
