@@ -3,7 +3,8 @@ for two, Bruno takes the other seat from its link, they play it to the end; Ana 
 rematch, Bruno sees "Ana wants a rematch" at once and accepts with the keyboard (R), and both
 pages move by themselves to their seats of the new table, rotated (Bruno first), which deals
 with both people's fresh commitments. At that new table's end Bruno offers again and Ana
-declines: Bruno's panel says so, and offers a rematch again."""
+declines: Bruno's panel says so, and offers a rematch again; Ana leaves the page, and the
+offer lapses with "Ana left"."""
 
 from __future__ import annotations
 
@@ -120,6 +121,15 @@ def test_two_people_rematch_and_both_land_at_the_new_table(
     assert told.inner_text() == "Ana declined the rematch."
     assert bruno.locator(".end-panel [data-key=rematch]").count() == 1, "offered again at will"
     assert bruno.url.endswith(f"/table/{new}") and ana.url.endswith(f"/table/{new}")
+
+    # Bruno offers once more and Ana leaves the page (to the lobby): it lapses, "Ana left"
+    bruno.click(".end-panel [data-key=rematch]")
+    ana.locator(".rematch-box[data-state=offered]").wait_for()
+    ana.click("a.brand")
+    ana.wait_for_url(f"{toy_server.base}/")
+    told = bruno.locator(".rematch-box[data-state=declined] .rematch-ended")
+    told.wait_for()
+    assert told.inner_text() == "Ana left the table: no rematch."
     for context in pages.contexts:
         context.close()
     assert pages.errors == [], "JavaScript errors in the browser:\n" + "\n".join(pages.errors)

@@ -387,11 +387,13 @@ export function mount(root, [tableId]) {
     }
   }
 
-  /** Leaving the page declines a live offer: the others are not kept waiting for nobody. */
+  /** Leaving the page leaves the finished table, which lapses a live offer ("Ana left"): the
+   * others are not kept waiting for nobody. */
   function leaveRematch() {
     if (!liveRematch() || shell.rematchGone || shell.seat === null || !token()) return;
     shell.rematchGone = true;
-    fetch(`/api/tables/${encodeURIComponent(tableId)}/rematch`, { method: "DELETE", keepalive: true, headers: { Authorization: `Bearer ${token()}`, Accept: "application/json" } }).catch(() => {});
+    const headers = { Authorization: `Bearer ${token()}`, Accept: "application/json", "Content-Type": "application/json" };
+    fetch(`/api/tables/${encodeURIComponent(tableId)}/leave`, { method: "POST", keepalive: true, headers, body: "{}" }).catch(() => {});
   }
   window.addEventListener("pagehide", leaveRematch);
 
