@@ -107,6 +107,14 @@ def test_two_people_rematch_and_both_land_at_the_new_table(
     # both pages move to their seats of the new table: Bruno first now
     assert seated_at(bruno, new) == 0
     assert seated_at(ana, new) == 1
+    # the old table opened again (Ana's seat there) shows the rematch's link, and stays there
+    old = ana.context.new_page()
+    old.goto(f"{toy_server.base}/table/{table}")
+    old.locator(".rematch-box[data-state=accepted] [data-key=rematch-link]").wait_for()
+    old.wait_for_timeout(300)
+    assert old.url.endswith(f"/table/{table}")
+    assert old.evaluate("() => window.__ludoteca.seat") == 0
+    old.close()
     fresh = state(ana)["table"]
     assert [s["name"] for s in fresh["seats"]] == ["Bruno", "Ana"]
     assert all(s["commitment"] for s in fresh["seats"]), "each person committed anew"

@@ -325,14 +325,17 @@ export function mount(root, [tableId]) {
   const ticker = setInterval(tick, 250);
 
   // ------------------------------------------------------------------------ the rematch
-  /** Keep the newest rematch heard (a state message or the answer to our own request). */
-  function heardRematch(rematch) {
+  /** Keep the newest rematch heard (a state message, or the answer to our own request: `mine`).
+   * A rematch accepted while this page watched the offer (or by our own answer) takes the page
+   * there; one accepted long ago does not, when the old table is opened again. */
+  function heardRematch(rematch, mine = false) {
     if (!rematch) return;
     const held = shell.rematch;
     if (held && held.version > rematch.version) return;
+    const watched = mine || Boolean(held && held.state === "offered");
     shell.rematch = rematch;
     shell.rematchDeadline = rematch.state === "offered" ? performance.now() + rematch.expires_in * 1000 : null;
-    if (rematch.state === "accepted" && shell.seat !== null) goRematch(rematch.table);
+    if (rematch.state === "accepted" && shell.seat !== null && watched) goRematch(rematch.table);
   }
 
   function liveRematch() {
@@ -367,7 +370,7 @@ export function mount(root, [tableId]) {
     try {
       const answer = await api.rematch(tableId, token());
       keepSeat(answer.table, answer.seat, answer.token);
-      heardRematch(answer.rematch);
+      heardRematch(answer.rematch, true);
       if (!shell.rematchGone) drawWaiting();
     } catch (error) {
       toastError(error);
