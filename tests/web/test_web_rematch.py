@@ -93,6 +93,8 @@ def test_two_people_rematch_and_both_land_at_the_new_table(
     offer = bruno.locator(".end-panel .rematch-box[data-state=offered]")
     offer.wait_for()
     assert "Ana wants a rematch" in offer.inner_text()
+    said = "() => document.getElementById('live').textContent === 'Ana wants a rematch'"
+    bruno.wait_for_function(said)  # said aloud too
     assert "Waiting for Bruno" in offer.inner_text()
     clock = bruno.locator("[data-rematch-clock]")
     bruno.wait_for_function(
@@ -127,6 +129,9 @@ def test_two_people_rematch_and_both_land_at_the_new_table(
     told = bruno.locator(".rematch-box[data-state=declined] .rematch-ended")
     told.wait_for()
     assert told.inner_text() == "Ana declined the rematch."
+    bruno.wait_for_function(
+        "() => document.getElementById('live').textContent === 'Ana declined the rematch.'"
+    )
     assert bruno.locator(".end-panel [data-key=rematch]").count() == 1, "offered again at will"
     assert bruno.url.endswith(f"/table/{new}") and ana.url.endswith(f"/table/{new}")
 

@@ -333,9 +333,25 @@ export function mount(root, [tableId]) {
     const held = shell.rematch;
     if (held && held.version > rematch.version) return;
     const watched = mine || Boolean(held && held.state === "offered");
+    tellRematch(held, rematch);
     shell.rematch = rematch;
     shell.rematchDeadline = rematch.state === "offered" ? performance.now() + rematch.expires_in * 1000 : null;
     if (rematch.state === "accepted" && shell.seat !== null && watched) goRematch(rematch.table);
+  }
+
+  /** Said aloud (the live region) as it happens: an offer from someone else, its end. */
+  function tellRematch(held, rematch) {
+    const table = shell.msg && shell.msg.table;
+    if (!table || (held && held.version === rematch.version && held.table === rematch.table)) return;
+    const name = (seat) => (table.seats[seat] && table.seats[seat].name) || "";
+    const fresh = !held || held.table !== rematch.table;
+    if (rematch.state === "offered" && fresh && rematch.by !== shell.seat) {
+      announce(t("rematch.wants", { name: name(rematch.by) }));
+      play("turn");
+    } else if (held && held.state === "offered" && held.table === rematch.table && rematch.state === "declined") {
+      const no = rematch.answers.indexOf("no");
+      if (no >= 0 && no !== shell.seat) announce(t(rematch.reason === "left" ? "rematch.left" : "rematch.declined", { name: name(no) }));
+    }
   }
 
   function liveRematch() {

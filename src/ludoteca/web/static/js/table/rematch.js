@@ -1,6 +1,7 @@
 // The rematch on the end panel (docs/protocol.md#rematch): offer one, see the offer the moment
-// someone makes it ("Ana wants a rematch"), accept or decline it, who has accepted and the time
-// left; once everyone has, the page moves to the new table by itself (table.js).
+// someone makes it ("Ana wants a rematch", also said aloud by table.js), accept or decline it,
+// who has accepted and the time left; once everyone has, the page moves to the new table by
+// itself (table.js).
 
 import { h } from "../dom.js";
 import { list, t } from "../i18n.js";
@@ -34,7 +35,7 @@ function endedNote(rematch, table) {
 export function rematchBox(rematch, table, me, deadline, actions) {
   const live = liveOffer(rematch, deadline);
   const state = rematch ? (live ? "offered" : rematch.state === "offered" ? "lapsed" : rematch.state) : "none";
-  const box = (...children) => h("div", { class: "rematch-box", role: "status", "aria-live": "polite", dataset: { key: "rematch-box", state } }, ...children);
+  const box = (...children) => h("div", { class: "rematch-box", dataset: { key: "rematch-box", state } }, ...children);
   if (state === "accepted") {
     return box(
       h("p", { class: "rematch-note" }, icon("reroll"), t("rematch.accepted")),
