@@ -20,6 +20,7 @@ import { clockText, resignPanel, seatName, seatsPanel } from "../table/seats.js"
 import { moveBy, paceLabel } from "../pace.js";
 import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
+import { createRematch } from "../table/rematch.js";
 import { keepReceipt } from "../receipts.js";
 import { navigate } from "../nav.js";
 
@@ -40,9 +41,6 @@ export function mount(root, [tableId]) {
     lastBeep: null,
     invite: null, // the invite link the server gives (its network address, when it has one)
     rating: null, // at the end: GET /api/tables/{id}/rating (rated? each person's change)
-    rematch: null, // at the end: the rematch offered (the newest heard: state or answer)
-    rematchDeadline: null, // when a live offer lapses (performance.now() milliseconds)
-    rematchGone: false, // this page moves to the rematch's table: it does not decline on leaving
   };
   const debug = debugRecord({ state: null, states: {}, log: [], seat: null, sent: [], errors: [], status: "connecting" });
 
@@ -75,6 +73,8 @@ export function mount(root, [tableId]) {
   docked.observe(controlsEl);
 
   const token = () => (seatAt(tableId) || {}).token || null;
+  // the rematch at the end: the offer heard, its clock, the requests and keys (table/rematch.js)
+  const rematch = createRematch({ tableId, token, seat: () => shell.seat, table: () => shell.msg && shell.msg.table, endEl, redraw: () => drawWaiting() });
 
   function mine() {
     return shell.seat;
@@ -240,9 +240,9 @@ export function mount(root, [tableId]) {
     const over = Boolean(msg && msg.view && msg.view.over);
     if (over) loadEnding();
     if (over) askRating();
-    const rematch = { offer: shell.rematch, deadline: shell.rematchDeadline };
-    const actions = { again, offer: offerRematch, decline: declineRematch };
-    rerender(endEl, () => (over && ending ? ending.endPanel(msg, shell.seat, shell.board, ending.proof, actions, shell.rating, rematch) : null));
+    const offer = { offer: rematch.offer(), deadline: rematch.deadline() };
+    const actions = { again, offer: rematch.want, decline: rematch.decline };
+    rerender(endEl, () => (over && ending ? ending.endPanel(msg, shell.seat, shell.board, ending.proof, actions, shell.rating, offer) : null));
     // the match just ended here: the result takes the focus (and comes into view), wherever it was
     const result = shell.focusEnd && endEl.querySelector("#end-title");
     if (result) {
@@ -299,7 +299,7 @@ export function mount(root, [tableId]) {
 
   // --------------------------------------------------------------------------- the clock
   function tick() {
-    tickRematch();
+    rematch.tick();
     const msg = shell.msg;
     if (!msg || !msg.clock || shell.deadline === null || msg.clock.pace === "turn-based") return;
     const left = (shell.deadline - performance.now()) / 1000;
@@ -323,98 +323,6 @@ export function mount(root, [tableId]) {
     }
   }
   const ticker = setInterval(tick, 250);
-
-  // ------------------------------------------------------------------------ the rematch
-  /** Keep the newest rematch heard (a state message, or the answer to our own request: `mine`).
-   * A rematch accepted while this page watched the offer (or by our own answer) takes the page
-   * there; one accepted long ago does not, when the old table is opened again. */
-  function heardRematch(rematch, mine = false) {
-    if (!rematch) return;
-    const held = shell.rematch;
-    if (held && held.version > rematch.version) return;
-    const watched = mine || Boolean(held && held.state === "offered");
-    tellRematch(held, rematch);
-    shell.rematch = rematch;
-    shell.rematchDeadline = rematch.state === "offered" ? performance.now() + rematch.expires_in * 1000 : null;
-    if (rematch.state === "accepted" && shell.seat !== null && watched) goRematch(rematch.table);
-  }
-
-  /** Said aloud (the live region) as it happens: an offer from someone else, its end. */
-  function tellRematch(held, rematch) {
-    const table = shell.msg && shell.msg.table;
-    if (!table || (held && held.version === rematch.version && held.table === rematch.table)) return;
-    const name = (seat) => (table.seats[seat] && table.seats[seat].name) || "";
-    const fresh = !held || held.table !== rematch.table;
-    if (rematch.state === "offered" && fresh && rematch.by !== shell.seat) {
-      announce(t("rematch.wants", { name: name(rematch.by) }));
-      play("turn");
-    } else if (held && held.state === "offered" && held.table === rematch.table && rematch.state === "declined") {
-      const no = rematch.answers.indexOf("no");
-      if (no >= 0 && no !== shell.seat) announce(t(rematch.reason === "left" ? "rematch.left" : "rematch.declined", { name: name(no) }));
-    }
-  }
-
-  function liveRematch() {
-    const r = shell.rematch;
-    return Boolean(r && r.state === "offered" && shell.rematchDeadline !== null && shell.rematchDeadline > performance.now());
-  }
-
-  /** The clock of a live offer; once it runs out, the panel says it lapsed. */
-  function tickRematch() {
-    if (shell.rematchDeadline === null) return;
-    if (!liveRematch()) {
-      shell.rematchDeadline = null;
-      drawWaiting();
-      return;
-    }
-    for (const el of endEl.querySelectorAll("[data-rematch-clock]")) {
-      const left = Math.max(0, Math.ceil((shell.rematchDeadline - performance.now()) / 1000));
-      el.textContent = t("rematch.time_left", { seconds: String(left) });
-    }
-  }
-
-  /** Everyone accepted: to my seat at the new table (my answer gave me its token). */
-  function goRematch(newTable) {
-    if (shell.rematchGone) return;
-    shell.rematchGone = true;
-    announce(t("rematch.accepted"));
-    setTimeout(() => navigate(`/table/${newTable}`), 0);
-  }
-
-  async function offerRematch(button) {
-    if (button) button.disabled = true;
-    try {
-      const answer = await api.rematch(tableId, token());
-      keepSeat(answer.table, answer.seat, answer.token);
-      heardRematch(answer.rematch, true);
-      if (!shell.rematchGone) drawWaiting();
-    } catch (error) {
-      toastError(error);
-      if (button) button.disabled = false;
-    }
-  }
-
-  async function declineRematch(button) {
-    if (button) button.disabled = true;
-    try {
-      const answer = await api.declineRematch(tableId, token());
-      heardRematch(answer.rematch);
-      drawWaiting();
-    } catch (error) {
-      toastError(error);
-      if (button) button.disabled = false;
-    }
-  }
-
-  /** Leaving the page leaves the finished table, which lapses a live offer ("Ana left"): the
-   * others are not kept waiting for nobody. */
-  function leaveRematch() {
-    if (!liveRematch() || shell.rematchGone || shell.seat === null || !token()) return;
-    shell.rematchGone = true;
-    const headers = { Authorization: `Bearer ${token()}`, Accept: "application/json", "Content-Type": "application/json" };
-    fetch(`/api/tables/${encodeURIComponent(tableId)}/leave`, { method: "POST", keepalive: true, headers, body: "{}" }).catch(() => {});
-  }
-  window.addEventListener("pagehide", leaveRematch);
 
   // ----------------------------------------------------------------------- the messages
   function mergeLog(msg) {
@@ -456,7 +364,7 @@ export function mount(root, [tableId]) {
     const added = mergeLog(msg);
     shell.msg = msg;
     shell.sending = false;
-    heardRematch(msg.rematch);
+    rematch.heard(msg.rematch);
     shell.deadline = msg.clock ? performance.now() + msg.clock.remaining * 1000 : null;
     shell.lastBeep = null;
     debug.state = msg;
@@ -601,23 +509,11 @@ export function mount(root, [tableId]) {
     refresh: draw,
     onKey(event) {
       if (!shell.board || !shell.msg || !shell.msg.view) return false;
-      if (shell.msg.view.over && shell.seat !== null) {
-        const key = event.key.toLowerCase();
-        const mine = liveRematch() ? shell.rematch.answers[shell.seat] : null;
-        if (key === "r" && mine !== "yes" && !(shell.rematch && shell.rematch.state === "accepted")) {
-          offerRematch(endEl.querySelector("[data-key=rematch], [data-key=rematch-accept]"));
-          return true;
-        }
-        if (key === "d" && liveRematch()) {
-          declineRematch(endEl.querySelector("[data-key=rematch-decline]"));
-          return true;
-        }
-      }
+      if (shell.msg.view.over && rematch.onKey(event)) return true;
       return shell.board.onKey(event);
     },
     destroy() {
-      leaveRematch();
-      window.removeEventListener("pagehide", leaveRematch);
+      rematch.destroy();
       clearInterval(ticker);
       clearTimeout(ratingTimer);
       deal.destroy();

@@ -1,11 +1,16 @@
-// The rematch on the end panel (docs/protocol.md#rematch): offer one, see the offer the moment
-// someone makes it ("Ana wants a rematch", also said aloud by table.js), accept or decline it,
-// who has accepted and the time left; once everyone has, the page moves to the new table by
-// itself (table.js).
+// The rematch at the end of a match (docs/protocol.md#rematch): the end panel's part (offer one,
+// see the offer the moment someone makes it, "Ana wants a rematch", accept or decline it, who
+// has accepted and the time left) and the table page's side of it (createRematch: the newest
+// offer heard, the requests, the keys, and moving to the new table once everyone accepted).
 
+import { api } from "../api.js";
+import { announce, toastError } from "../announce.js";
 import { h } from "../dom.js";
 import { list, t } from "../i18n.js";
 import { icon } from "../icons.js";
+import { navigate } from "../nav.js";
+import { play } from "../sound.js";
+import { keepSeat } from "../store.js";
 
 /** An offer past its time reads as lapsed, whatever the last message said. */
 export function liveOffer(rematch, deadline) {
@@ -67,3 +72,128 @@ export function rematchBox(rematch, table, me, deadline, actions) {
   return box(...lines, h("p", { class: "card-actions" }, buttons));
 }
 
+
+/**
+ * The rematch of the table page: the newest offer heard (from a state message, or the answer to
+ * this page's own request), its clock, the requests, the keys (R: offer or accept, D: decline),
+ * and leaving: a page that goes away while an offer is live leaves the table ("Ana left").
+ * @param {{tableId: string, token: () => string|null, seat: () => number|null,
+ *   table: () => object|null, endEl: HTMLElement, redraw: () => void}} page
+ */
+export function createRematch(page) {
+  let offer = null;
+  let deadline = null; // when a live offer lapses (performance.now() milliseconds)
+  let gone = false; // this page moves to the rematch's table (or left): nothing more to send
+
+  const live = () => liveOffer(offer, deadline);
+
+  /** Said aloud (the live region) as it happens: an offer from someone else, its end. */
+  function tell(held, rematch) {
+    const table = page.table();
+    if (!table || (held && held.version === rematch.version && held.table === rematch.table)) return;
+    const me = page.seat();
+    const fresh = !held || held.table !== rematch.table;
+    if (rematch.state === "offered" && fresh && rematch.by !== me) {
+      announce(t("rematch.wants", { name: personName(table, rematch.by) }));
+      play("turn");
+    } else if (held && held.state === "offered" && held.table === rematch.table && rematch.state === "declined") {
+      const no = rematch.answers.indexOf("no");
+      if (no >= 0 && no !== me) announce(t(rematch.reason === "left" ? "rematch.left" : "rematch.declined", { name: personName(table, no) }));
+    }
+  }
+
+  /** Everyone accepted: to my seat at the new table (my answer gave me its token). */
+  function go(newTable) {
+    if (gone) return;
+    gone = true;
+    announce(t("rematch.accepted"));
+    setTimeout(() => navigate(`/table/${newTable}`), 0);
+  }
+
+  /** Keep the newest offer heard (`mine`: the answer to this page's request). One accepted while
+   * this page watched it (or by its own answer) takes the page there; one accepted long ago
+   * does not, when the old table is opened again. */
+  function heard(rematch, mine = false) {
+    if (!rematch || (offer && offer.version > rematch.version)) return;
+    const watched = mine || Boolean(offer && offer.state === "offered");
+    tell(offer, rematch);
+    offer = rematch;
+    deadline = rematch.state === "offered" ? performance.now() + rematch.expires_in * 1000 : null;
+    if (rematch.state === "accepted" && page.seat() !== null && watched) go(rematch.table);
+  }
+
+  /** The clock of a live offer; once it runs out, the panel says it lapsed. */
+  function tick() {
+    if (deadline === null) return;
+    if (!live()) {
+      deadline = null;
+      page.redraw();
+      return;
+    }
+    const left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
+    for (const el of page.endEl.querySelectorAll("[data-rematch-clock]")) el.textContent = t("rematch.time_left", { seconds: String(left) });
+  }
+
+  async function want(button) {
+    if (button) button.disabled = true;
+    try {
+      const answer = await api.rematch(page.tableId, page.token());
+      keepSeat(answer.table, answer.seat, answer.token);
+      heard(answer.rematch, true);
+      if (!gone) page.redraw();
+    } catch (error) {
+      toastError(error);
+      if (button) button.disabled = false;
+    }
+  }
+
+  async function decline(button) {
+    if (button) button.disabled = true;
+    try {
+      heard((await api.declineRematch(page.tableId, page.token())).rematch);
+      page.redraw();
+    } catch (error) {
+      toastError(error);
+      if (button) button.disabled = false;
+    }
+  }
+
+  /** Leaving the page leaves the finished table, which lapses a live offer for the others. */
+  function leave() {
+    const token = page.token();
+    if (!live() || gone || page.seat() === null || !token) return;
+    gone = true;
+    const headers = { Authorization: `Bearer ${token}`, Accept: "application/json", "Content-Type": "application/json" };
+    fetch(`/api/tables/${encodeURIComponent(page.tableId)}/leave`, { method: "POST", keepalive: true, headers, body: "{}" }).catch(() => {});
+  }
+  window.addEventListener("pagehide", leave);
+
+  return {
+    heard,
+    tick,
+    want,
+    decline,
+    offer: () => offer,
+    deadline: () => deadline,
+    /** R offers or accepts, D declines, at the end of a match for a seated person. */
+    onKey(event) {
+      const me = page.seat();
+      if (me === null) return false;
+      const key = event.key.toLowerCase();
+      const mine = live() ? offer.answers[me] : null;
+      if (key === "r" && mine !== "yes" && !(offer && offer.state === "accepted")) {
+        want(page.endEl.querySelector("[data-key=rematch], [data-key=rematch-accept]"));
+        return true;
+      }
+      if (key === "d" && live()) {
+        decline(page.endEl.querySelector("[data-key=rematch-decline]"));
+        return true;
+      }
+      return false;
+    },
+    destroy() {
+      leave();
+      window.removeEventListener("pagehide", leave);
+    },
+  };
+}
