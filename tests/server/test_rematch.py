@@ -20,6 +20,7 @@ from ludoteca.server.lobby.rematch import REMATCH_SECONDS, Rematches, rematch_to
 from ludoteca.server.messages import Rejected
 from ludoteca.server.storage import Storage
 from ludoteca.server.storage.memory import MemoryStorage
+from ludoteca.server.table.resign import resign
 from ludoteca.server.table.table import Table
 from toygame import GAME
 
@@ -245,5 +246,37 @@ def test_an_accept_and_a_decline_together_leave_one_answer(store: Storage | str)
             else:  # the decline came first: the accept found none live and offered anew
                 assert results[1] is None and made is None
                 assert (row.state, row.offered_by, row.answers) == ("offered", 1, [None, "yes"])
+
+    asyncio.run(scenario())
+
+
+def test_a_person_who_resigned_is_asked_and_sits_again_as_a_person(store: Storage | str) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(store, clock, bot_delay=0.0) as lobby:
+            seats = [SeatRequest(), SeatRequest()]
+            table, _, ana = await lobby.create(
+                GAME_ID, players=2, seats=seats, turn_seconds=60, name="Ana", start=False
+            )
+            assert ana is not None
+            _, bruno = await lobby.join(table.id, "Bruno", None)
+            await commit_then_reveal(table, {0: "ana", 1: "bruno"})
+            await resign(table, 1)  # a bot of the table's level plays Bruno's seat
+            watcher = await seated(table)
+            while table.row.status != "over":
+                if table.to_move() == 0:
+                    await table.submit(0, "stand", table.version)
+                else:
+                    moved = table.version
+                    await clock.advance(1.0)
+                    await watcher.until(lambda v=moved: table.version > v or table.status == "over")
+            assert table.seats[1].kind == "bot" and table.seats[1].bot_from is not None
+            offers = Rematches(lobby)
+            offered = await offers.want(table.id, ana, rated=False)
+            assert offered.row.answers == ["yes", None], "Bruno is asked: a person sat there"
+            done = await offers.want(table.id, bruno, rated=False)
+            new = await lobby.residency.get(done.row.new_table)
+            assert [(s.kind, s.name) for s in new.seats] == [("human", "Bruno"), ("human", "Ana")]
+            assert new.seats[0].bot_from is None
 
     asyncio.run(scenario())
