@@ -155,6 +155,34 @@ def two_people_table(
     return table_id, tokens
 
 
+def is_state(message: dict[str, Any]) -> bool:
+    return message["type"] == "state"
+
+
+async def stand_to_the_end(clients: list[Client]) -> None:
+    """Every person stands on each of their turns until the match is over (the toy game,
+    High Card: four turns)."""
+    while True:
+        states = [c.state for c in clients]
+        if any(s is not None and s["view"] is not None and s["view"]["over"] for s in states):
+            return
+        movers = [c for c in clients if c.state is not None and "stand" in c.state["legal"]]
+        if not movers:  # the deal or the next turn is on its way
+            waits = [asyncio.ensure_future(c.until(is_state)) for c in clients]
+            _, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            for wait in pending:  # cancelling a websocket's recv loses no message
+                wait.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            continue
+        mover = movers[0]
+        answer = await mover.act("stand", (mover.state or {})["version"])
+        if answer["type"] == "error":  # the answer to the client's own late seed, or a race
+            assert answer["code"] in {"already_dealt", "not_revealing", "stale_version"}, answer
+            continue
+        for client in clients:  # everyone hears the move
+            await client.state_at_least(answer["version"])
+
+
 async def person_against_bot(base: str, ws_base: str, game: str = "dwarves") -> str:
     """A whole match of a person (Ana, seat 0, over the websocket, choosing at random among the
     legal actions) against a random bot; the table's id once it is over."""

@@ -33,6 +33,7 @@ from .api import (
     ops,
     publog,
     records,
+    rematch,
     replay,
     sockets,
     tables,
@@ -173,6 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (
         games,
         tables,
+        rematch,
         invite,
         records,
         publog,

@@ -47,6 +47,8 @@ class ErrorCode(StrEnum):
     TABLE_FULL = "table_full"
     ALREADY_SEATED = "already_seated"
     NOT_STARTED = "not_started"
+    NOT_OVER = "not_over"
+    NO_REMATCH = "no_rematch"
     TOO_LARGE = "too_large"
     RATE_LIMITED = "rate_limited"
     TOO_MANY_TABLES = "too_many_tables"
@@ -96,6 +98,8 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.TABLE_FULL: 409,
     ErrorCode.ALREADY_SEATED: 422,
     ErrorCode.NOT_STARTED: 409,
+    ErrorCode.NOT_OVER: 409,
+    ErrorCode.NO_REMATCH: 409,
     ErrorCode.MATCH_OVER: 409,
     ErrorCode.ALREADY_DEALT: 409,
     ErrorCode.BAD_CONTRIBUTION: 422,

@@ -53,6 +53,21 @@ class Play:
         before = self.now() if left else None
         await self.store.run(self.store.release_seat, table_id, seat, token, before)
 
+    async def carry_seats(
+        self, old_table: str, new_table: str, moved: Callable[[int, str], tuple[int, str]]
+    ) -> None:
+        """The accounts that held seats of ``old_table`` hold their seats of its rematch
+        ``new_table``: ``moved`` gives a seat's place there and its token from the old ones."""
+        now = self.now()
+        for seat, account_id, token in await self.store.run(self.store.holders, old_table):
+            at, new_token = moved(seat, token)
+            try:
+                await self.store.run(
+                    self.store.hold_seat, account_id, new_table, at, new_token, now
+                )
+            except AlreadySeated:  # held already (asked again): nothing to do
+                continue
+
     async def mark_rated(self, table_id: str, game: str) -> None:
         await self.store.run(self.store.mark_rated, table_id, game, self.now())
 

@@ -6,6 +6,7 @@ runs these methods, which block, on its thread pool.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -98,9 +99,16 @@ class PlayStore:
         with self.engine.connect() as conn:
             return [HeldSeat(r.table_id, r.seat, r.token, r.at) for r in conn.execute(query)]
 
+    def holders(self, table_id: str) -> list[tuple[int, str, str]]:
+        """Each seat of the table an account holds: (seat, account id, token)."""
+        query = select(account_seats).where(account_seats.c.table_id == table_id)
+        with self.engine.connect() as conn:
+            return [(r.seat, r.account_id, r.token) for r in conn.execute(query)]
+
     # ------------------------------------------------------------------------- ratings
     def mark_rated(self, table_id: str, game: str, now: float) -> None:
-        with self.engine.begin() as conn:
+        """The table is rated (again: nothing changes)."""
+        with contextlib.suppress(IntegrityError), self.engine.begin() as conn:
             conn.execute(insert(rated_tables).values(table_id=table_id, game=game, created_at=now))
 
     def is_rated(self, table_id: str) -> bool:

@@ -6,6 +6,7 @@ numbers and levels in range, names no longer than 64 characters (they are then c
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
@@ -25,7 +26,8 @@ from ludoteca.server.accounts.play import already_seated
 from ludoteca.server.accounts.rows import Account
 from ludoteca.server.accounts.service import Accounts
 from ludoteca.server.lobby.lobby import Lobby, SeatRequest
-from ludoteca.server.messages import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejected
+from ludoteca.server.lobby.rematch import Rematches
+from ludoteca.server.messages import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejected, Status
 from ludoteca.server.table.table import Table
 
 from .accounts import AccountsDep, MaybeMe
@@ -293,12 +295,17 @@ async def _one_seat(lobby: Lobby, accounts: Accounts, account: Account, table_id
 async def leave(
     table_id: str, lobby: LobbyDep, accounts: AccountsDep, authorization: Authorization = None
 ) -> dict[str, Any]:
-    """Left before the start, the seat is nobody's: an account's link to it ends."""
+    """Left before the start, the seat is nobody's: an account's link to it ends. Left after
+    the end, the rematch offered there lapses."""
     token = bearer(authorization)
     freed = await lobby.leave(table_id, token)
     if freed is not None and token is not None:
         await accounts.release_seat(table_id, freed, token, left=True)
-    return {"table": (await lobby.residency.peek(table_id)).summary()}
+    table = await lobby.residency.peek(table_id)
+    if table.row.status == Status.OVER:
+        with contextlib.suppress(Rejected):  # none was live
+            await Rematches(lobby).decline(table_id, token, reason="left")
+    return {"table": table.summary()}
 
 
 @router.post(

@@ -81,14 +81,7 @@ class Lobby:
         Returns the table and, when the creator sits, their seat and token.
         """
         settings = self.services.settings
-        # counting walks every table in memory (finished ones wait there for the sweep): only
-        # when there are enough of them for the live ones to reach the cap
-        if (
-            len(self.residency.held) >= settings.max_live_tables
-            and sum(h.table.row.status != Status.OVER for h in self.residency.held.values())
-            >= settings.max_live_tables
-        ):
-            raise Rejected(ErrorCode.SERVER_BUSY, "the server holds all the tables it can")
+        self.check_room()
         owner = owner_of(client) if client and not start else None
         if owner is not None:  # counted in storage: the cap holds across server processes
             mine = await self.storage.count_tables(statuses=[Status.OPEN], owner=owner)
@@ -153,15 +146,33 @@ class Lobby:
             pace=pace,
             reserve_seconds=reserve,
         )
+        table = await self.place(row, start=start)
+        return table, creator_seat, token
+
+    def check_room(self) -> None:
+        """``server_busy`` when this process holds as many live tables as it may."""
+        settings = self.services.settings
+        # counting walks every table in memory (finished ones wait there for the sweep): only
+        # when there are enough of them for the live ones to reach the cap
+        if (
+            len(self.residency.held) >= settings.max_live_tables
+            and sum(h.table.row.status != Status.OVER for h in self.residency.held.values())
+            >= settings.max_live_tables
+        ):
+            raise Rejected(ErrorCode.SERVER_BUSY, "the server holds all the tables it can")
+
+    async def place(self, row: TableRow, *, start: bool) -> Table:
+        """Store a new table (ConflictError if its id is taken: nothing else happens), hold it
+        here, and start it when asked."""
         await self.storage.create_table(row)
         table = self.residency._table(row)
         self.residency._hold(table, None if start else row.created_at)
-        log("table_created", table=row.id, game=game.spec.id, players=count, pace=pace)
+        log("table_created", table=row.id, game=row.game, players=len(row.seats), pace=row.pace)
         if start:
             await self._start(table)
         else:
             await table.after_change()
-        return table, creator_seat, token
+        return table
 
     async def play_now(
         self,

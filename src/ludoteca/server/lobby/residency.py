@@ -261,6 +261,8 @@ class Residency:
                 table.ledger.begin(await read_steps(self.storage, row))
             except Exception as exc:
                 raise self._break(row.id, exc) from None
+        if row.status == Status.OVER:
+            table.ledger.rematch = await self.storage.load_rematch(row.id)
         return table
 
     def _expired(self, since: float, now: float) -> bool:

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from .rows import ActionRow, AnalysisRow, Append, Census, SeatRow, TablePage, TableRow
+from .rows import (
+    ActionRow,
+    AnalysisRow,
+    Append,
+    Census,
+    RematchRow,
+    SeatRow,
+    TablePage,
+    TableRow,
+)
 
 
 class Storage(Protocol):
@@ -164,6 +173,18 @@ class Storage(Protocol):
         ...
 
     async def load_analysis(self, table_id: str) -> AnalysisRow | None: ...
+
+    async def offer_rematch(self, row: RematchRow) -> bool:
+        """Store a rematch offer at version 0; False (nothing changes) when the table has one
+        already, whatever its state."""
+        ...
+
+    async def update_rematch(self, row: RematchRow, version: int) -> bool:
+        """Replace the table's offer with ``row`` at ``version + 1``, only if it is still at
+        ``version``; False (nothing changes) if another writer moved it first."""
+        ...
+
+    async def load_rematch(self, table_id: str) -> RematchRow | None: ...
 
     async def ping(self) -> None:
         """Raise if the store cannot answer (the health check)."""

@@ -26,6 +26,7 @@ from .rows import (
     Append,
     Census,
     ConflictError,
+    RematchRow,
     SeatRow,
     TablePage,
     TableRow,
@@ -56,6 +57,7 @@ class MemoryStorage:
     def __init__(self) -> None:
         self._tables: dict[str, _Stored] = {}
         self._analyses: dict[str, AnalysisRow] = {}
+        self._rematches: dict[str, RematchRow] = {}
         self._closed = False
 
     @property
@@ -339,6 +341,27 @@ class MemoryStorage:
         job = self._analyses.get(table_id)
         return None if job is None else replace(job)
 
+    # ---------------------------------------------------------------------------- rematches
+    async def offer_rematch(self, row: RematchRow) -> bool:
+        self._open()
+        if row.table_id in self._rematches:
+            return False
+        self._rematches[row.table_id] = _copy_rematch(row, 0)
+        return True
+
+    async def update_rematch(self, row: RematchRow, version: int) -> bool:
+        self._open()
+        stored = self._rematches.get(row.table_id)
+        if stored is None or stored.version != version:
+            return False
+        self._rematches[row.table_id] = _copy_rematch(row, version + 1)
+        return True
+
+    async def load_rematch(self, table_id: str) -> RematchRow | None:
+        self._open()
+        stored = self._rematches.get(table_id)
+        return None if stored is None else _copy_rematch(stored, stored.version)
+
     async def ping(self) -> None:
         self._open()
 
@@ -348,3 +371,7 @@ class MemoryStorage:
 
     async def close(self) -> None:
         self._closed = True
+
+
+def _copy_rematch(row: RematchRow, version: int) -> RematchRow:
+    return replace(row, answers=list(row.answers), hashes=list(row.hashes), version=version)

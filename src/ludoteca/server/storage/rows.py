@@ -188,3 +188,31 @@ class AnalysisRow:
     attempts: int = 0
     result: str | None = field(default=None, repr=False)
     done_at: float | None = None
+
+
+OFFERED = "offered"
+ACCEPTED = "accepted"
+DECLINED = "declined"
+LAPSED = "lapsed"
+REMATCH_STATES = (OFFERED, ACCEPTED, DECLINED, LAPSED)
+
+
+@dataclass(slots=True)
+class RematchRow:
+    """A rematch offered at the end of table ``table_id`` (revision 0012): the new table's id,
+    fixed when the offer is made (so of two creators only one can store it), each seat's answer
+    (``yes``, ``no``, ``bot`` for a seat a bot held from the start, None not yet) and the hash of
+    the token each person who accepted will hold there. ``version`` counts the writes: a write
+    is stored only over the version it read."""
+
+    table_id: str
+    new_table: str
+    state: str
+    offered_by: int
+    offered_at: float
+    expires_at: float
+    answers: list[str | None]
+    hashes: list[str | None]
+    rated: bool = False
+    reason: str | None = None  # why an offer was declined (who declined, or left)
+    version: int = 0

@@ -77,6 +77,25 @@ actions = Table(
     Column("at", Float, nullable=False),
 )
 
+# A rematch offered at the end of a table (revision 0012): the new table's id, each seat's
+# answer and the hash of the token each person who accepted holds there (JSON lists, by seat of
+# the finished table); ``version`` fences every write (docs/protocol.md#rematch).
+rematches = Table(
+    "rematches",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("new_table", String(32), nullable=False),
+    Column("state", String(16), nullable=False),  # offered | accepted | declined | lapsed
+    Column("offered_by", Integer, nullable=False),
+    Column("offered_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("answers", Text, nullable=False),
+    Column("hashes", Text, nullable=False),
+    Column("rated", Boolean, nullable=False, default=False),
+    Column("reason", Text),
+    Column("version", Integer, nullable=False, default=0),
+)
+
 # ---------------------------------------------------------------- accounts (revision 0005)
 # People who sign in, and what the server keeps about them: docs/accounts.md. A table's seats keep
 # the display name the table showed; ``account_seats`` is the only link from a seat to a person.

@@ -16,7 +16,7 @@ from typing import Any
 from ludoteca.core import Deal, Event, Game, Match, Player, ReplayError, Step, fingerprint
 from ludoteca.core.record import Actor
 from ludoteca.server.messages import SeatKind, Status
-from ludoteca.server.storage import ActionRow, SeatRow, TableRow
+from ludoteca.server.storage import ActionRow, RematchRow, SeatRow, TableRow
 
 from . import pacing
 from .seeding import deal_of, waiting_for
@@ -71,6 +71,7 @@ class Ledger:
     match: Match | None = None
     log: list[LogEntry] = field(default_factory=list)
     revision: int = 0
+    rematch: RematchRow | None = None  # the rematch offered once over, as last read or written
 
     # --------------------------------------------------------------------------- basics
     @property

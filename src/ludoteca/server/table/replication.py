@@ -177,6 +177,8 @@ class Replica:
             # a seat taken over between steps (a resign) at another process: the match is dealt
             # again from the stored seats, so its chain binds the takeover where it was made
             ledger.begin(await storage.load_actions(ledger.id, upto=row.version))
+        if row.status == Status.OVER:  # a rematch offered or answered at another process
+            ledger.rematch = await storage.load_rematch(ledger.id)
 
 
 __all__ = ["Replica"]

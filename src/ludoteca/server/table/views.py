@@ -8,6 +8,7 @@ from typing import Any
 
 from ludoteca.core import MatchRecord
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
+from ludoteca.server.storage.rows import LAPSED, OFFERED, RematchRow
 
 from .audience import Audience
 from .ledger import Ledger
@@ -156,7 +157,36 @@ class Views:
             "clock": self.clock_json(),
             "log_from": log_from,
             "log": [entry.for_seat(seat) for entry in ledger.log[log_from:]],
+            "rematch": rematch_json(ledger.rematch, ledger.services.now()),
         }
 
 
-__all__ = ["SeatView", "Views"]
+def rotated(seat: int, players: int) -> int:
+    """A seat's place at the rematch: one seat earlier, the first going last, so that the first
+    player changes."""
+    return (seat - 1) % players
+
+
+def rematch_json(row: RematchRow | None, now: float) -> dict[str, Any] | None:
+    """The rematch offer as every client at the finished table sees it (docs/protocol.md): its
+    state (an offer past its time reads ``lapsed``), the new table, who offered it, each seat's
+    answer and its seat at the new table."""
+    if row is None:
+        return None
+    state = LAPSED if row.state == OFFERED and now >= row.expires_at else row.state
+    players = len(row.answers)
+    return {
+        "state": state,
+        "table": row.new_table,
+        "by": row.offered_by,
+        "answers": list(row.answers),
+        "seats": [rotated(seat, players) for seat in range(players)],
+        "rated": row.rated,
+        "reason": "time" if state != row.state else row.reason,
+        "expires_at": round(row.expires_at, 3),
+        "expires_in": round(max(0.0, row.expires_at - now), 3) if state == OFFERED else 0.0,
+        "version": row.version,
+    }
+
+
+__all__ = ["SeatView", "Views", "rematch_json", "rotated"]

@@ -21,6 +21,7 @@ import { paceLabel, turnDeadline } from "../pace.js";
 import { markTurn } from "../table/turn-mark.js";
 import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
+import { createRematch } from "../table/rematch.js";
 import { keepReceipt } from "../receipts.js";
 import { navigate } from "../nav.js";
 
@@ -73,6 +74,8 @@ export function mount(root, [tableId]) {
   docked.observe(controlsEl);
 
   const token = () => (seatAt(tableId) || {}).token || null;
+  // the rematch at the end: the offer heard, its clock, the requests and keys (table/rematch.js)
+  const rematch = createRematch({ tableId, token, seat: () => shell.seat, table: () => shell.msg && shell.msg.table, endEl, redraw: () => drawWaiting() });
 
   function mine() {
     return shell.seat;
@@ -243,7 +246,9 @@ export function mount(root, [tableId]) {
     const over = Boolean(msg && msg.view && msg.view.over);
     if (over) loadEnding();
     if (over) askRating();
-    rerender(endEl, () => (over && ending ? ending.endPanel(msg, shell.seat, shell.board, ending.proof, { again }, shell.rating) : null));
+    const offer = { offer: rematch.offer(), deadline: rematch.deadline() };
+    const actions = { again, offer: rematch.want, decline: rematch.decline };
+    rerender(endEl, () => (over && ending ? ending.endPanel(msg, shell.seat, shell.board, ending.proof, actions, shell.rating, offer) : null));
     // the match just ended here: the result takes the focus (and comes into view), wherever it was
     const result = shell.focusEnd && endEl.querySelector("#end-title");
     if (result) {
@@ -300,6 +305,7 @@ export function mount(root, [tableId]) {
 
   // --------------------------------------------------------------------------- the clock
   function tick() {
+    rematch.tick();
     const msg = shell.msg;
     if (!msg || !msg.clock || shell.deadline === null || msg.clock.pace === "turn-based") return;
     const left = (shell.deadline - performance.now()) / 1000;
@@ -364,6 +370,7 @@ export function mount(root, [tableId]) {
     const added = mergeLog(msg);
     shell.msg = msg;
     shell.sending = false;
+    rematch.heard(msg.rematch);
     shell.deadline = msg.clock ? performance.now() + msg.clock.remaining * 1000 : null;
     shell.lastBeep = null;
     debug.state = msg;
@@ -510,9 +517,11 @@ export function mount(root, [tableId]) {
     refresh: draw,
     onKey(event) {
       if (!shell.board || !shell.msg || !shell.msg.view) return false;
+      if (shell.msg.view.over && rematch.onKey(event)) return true;
       return shell.board.onKey(event);
     },
     destroy() {
+      rematch.destroy();
       clearInterval(ticker);
       clearTimeout(ratingTimer);
       deal.destroy();

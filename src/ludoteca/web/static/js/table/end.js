@@ -1,10 +1,11 @@
 // The end of a match: the result, the scores, whether it was rated and each person's rating
-// change, the revealed seed next to the commitment, hidden items, and the links to verify and to
+// change, the rematch (offered, accepted, declined), the revealed seed next to the commitment, hidden items, and the links to verify and to
 // replay the match.
 
 import { h } from "../dom.js";
 import { list, t } from "../i18n.js";
 import { icon } from "../icons.js";
+import { rematchBox } from "./rematch.js";
 import { seatName } from "./seats.js";
 
 function headline(view, table, me) {
@@ -49,10 +50,12 @@ function ratedNote(rating, me) {
 /**
  * The end panel, in the order a player wants it: the result (headline, how it ended, scores),
  * then Play again, Replay and Verify, then what each seat held, and the proof folded below.
- * @param {{again: (button: HTMLButtonElement) => void}} actions
+ * @param {{again: (button: HTMLButtonElement) => void, offer: Function, decline: Function}} actions
  * @param {object|null} rating the answer of GET /api/tables/{id}/rating, once it came
+ * @param {{offer: object|null, deadline: number|null}} rematch the rematch offered (the newest
+ *   heard) and when it lapses (performance.now() milliseconds)
  */
-export function endPanel(msg, me, board, proof, actions, rating = null) {
+export function endPanel(msg, me, board, proof, actions, rating = null, rematch = { offer: null, deadline: null }) {
   const view = msg.view;
   const table = msg.table;
   const scores = (view.outcome && view.outcome.scores) || [];
@@ -84,6 +87,7 @@ export function endPanel(msg, me, board, proof, actions, rating = null) {
         h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("th", { scope: "row" }, seatName(table, seat)), h("td", {}, String(score))))),
       ),
     ratedNote(rating, me),
+    rematchBox(rematch.offer, table, me, rematch.deadline, actions),
     h(
       "p",
       { class: "card-actions end-actions" },
