@@ -4,13 +4,14 @@ option is refused with the allowed values and creates nothing."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kit.servers import ThreadServer, api
 from ludoteca.core import LANGUAGES
-from ludoteca.games import all_games
+from ludoteca.games import all_games, get
 
 
 def test_every_game_lists_its_options_with_words_in_every_language(server: ThreadServer) -> None:
@@ -95,3 +96,19 @@ def test_every_option_and_value_has_its_own_words_in_every_language() -> None:
                 said = words[lang][option.name]
                 assert said["label"], (game.spec.id, lang, option.name)
                 assert set(said["values"]) == {str(v) for v in option.values}, (lang, option)
+
+
+def test_a_game_with_options_and_no_words_for_them_is_an_error_naming_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = get("liars-dice")
+    monkeypatch.setattr(type(game), "resource", lambda self, name: tmp_path / name)
+    with pytest.raises(ValueError, match=r"liars-dice: .*options\.json is missing"):
+        game.option_words()
+    (tmp_path / "options.json").write_text("[1]", encoding="utf-8")
+    with pytest.raises(ValueError, match="must hold a JSON object, not list"):
+        game.option_words()
+    (tmp_path / "options.json").write_text('{"en": {"dice": {"label": "Dice"}}}', "utf-8")
+    dice = game.options_json()[0]  # a word missing: English, then the value itself
+    assert dice["label"] == {"en": "Dice", "pt": "Dice", "de": "Dice"}
+    assert dice["value_labels"]["de"]["3"] == "3"
