@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,12 +68,14 @@ def play_match(
     *,
     table: str = "simulated",
     commit: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> Match:
     """One match between bots of the given levels (listed by seat), to the end. ``seed`` is the
     match's secret; bots contribute nothing, so it is dealt from HMAC(secret, table) and empty
     lines, unless ``commit`` gives each seat the commitment and reveal of ``seat_seeds``: a seat
     that commits is then a person's (``bot: false``, its steps ``by: "player"``), one that
-    commits to nothing stays a bot's."""
+    commits to nothing stays a bot's. ``options``: the game's table options (defaults for the
+    rest)."""
     bots = [make_bot(level, game, iterations=iterations) for level in levels]
     nothing = (None,) * players
     seeds = seat_seeds(seed, players) if commit else (nothing, nothing, nothing)
@@ -83,7 +85,7 @@ def play_match(
         Player(f"{lv} player") if person else Player(f"{lv} bot", True, lv)
         for lv, person in zip(levels, people, strict=True)
     ]
-    match = Match(game, {"players": players}, deal, seated)
+    match = Match(game, {**(options or {}), "players": players}, deal, seated)
     rngs = [random.Random(f"{seed}/bot/{seat}") for seat in range(players)]
     while (seat := game.to_move(match.state)) is not None:
         action = decide(bots[seat], game, match.state, seat, rngs[seat])
@@ -111,6 +113,7 @@ class Tournament:
     nobody: int = 0
     total_actions: int = 0
     seconds: float = 0.0
+    options: dict[str, Any] = field(default_factory=dict)
 
     def add(self, result: MatchResult) -> None:
         self.games += 1
@@ -144,6 +147,7 @@ class Tournament:
             "games": self.games,
             "players": self.players,
             "bots": self.bots,
+            "options": self.options,
             "wins": self.wins,
             "win_rates": [
                 {"rate": round(rate, 4), "low": round(low, 4), "high": round(high, 4)}
@@ -167,18 +171,27 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, flo
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-Task = tuple[str, int, str, tuple[str, ...], int, bool, int | None, bool]
+Task = tuple[
+    str, int, str, tuple[str, ...], int, bool, int | None, bool, tuple[tuple[str, Any], ...]
+]
 
 
 def _run_one(task: Task) -> MatchResult:
-    game_id, players, master, levels, index, keep_record, iterations, commit = task
+    game_id, players, master, levels, index, keep_record, iterations, commit, options = task
     game = get(game_id)
     seated = [""] * players
     for bot_index, level in enumerate(levels):
         seated[seat_of(bot_index, index, players)] = level
     seed = match_seed(master, game_id, players, index)
     match = play_match(
-        game, players, seed, seated, iterations, table=f"{game_id}/{players}/{index}", commit=commit
+        game,
+        players,
+        seed,
+        seated,
+        iterations,
+        table=f"{game_id}/{players}/{index}",
+        commit=commit,
+        options=dict(options),
     )
     outcome = game.outcome(match.state)
     assert outcome is not None
@@ -200,15 +213,18 @@ def run(
     iterations: int | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
     commit: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> Tournament:
     """Play ``games`` matches; ``on_result`` sees each result in match order. ``iterations``: a
     fixed search budget for ``hard`` instead of its clock; ``commit``: the seats commit and
-    reveal as people would (``seat_seeds``)."""
+    reveal as people would (``seat_seeds``); ``options``: the game's table options."""
     if len(bots) != players:
         raise ValueError(f"{players} seats need {players} bots, got {len(bots)}")
-    tournament = Tournament(game_id, players, list(bots), wins=[0] * players)
+    chosen = dict(options or {})
+    tournament = Tournament(game_id, players, list(bots), wins=[0] * players, options=chosen)
+    given = tuple(chosen.items())
     tasks: list[Task] = [
-        (game_id, players, seed, tuple(bots), i, keep_records, iterations, commit)
+        (game_id, players, seed, tuple(bots), i, keep_records, iterations, commit, given)
         for i in range(games)
     ]
     start = time.perf_counter()

@@ -9,11 +9,19 @@ import secrets
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 from ludoteca.bots import LEVELS, make_bot
-from ludoteca.cli.arguments import Commands, UsageError, bot_levels, game_help
+from ludoteca.cli.arguments import (
+    Commands,
+    UsageError,
+    add_option_argument,
+    bot_levels,
+    game_help,
+    table_params,
+)
 from ludoteca.cli.terminal import StreamKeyboard, Terminal, TerminalTable
-from ludoteca.core import Deal, Match, Player
+from ludoteca.core import JSON, Deal, Game, Match, Player
 from ludoteca.core.fairness import (
     commitment,
     contribution_problem,
@@ -32,6 +40,7 @@ def add_parser(commands: Commands) -> None:
     play = commands.add_parser("play", help="play a match in the terminal against bots")
     play.add_argument("game", help=game_help())
     play.add_argument("--players", type=int, help="number of seats (default: the game's minimum)")
+    add_option_argument(play)
     play.add_argument("--seat", type=int, default=1, help="your seat, 1-based (default 1)")
     play.add_argument("--bots", default="medium", help=f"bot level(s) ({', '.join(LEVELS)})")
     play.add_argument(
@@ -59,6 +68,7 @@ def add_parser(commands: Commands) -> None:
 def run(args: argparse.Namespace) -> int:
     game = get(args.game)
     players = game.spec.params({"players": args.players or game.spec.min_players})["players"]
+    params = table_params(game, players, args.option)
     if not 1 <= args.seat <= players:
         raise UsageError(f"--seat must be between 1 and {players}")
     if args.turn_seconds < 0:
@@ -83,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     salts = tuple(salt if lv is None else None for lv in levels)
     table_id = f"terminal-{secrets.token_hex(4)}"
     deal = Deal(secret, table_id, contributions, commitments, salts, RECORD_FORMAT)
-    match = Match(game, {"players": players}, deal, seats)
+    match = Match(game, params, deal, seats)
     bots = {seat: make_bot(lv, game) for seat, lv in enumerate(levels) if lv is not None}
     live = os.name == "posix" and sys.stdin.isatty() and sys.stdout.isatty()  # select() on stdin
     table = TerminalTable(
@@ -100,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
     )
     table.intro = [
         f"{game.spec.name(args.lang)} — table {table_id} — you are seat {args.seat} of {players}.",
+        *options_line(game, params, args.lang),
         f"The table's commitment: {commitment(secret)} ({fingerprint(commitment(secret))})",
         f"Your seed, mixed into the deal: {mine} (salt {salt})",
         f"Your commitment, sent before any seed was revealed: {promised}",
@@ -107,3 +118,16 @@ def run(args: argparse.Namespace) -> int:
         " finish for you, 'quit' to leave.",
     ]
     return table.run()
+
+
+def options_line(game: Game[Any, Any], params: JSON, lang: str) -> list[str]:
+    """The table's options in words (``options.json`` of the game), one line; none without."""
+    listed = game.options_json()
+    if not listed:
+        return []
+    said = [
+        f"{o['label'].get(lang, o['label']['en'])}: "
+        f"{o['value_labels'].get(lang, o['value_labels']['en'])[str(params[o['name']])]}"
+        for o in listed
+    ]
+    return [" · ".join(said)]

@@ -12,7 +12,14 @@ from typing import TextIO
 from ludoteca.bots import LEVELS
 from ludoteca.bots.arena import MatchResult, Tournament
 from ludoteca.bots.arena import run as run_tournament
-from ludoteca.cli.arguments import Commands, UsageError, bot_levels, game_help
+from ludoteca.cli.arguments import (
+    Commands,
+    UsageError,
+    add_option_argument,
+    bot_levels,
+    game_help,
+    table_params,
+)
 from ludoteca.core import MatchRecord, SigningKey
 from ludoteca.games import get
 
@@ -21,6 +28,7 @@ def add_parser(commands: Commands) -> None:
     sim = commands.add_parser("simulate", help="play bot matches and print the results")
     sim.add_argument("game", help=game_help())
     sim.add_argument("--players", type=int, help="number of seats (default: the game's minimum)")
+    add_option_argument(sim)
     sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
     sim.add_argument("--seed", default="1", help="master seed; match seeds derive from it")
     sim.add_argument(
@@ -48,6 +56,7 @@ def add_parser(commands: Commands) -> None:
 def run(args: argparse.Namespace) -> int:
     game = get(args.game)
     players = game.spec.params({"players": args.players or game.spec.min_players})["players"]
+    params = table_params(game, players, args.option)
     levels = bot_levels(args.bots, players)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
@@ -77,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         iterations=args.iterations,
         on_result=on_result,
         commit=args.commit,
+        options={k: v for k, v in params.items() if k != "players"},
     )
     progress.done()
     if args.records:
@@ -94,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
 
 def format_table(t: Tournament) -> str:
     lines = [
-        f"{t.game}: {t.games} matches, {t.players} players",
+        f"{t.game}: {t.games} matches, {t.players} players"
+        + "".join(f", {name} {value}" for name, value in t.options.items()),
         f"{'bot':<12} {'level':<8} {'wins':>6} {'rate':>7}   95% interval",
     ]
     for i, level in enumerate(t.bots):

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from .errors import IllegalActionError, MatchOverError, NoAnchorsError
 from .outcome import Event, Outcome
 from .rng import Stream
-from .spec import JSON, LEVELS, GameSpec
+from .spec import JSON, LANGUAGES, LEVELS, GameSpec
 from .state import State
 
 if TYPE_CHECKING:
@@ -264,6 +264,52 @@ class Game(ABC, Generic[S, A]):
         if min(data.values()) != data["random"]:
             raise NoAnchorsError(f"{where}: no level may be rated below random")
         return {level: float(mu) for level, mu in data.items()}
+
+    def option_words(self) -> dict[str, JSON]:
+        """The words of the game's table options per language: ``options.json`` in the game's
+        package, ``{lang: {option: {"label": ..., "values": {value as text: ...}}}}``; ``{}``
+        for a game without options. A game with options and no such file (or not a JSON object)
+        is an error that names it."""
+        if not self.spec.options:
+            return {}
+        where = f"{self.spec.id}: {self.package}/options.json"
+        file = self.resource("options.json")
+        if not file.is_file():
+            raise ValueError(f"{where} is missing (a game with table options names them)")
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except ValueError as error:
+            raise ValueError(f"{where} is not JSON: {error}") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"{where} must hold a JSON object, not {type(data).__name__}")
+        return data
+
+    def options_json(self) -> list[JSON]:
+        """The game's table options as the catalogue gives them: each one's ``name``,
+        ``values``, ``default``, its ``label`` per language and its values' labels per language
+        (keyed by the value as text), English or the name/value itself where a word is
+        missing."""
+        words = self.option_words()
+        listed: list[JSON] = []
+        for option in self.spec.options:
+            labels: dict[str, str] = {}
+            value_labels: dict[str, dict[str, str]] = {}
+            for lang in LANGUAGES:
+                mine = (words.get(lang) or {}).get(option.name) or {}
+                english = (words.get("en") or {}).get(option.name) or {}
+                labels[lang] = str(mine.get("label") or english.get("label") or option.name)
+                said = {**(english.get("values") or {}), **(mine.get("values") or {})}
+                value_labels[lang] = {str(v): str(said.get(str(v), v)) for v in option.values}
+            listed.append(
+                {
+                    "name": option.name,
+                    "values": list(option.values),
+                    "default": option.default,
+                    "label": labels,
+                    "value_labels": value_labels,
+                }
+            )
+        return listed
 
     def rules_page(self, lang: str) -> str | None:
         """The rules page for players in ``lang`` (``rules.<lang>.md``), if the game has one."""

@@ -131,6 +131,7 @@ def game_json(game_id: str, with_rules: bool = False) -> dict[str, Any]:
         "max_players": game.spec.max_players,
         "catalogue": game.catalogue(),
         "board": board.urls(game.spec.id, board_version(game.spec.id)) if board else None,
+        "options": game.options_json(),
     }
     if with_rules:
         pages = {lang: game.rules_page(lang) for lang in LANGUAGES}

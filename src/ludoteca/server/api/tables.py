@@ -16,7 +16,9 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
+    StrictFloat,
     StrictInt,
+    StrictStr,
     ValidationInfo,
     field_validator,
 )
@@ -54,6 +56,12 @@ TURN_DOC = (
     "seconds per move: real-time 5 to 3600 (default 60), turn-based 3600 to 604800 "
     "(default 86400); the server's settings may narrow them"
 )
+OptionValue = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(max_length=64)]
+Params = Annotated[dict[Annotated[str, Field(max_length=64)], OptionValue], Field(max_length=16)]
+PARAMS_DOC = (
+    "the game's table options, by name (GET /api/games lists each game's options, their values "
+    "and defaults); an option left out takes its default"
+)
 RESERVE_DOC = "turn-based: each seat's reserve beyond its moves' time, for the whole match"
 
 
@@ -79,6 +87,7 @@ class SeatSpec(_Body):
 
 class CreateTable(_Body):
     game: Annotated[str, Field(max_length=64, description="game id, one of GET /api/games")]
+    params: Params | None = Field(None, description=PARAMS_DOC)
     players: Annotated[StrictInt, Field(ge=1, le=MAX_SEATS)] | None = Field(
         None, description="number of seats (default: the game's minimum)"
     )
@@ -112,6 +121,7 @@ class CreateTable(_Body):
 
 class PlayNow(_Body):
     game: Annotated[str, Field(max_length=64)]
+    params: Params | None = Field(None, description=PARAMS_DOC)
     players: Annotated[StrictInt, Field(ge=1, le=MAX_SEATS)] | None = None
     level: Level = "medium"
     name: Name = "Player"
@@ -185,6 +195,7 @@ async def create_table(  # noqa: PLR0917
     table, seat, token = await lobby.create(
         body.game,
         players=body.players,
+        options=body.params,
         seats=seats,
         turn_seconds=body.turn_seconds,
         name=me.account.name if me is not None else body.name,
@@ -215,6 +226,7 @@ async def play_now(
     table, seat, token = await lobby.play_now(
         body.game,
         players=body.players,
+        options=body.params,
         level=body.level,
         name=me.account.name if me is not None else body.name,
         turn_seconds=body.turn_seconds,

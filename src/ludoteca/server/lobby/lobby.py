@@ -7,7 +7,9 @@ import contextlib
 import hashlib
 import secrets
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ludoteca.bots import LEVELS
 from ludoteca.core import InvalidParamsError, MatchRecord, commitment
@@ -75,8 +77,10 @@ class Lobby:
         client: str = "",
         pace: str = REAL_TIME,
         reserve_seconds: int | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> tuple[Table, int | None, str | None]:
         """Create a table; the creator sits at the first seat for a person when ``name`` is given.
+        ``options`` are the game's table options (``GameSpec.options``; defaults for the rest).
 
         Returns the table and, when the creator sits, their seat and token.
         """
@@ -97,8 +101,12 @@ class Lobby:
                 f"there is no game '{game_id}' (games: {', '.join(all_games())})",
             )
         count = players or (len(seats) if seats else game.spec.min_players)
+        if options and "players" in options:
+            raise Rejected(
+                ErrorCode.BAD_REQUEST, "players is not a table option: send it as players"
+            )
         try:
-            params = game.spec.params({"players": count})
+            params = game.spec.params({**(options or {}), "players": count})
         except InvalidParamsError as exc:
             raise Rejected.of(exc) from None
         requests = seats or [SeatRequest()] + [SeatRequest(bot=True) for _ in range(count - 1)]
@@ -184,6 +192,7 @@ class Lobby:
         turn_seconds: int | None,
         pace: str = REAL_TIME,
         reserve_seconds: int | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> tuple[Table, int | None, str | None]:
         """You at the first seat, bots of ``level`` at the others, started at once."""
         game = all_games().get(game_id)
@@ -198,6 +207,7 @@ class Lobby:
             start=True,
             pace=pace,
             reserve_seconds=reserve_seconds,
+            options=options,
         )
 
     async def join(self, table_id: str, name: str | None, seat: int | None) -> tuple[int, str]:

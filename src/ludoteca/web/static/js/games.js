@@ -44,3 +44,22 @@ export function catalogueEntry(game) {
   const entries = (game && game.catalogue) || {};
   return entries[language()] || entries.en || {};
 }
+
+/** A table option's label in the reader's language ({name, label: {lang}} from GET /api/games). */
+export function optionLabel(option) {
+  return localized(option && option.label) || (option && option.name) || "";
+}
+
+/** A value of a table option in words, in the reader's language (the value itself when unnamed). */
+export function optionValueLabel(option, value) {
+  const words = localized(option && option.value_labels) || {};
+  return words[String(value)] ?? String(value);
+}
+
+/** A table's options in words ([{name, label, value}]) from its summary's params, in the game's
+ * order; [] for a game without options. */
+export function tableOptions(game, params) {
+  return ((game && game.options) || [])
+    .filter((option) => params && params[option.name] !== undefined)
+    .map((option) => ({ name: option.name, label: optionLabel(option), value: optionValueLabel(option, params[option.name]) }));
+}

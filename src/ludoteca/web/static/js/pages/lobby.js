@@ -6,7 +6,7 @@ import { h, replace, rerender } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { toastError } from "../announce.js";
-import { gameName } from "../games.js";
+import { gameName, optionLabel, optionValueLabel } from "../games.js";
 import { navigate } from "../nav.js";
 import { keepName, keepSeat, playerName, seatAt } from "../store.js";
 import { LobbySocket } from "../socket.js";
@@ -58,7 +58,7 @@ export function mountLobby(root) {
   let open = [];
   let finished = [];
   let listFailed = false;
-  const form = { game: null, players: 2, seats: [], pace: "real-time", turn: 60, rated: false };
+  const form = { game: null, players: 2, seats: [], pace: "real-time", turn: 60, rated: false, options: {} };
   let feed = null;
   let signedIn = false;
 
@@ -87,6 +87,7 @@ export function mountLobby(root) {
         await api.create({
           game: game().id,
           players: form.players,
+          params: chosenOptions(),
           seats,
           ...(form.pace === "real-time" ? { turn_seconds: form.turn } : { pace: "turn-based", turn_seconds: form.pace }),
           name: yourName(),
@@ -98,6 +99,50 @@ export function mountLobby(root) {
       toastError(error);
       button.disabled = false;
     }
+  }
+
+  /** The game's table options as chosen (each value as the game lists it, not as text). */
+  function chosenOptions() {
+    const params = {};
+    for (const option of game().options || []) {
+      const chosen = option.values.find((value) => String(value) === form.options[option.name]);
+      params[option.name] = chosen ?? option.default;
+    }
+    return params;
+  }
+
+  /** A labelled select per table option of the chosen game (none for a game without options). */
+  function optionsField(g) {
+    const options = g.options || [];
+    if (!options.length) return null;
+    return h(
+      "fieldset",
+      { class: "options-field", dataset: { key: "table-options" } },
+      h("legend", {}, t("lobby.options")),
+      options.map((option) => {
+        const id = `create-option-${option.name}`;
+        const current = form.options[option.name] ?? String(option.default);
+        return h(
+          "div",
+          { class: "field" },
+          h("label", { for: id }, optionLabel(option)),
+          h(
+            "select",
+            {
+              id,
+              name: `option-${option.name}`,
+              dataset: { option: option.name },
+              onChange: (e) => {
+                form.options[option.name] = e.target.value;
+              },
+            },
+            option.values.map((value) =>
+              h("option", { value: String(value), selected: String(value) === current }, optionValueLabel(option, value)),
+            ),
+          ),
+        );
+      }),
+    );
   }
 
   function seatPicker(index) {
@@ -150,6 +195,7 @@ export function mountLobby(root) {
             name: "game",
             onChange: (e) => {
               form.game = e.target.value;
+              form.options = {};
               renderForm();
             },
           },
@@ -174,6 +220,7 @@ export function mountLobby(root) {
           counts.map((n) => h("option", { value: String(n), selected: n === form.players }, String(n))),
         ),
       ),
+      optionsField(g),
       h("fieldset", { class: "seats-field" }, h("legend", {}, t("lobby.seats")), h("ol", { class: "seat-picks" }, form.seats.map((_, i) => seatPicker(i)))),
       h(
         "div",

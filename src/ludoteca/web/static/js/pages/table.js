@@ -10,7 +10,7 @@ import { debugRecord } from "../debug.js";
 import { h, replace, rerender } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { gameName, loadGames } from "../games.js";
+import { gameName, loadGames, tableOptions } from "../games.js";
 import { play } from "../sound.js";
 import { TableSocket } from "../socket.js";
 import { dropSeat, keepName, keepSeat, playerName, seatAt } from "../store.js";
@@ -137,7 +137,24 @@ export function mount(root, [tableId]) {
           h("span", { class: "table-id" }, t("table.id", { id: table.id })),
           h("a", { class: "rules-link", href: `/games/${table.game}`, target: "_blank", rel: "noopener" }, t("table.rules")),
         ),
+      table && optionsLine(table),
     ]);
+  }
+
+  /** The table's options (the game's, beside players) in words; nothing for a game without. */
+  function optionsLine(table) {
+    const chosen = tableOptions(game(), table.params);
+    if (!chosen.length) return null;
+    return h(
+      "div",
+      { class: "table-options", dataset: { key: "table-options" } },
+      h("span", { class: "table-options-title", id: "table-options-title" }, t("table.options")),
+      h(
+        "ul",
+        { "aria-labelledby": "table-options-title" },
+        chosen.map((option) => h("li", { dataset: { option: option.name } }, h("span", {}, option.label), ": ", h("strong", {}, option.value))),
+      ),
+    );
   }
 
   function drawBanners() {
