@@ -19,7 +19,7 @@ import redis
 
 from kit import processes
 from kit.browser import CHROMIUM, CHROMIUM_ARGS, Pages
-from kit.env import POSTGRES_URL, REDIS_URL, milliseconds, missing
+from kit.env import POSTGRES_URL, REDIS_URL, milliseconds, missing, seconds
 from kit.servers import ServerProcess, ThreadServer, free_port, server_settings
 
 
@@ -150,8 +150,10 @@ def process_servers() -> Iterator[list[ServerProcess]]:
 @pytest.fixture(scope="session")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One ``ludoteca serve`` for the browser tests: bots act after 50 ms; the page sends each
-    person's seed at once, and a table nobody seeds deals after 3 s."""
-    env = {"LUDOTECA_BOT_DELAY": "0.05", "LUDOTECA_CONTRIBUTION_SECONDS": "3"}
+    person's seed at once, and a table nobody seeds deals after 3 s (stretched by the test
+    slowdown: on a busy machine a page that joins the last seat must still commit in time)."""
+    wait = f"{seconds(3):.1f}"
+    env = {"LUDOTECA_BOT_DELAY": "0.05", "LUDOTECA_CONTRIBUTION_SECONDS": wait}
     process = ServerProcess(tmp_path_factory.mktemp("web-server"), env=env).start()
     yield process
     process.stop()

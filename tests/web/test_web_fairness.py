@@ -76,6 +76,7 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     created = web_server.post("/api/tables", {"game": "heroes", "seats": [{}, {}]})
     table_id = created["table"]["id"]
     page = pages.open(f"/table/{table_id}")
+    page.fill("#guest-name", "Ana")  # a guest names themself first
     page.click("[data-key='join-0']")
 
     # the page made a seed and a salt, shows the seed and its commitment and sends only the
@@ -227,6 +228,7 @@ def test_a_starting_table_waits_for_seeds_and_counts_down(
     )
     table_id, ana = created["table"]["id"], created["token"]
     page = pages.open(f"/table/{table_id}", locale="de-DE")
+    page.fill("#guest-name", "Bruno")  # a guest names themself first
     page.click("[data-key='join-1']")  # the last free seat: the table starts by itself
     page.wait_for_selector("[data-deal-sent='committed']")
 
@@ -359,6 +361,7 @@ def test_the_page_sends_its_commitment_and_reveal_once_per_connection(
     page.add_init_script(SLOW_SEEDS)
     page.reload()
     page.wait_for_selector("[data-key='join-1']")
+    page.fill("#guest-name", "Bruno")  # a guest names themself first
     page.click("[data-key='join-1']")  # the last free seat: the table starts by itself
 
     def sends() -> list[str]:
@@ -404,6 +407,7 @@ def test_the_page_says_plainly_when_the_table_changed_what_it_showed(
         )
         table_id, ana = created["table"]["id"], created["token"]
         page = opened.open(f"/table/{table_id}")
+        page.fill("#guest-name", "Bruno")  # a guest names themself first
         page.click("[data-key='join-1']")  # the last free seat: the table starts
         page.wait_for_selector("[data-deal-sent='committed']")
         salt = "3" * 32

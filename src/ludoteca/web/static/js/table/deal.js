@@ -8,9 +8,9 @@
 // as soon as the table says the reveals are open (`revealing`) and shows this seat's commitment
 // as the one the page made. It never reveals before that, and it sends each commitment and its
 // reveal once per connection (state messages that arrive before the server has applied what was
-// sent still show the seat without it: sending again raced the deal and got `already_dealt`; a
-// new connection, told by `connected()`, may send them again, and the server accepts the same
-// reveal twice). While the table is starting the panel
+// sent still show the seat without it), unless the table still does not show it RESEND_MS later
+// (a refusal, a lost frame); a new connection, told by `connected()`, sends them again; the server
+// accepts the same reveal twice. While the table is starting the panel
 // says whose commitment or reveal the deal still waits for and counts down to `deal_by`.
 
 import { h } from "../dom.js";
@@ -83,6 +83,10 @@ function secondsLeft(table) {
   return Math.max(0, Math.min(left, whole));
 }
 
+/** How long a sent commitment or reveal may go unseen in the table's state before it is sent
+ * again on this connection (the server takes the same one twice). */
+const RESEND_MS = 10000;
+
 /**
  * The seed of one table page.
  * @param {string} tableId
@@ -93,8 +97,9 @@ export function createDeal(tableId, send, redraw) {
   const own = seedFor(tableId);
   // commitment: of the current seed and salt (null while it is computed); each state message that
   // does not show it yet sends it again
-  // sentCommit / sentReveal: what this connection already sent (reset by connected())
-  const state = { seed: own.seed, salt: own.salt, commitment: null, draft: null, problem: null, msg: null, seat: null, sentCommit: null, sentReveal: false };
+  // sentCommit / sentReveal: what this connection already sent (reset by connected()), at sentAt;
+  // sent again only if the table still does not show it RESEND_MS later (a refusal, a lost frame)
+  const state = { seed: own.seed, salt: own.salt, commitment: null, draft: null, problem: null, msg: null, seat: null, sentCommit: null, sentReveal: false, sentAt: 0 };
 
   async function recompute() {
     const seed = state.seed;
@@ -136,6 +141,10 @@ export function createDeal(tableId, send, redraw) {
     return found;
   }
 
+  function overdue() {
+    return Date.now() - state.sentAt > RESEND_MS;
+  }
+
   function sendIfDue() {
     const msg = state.msg;
     if (!open(msg) || state.seat === null || !state.commitment) return;
@@ -144,14 +153,14 @@ export function createDeal(tableId, send, redraw) {
     const kept = readAll()[tableId] || {};
     if (kept.server && msg.table.commitment !== kept.server) return; // not against another secret
     if (!msg.table.revealing) {
-      if (row.commitment !== state.commitment && state.sentCommit !== state.commitment) {
-        if (send({ type: "commit", commitment: state.commitment })) state.sentCommit = state.commitment;
+      if (row.commitment !== state.commitment && (state.sentCommit !== state.commitment || overdue())) {
+        if (send({ type: "commit", commitment: state.commitment })) [state.sentCommit, state.sentAt] = [state.commitment, Date.now()];
       }
       return;
     }
     // the reveals are open: reveal only the seed of the commitment the table shows for this seat
-    if (!row.contributed && row.commitment === state.commitment && !state.sentReveal) {
-      if (send({ type: "reveal", seed: state.seed, salt: state.salt })) state.sentReveal = true;
+    if (!row.contributed && row.commitment === state.commitment && (!state.sentReveal || overdue())) {
+      if (send({ type: "reveal", seed: state.seed, salt: state.salt })) [state.sentReveal, state.sentAt] = [true, Date.now()];
     }
   }
 
