@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from kit.browser import Pages, decision, set_name, state
-from kit.env import TESTS
+from kit.env import TESTS, seconds
 from kit.servers import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -28,7 +28,7 @@ def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
         "PYTHONPATH": path,
         "LUDOTECA_GAMES": "toygame",
         "LUDOTECA_BOT_DELAY": "0.05",
-        "LUDOTECA_CONTRIBUTION_SECONDS": "3",
+        "LUDOTECA_CONTRIBUTION_SECONDS": f"{seconds(3):.1f}",  # stretched on a busy machine
     }
     process = ServerProcess(tmp_path_factory.mktemp("rematch-server"), env=env).start()
     yield process
