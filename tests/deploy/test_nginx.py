@@ -219,6 +219,8 @@ def site(
     env = {
         "LUDOTECA_LIMIT_CREATE": "4/minute",  # small enough to reach in the limits test
         "LUDOTECA_CONTRIBUTION_SECONDS": "5",
+        # a busy machine's slow Redis answer must not let a request by uncounted (fail-open)
+        "LUDOTECA_LIMITS_TIMEOUT": f"{seconds(2):.1f}",
     }
     count = 2 if request.param == "two-processes" else 1
     with running_site(nginx_binary, postgres_url, redis_url, tmp_path, env, count=count) as found:

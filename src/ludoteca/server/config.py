@@ -140,6 +140,7 @@ class Settings:
     share_url: str | None = None
     redis_prefix: str = "ludoteca"  # keys and channel names (LUDOTECA_REDIS_PREFIX)
     lease_seconds: float = 3.0  # a driving lease not renewed this long lapses to another process
+    limits_timeout: float = 0.5  # a rate-limit check waits this long for Redis, then lets by
     clock_tolerance: float = 2.0  # seconds a process's clock may differ from the database's
     # uvicorn
     ws_max_frame_bytes: int = 64 * 1024
@@ -204,6 +205,7 @@ class Settings:
         found = []
         at_least = {
             "LUDOTECA_LEASE_SECONDS": (self.lease_seconds, 0.5),
+            "LUDOTECA_LIMITS_TIMEOUT": (self.limits_timeout, 0.05),
             "LUDOTECA_CLOCK_TOLERANCE": (self.clock_tolerance, 0.1),
             "LUDOTECA_MAX_CONNECTIONS": (self.max_connections, 1),
             "LUDOTECA_MAX_CONNECTIONS_PER_CLIENT": (self.max_connections_per_client, 1),
@@ -293,6 +295,7 @@ class Settings:
             redis_url=redis_url or redis_address(),
             redis_prefix=env("LUDOTECA_REDIS_PREFIX") or base.redis_prefix,
             lease_seconds=_float("LUDOTECA_LEASE_SECONDS", base.lease_seconds),
+            limits_timeout=_float("LUDOTECA_LIMITS_TIMEOUT", base.limits_timeout),
             clock_tolerance=_float("LUDOTECA_CLOCK_TOLERANCE", base.clock_tolerance),
             open_table_ttl=_float("LUDOTECA_OPEN_TABLE_TTL", base.open_table_ttl),
             max_connections=_int("LUDOTECA_MAX_CONNECTIONS", base.max_connections),

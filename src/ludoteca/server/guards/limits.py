@@ -36,7 +36,6 @@ ACTIONS = (
     "notify_mail",
     "seats",
 )
-REDIS_TIMEOUT = 0.5  # seconds a rate-limit check waits for Redis before letting the request by
 
 
 class RateLimits:
@@ -65,8 +64,8 @@ class RateLimits:
             # a Redis that does not answer lets the request through after this, not never
             self._pool = aioredis.ConnectionPool.from_url(
                 settings.redis_url,
-                socket_timeout=REDIS_TIMEOUT,
-                socket_connect_timeout=REDIS_TIMEOUT,
+                socket_timeout=settings.limits_timeout,
+                socket_connect_timeout=settings.limits_timeout,
             )
             url = settings.redis_url.replace("redis://", "async+redis://", 1)
             found = storage_from_string(
