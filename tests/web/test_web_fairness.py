@@ -392,6 +392,7 @@ def test_the_page_sends_its_commitment_and_reveal_once_per_connection(
     assert json.load(refused.value)["error"] == "bad_reveal"
 
 
+@pytest.mark.solo  # kills and restarts its own server under a live page: alone, not beside the lane
 def test_the_page_says_plainly_when_the_table_changed_what_it_showed(
     browser: Any, tmp_path: Path
 ) -> None:

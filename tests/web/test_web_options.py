@@ -61,7 +61,10 @@ def test_a_liars_dice_table_with_three_dice_and_one_round(pages: Pages) -> None:
     page.wait_for_function("() => window.__ludoteca.state.view !== null")
     seen = state(page)["view"]["position"]  # the match is dealt with the options chosen
     assert seen["dice"] == 3 and seen["rounds"] == "one" and seen["players"] == 3
-    assert len(seen["hand"]) == 3 and seen["counts"] == [3, 3, 3]
+    if seen["hand"] is not None:  # two bots may bid and call before the page reads: then it is over
+        assert len(seen["hand"]) == 3 and seen["counts"] == [3, 3, 3]
+    else:
+        assert state(page)["table"]["status"] == "over"
 
 
 def test_the_options_are_named_in_the_readers_language(pages: Pages) -> None:

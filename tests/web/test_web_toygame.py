@@ -171,6 +171,10 @@ def test_the_end_shows_the_result_first_and_play_again_deals_a_new_match(
 
     page.click(".end-panel [data-key='again']")
     page.wait_for_function("(first) => !location.pathname.endsWith(first)", arg=first)
+    page.wait_for_function(  # the new table's first state, not the last one of the old
+        "(first) => window.__ludoteca.state && window.__ludoteca.state.table.id !== first",
+        arg=first,
+    )
     again = decision(page, -1)
     new = again["table"]
     assert new["id"] != first and new["game"] == old["game"]
