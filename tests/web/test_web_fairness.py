@@ -432,7 +432,7 @@ def test_the_page_says_plainly_when_the_table_changed_what_it_showed(
             )
         server.start()
 
-        page.wait_for_selector("[data-fair-problem='secret']", timeout=seconds(30) * 1000)
+        page.wait_for_selector("[data-fair-problem='secret']", timeout=seconds(60) * 1000)
         page.wait_for_selector("[data-fair-problem='commitment']")
         text = page.locator(".fair-alarm").inner_text()
         assert "The server changed your commitment" in text and forged in text
