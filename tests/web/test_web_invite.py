@@ -119,3 +119,22 @@ def test_a_guest_this_browser_knows_finds_their_name_typed_in_every_language(
         guest.click(".join-seat")
         guest.wait_for_function("() => window.__ludoteca && window.__ludoteca.seat === 1")
         assert seats(pages.base, table)[1]["name"] == "Bia"
+
+
+def test_the_name_a_guest_typed_survives_the_room_being_drawn_again(pages: Pages) -> None:
+    """Someone else takes a seat while the guest is typing: the room is drawn again with one
+    seat fewer, and the name typed is still in the field and is the one the seat gets."""
+    made = httpx.post(
+        f"{pages.base}/api/tables",
+        json={"game": "dice-heroes", "seats": [{}, {}, {}], "name": "Ana"},
+    ).json()
+    table = made["table"]["id"]
+    guest = pages.open(f"/table/{table}", viewport=PHONE, touch=True)
+    guest.wait_for_selector(".join-seat[data-key='join-2']")
+    guest.fill("#guest-name", "Bia")
+    httpx.post(f"{pages.base}/api/tables/{table}/join", json={"name": "Caio", "seat": 1})
+    guest.wait_for_selector(".join-seat[data-key='join-1']", state="detached")
+    assert guest.input_value("#guest-name") == "Bia"
+    guest.click(".join-seat[data-key='join-2']")
+    guest.wait_for_function("() => window.__ludoteca && window.__ludoteca.seat === 2")
+    assert seats(pages.base, table)[2]["name"] == "Bia"

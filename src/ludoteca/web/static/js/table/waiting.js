@@ -26,6 +26,10 @@ async function copy(text, input) {
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+// What a guest typed in the name field, per table: the room is drawn again on every change to
+// the table (another person joining, a seat taken by a bot), which must not wipe the name.
+const typed = new Map();
+
 /**
  * @param {object} table  the table summary
  * @param {number|null} me
@@ -42,7 +46,7 @@ export function waitingRoom(table, me, actions, link, game) {
   const free = table.seats.filter((seat) => seat.kind === "open").length;
   const guest = me === null && free > 0;
   const host = table.seats.find((seat) => seat.kind === "human");
-  const nameInput = guest && h("input", { id: "guest-name", name: "name", autocomplete: "nickname", maxlength: 24, required: true, value: playerName(), "aria-describedby": "guest-name-error", onInput: () => mark(null) });
+  const nameInput = guest && h("input", { id: "guest-name", name: "name", autocomplete: "nickname", maxlength: 24, required: true, value: typed.get(table.id) ?? playerName(), "aria-describedby": "guest-name-error", onInput: (e) => { typed.set(table.id, e.target.value); mark(null); } });
   const nameError = guest && h("p", { id: "guest-name-error", class: "field-error", role: "alert", hidden: true });
   /** The name typed, or null (the field marked, focused and the reason said beside it). */
   function mark(problem) {
