@@ -272,17 +272,11 @@ class Game(ABC, Generic[S, A]):
         is an error that names it."""
         if not self.spec.options:
             return {}
-        where = f"{self.spec.id}: {self.package}/options.json"
-        file = self.resource("options.json")
-        if not file.is_file():
-            raise ValueError(f"{where} is missing (a game with table options names them)")
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except ValueError as error:
-            raise ValueError(f"{where} is not JSON: {error}") from None
-        if not isinstance(data, dict):
-            raise ValueError(f"{where} must hold a JSON object, not {type(data).__name__}")
-        return data
+        return _json_object(
+            self.resource("options.json"),
+            f"{self.spec.id}: {self.package}/options.json",
+            "a game with table options names them",
+        )
 
     def options_json(self) -> list[JSON]:
         """The game's table options as the catalogue gives them: each one's ``name``,
@@ -324,17 +318,26 @@ class Game(ABC, Generic[S, A]):
         name = board.word_files().get(lang) if board else None
         if board is None or board.words is None or name is None:
             return {}
-        where = f"{self.spec.id}: {board.folder}/{name}"
-        file = self.resource(board.folder).joinpath(name)
-        if not file.is_file():
-            raise ValueError(f"{where} is missing (a board with words has one per language)")
-        try:
-            words = json.loads(file.read_text(encoding="utf-8"))
-        except ValueError as error:
-            raise ValueError(f"{where} is not JSON: {error}") from None
-        if not isinstance(words, dict):
-            raise ValueError(f"{where} must hold a JSON object, not {type(words).__name__}")
+        words = _json_object(
+            self.resource(board.folder).joinpath(name),
+            f"{self.spec.id}: {board.folder}/{name}",
+            "a board with words has one per language",
+        )
         return {board.words: words}
+
+
+def _json_object(file: Traversable, where: str, why: str) -> dict[str, Any]:
+    """A data file of a game's package that must hold a JSON object: ValueError naming the
+    file (``where``) when it is missing (``why`` it must be there), not JSON or not an object."""
+    if not file.is_file():
+        raise ValueError(f"{where} is missing ({why})")
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except ValueError as error:
+        raise ValueError(f"{where} is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{where} must hold a JSON object, not {type(data).__name__}")
+    return data
 
 
 def outline(value: Any, indent: str = "") -> str:
