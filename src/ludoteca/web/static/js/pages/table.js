@@ -66,9 +66,14 @@ export function mount(root, [tableId]) {
   // the end panel: beside the final position on a wide screen (atop the side column, the board
   // keeping its width), above it on a narrow one
   const wide = matchMedia("(min-width: 981px)");
+  // the same for the board's controls: atop the side column on a wide screen, where they cover
+  // no part of the board (a strip stuck at the bottom of the view hid its lower rows), in the
+  // dock at the bottom on a phone (the page keeps the dock's height free below the board)
   function placeEnd() {
     if (wide.matches && endEl.parentNode !== sideEl) sideEl.prepend(endEl);
     else if (!wide.matches && endEl.parentNode !== mainEl) mainEl.insertBefore(endEl, boardEl);
+    if (wide.matches && controlsEl.parentNode !== sideEl) endEl.after(controlsEl);
+    else if (!wide.matches && controlsEl.parentNode !== dockEl) dockEl.append(controlsEl);
   }
   placeEnd();
   wide.addEventListener("change", placeEnd);
@@ -194,10 +199,12 @@ export function mount(root, [tableId]) {
       replace(controlsEl);
       replace(promptEl);
       dockEl.hidden = true;
+      controlsEl.hidden = true;
       return;
     }
     // once over, the end panel says it all: no hand and no buttons left in the dock
     dockEl.hidden = msg.view.over;
+    controlsEl.hidden = msg.view.over;
     shell.board.render(msg);
     promptEl.textContent = shell.board.prompt(msg);
     drawClock();
