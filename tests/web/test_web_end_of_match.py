@@ -186,4 +186,3 @@ def test_a_guest_downloads_the_signed_record_and_it_verifies(
     page.goto(f"{web_server.base}/replay/{table}")
     link = page.locator(".replay-tools [data-key=download-record]")
     assert link.get_attribute("href") == f"/api/tables/{table}/record"
-

@@ -80,7 +80,8 @@ UNCOVERED = """() => {
   const fixed = getComputedStyle(dock).position === 'fixed';
   const cover = (fixed ? dock : document.querySelector('.board-controls')).getBoundingClientRect();
   const parts = [...document.querySelectorAll(
-    '.board-root section, .board-root [aria-label], .board-root h2, .board-root h3, .board-root tr')]
+    '.board-root section, .board-root [aria-label], .board-root h2, .board-root h3,'
+    + ' .board-root tr')]
     .filter(el => el.getClientRects().length);
   const problems = [];
   for (const el of parts) {
@@ -90,11 +91,12 @@ UNCOVERED = """() => {
       const r0 = el.getBoundingClientRect();
       window.scrollTo(0, Math.max(0, r0.bottom + scrollY - cover.top));
       const r = el.getBoundingClientRect();
-      if (r.bottom > dock.getBoundingClientRect().top + 0.5)
-        problems.push(`${what} ends ${Math.round(r.bottom - dock.getBoundingClientRect().top)} px under the dock`);
+      const under = r.bottom - dock.getBoundingClientRect().top;
+      if (under > 0.5) problems.push(`${what} ends ${Math.round(under)} px under the dock`);
     } else {
       const r = el.getBoundingClientRect();
-      const overlap = r.left < cover.right && cover.left < r.right && r.top < cover.bottom && cover.top < r.bottom;
+      const overlap = r.left < cover.right && cover.left < r.right
+        && r.top < cover.bottom && cover.top < r.bottom;
       if (overlap) problems.push(`${what} under the controls`);
     }
   }
