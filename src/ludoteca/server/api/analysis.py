@@ -7,6 +7,7 @@ sentences instead of an action code."""
 from __future__ import annotations
 
 import asyncio
+import copy
 from typing import Any
 
 from fastapi import APIRouter
@@ -35,6 +36,8 @@ def with_events(record: MatchRecord, body: JSON) -> JSON:
     }
     if not wanted:
         return body
+    body = copy.deepcopy(body)  # the answer may be a cached one: it stays as it was stored
+    wanted = {d["version"]: d for d in body["decisions"] if d["version"] in wanted}
     try:
         match = Match(get(record.game), record.params, record.deal(), record.players)
         for version, step in enumerate(record.actions, 1):
