@@ -179,6 +179,7 @@ def test_the_replay_shows_the_analysis_step_by_step(
     totals = page.locator('.analysis-totals li[data-seat="0"]').inner_text()
     assert totals.startswith(f"Ana: {analysis['totals']['0']['decisions']} decision")
     assert serious_violations(page) == []
+    screenshot(page, "replay-analysis-desktop")
 
 
 def test_the_analysis_fits_a_phone_and_speaks_portuguese(

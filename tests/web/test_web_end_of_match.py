@@ -24,6 +24,7 @@ from kit.browser import (
     bots_only_match,
     decision,
     play_heroes_by_clicks,
+    screenshot,
     set_name,
     state,
 )
@@ -60,6 +61,10 @@ def test_a_rated_match_ends_with_the_rating_change_shown(pages: Pages) -> None:
     table = page.url.rsplit("/", 1)[1]
     final = play_heroes_by_clicks(page, random.Random(7), check_lit=False)
     assert final["view"]["over"]
+    # the result takes the focus, in view: the page is not left past its heading
+    page.wait_for_function("() => (document.activeElement || {}).id === 'end-title'")
+    title = page.locator("#end-title").bounding_box()
+    assert title is not None and title["y"] >= 0 and title["y"] + title["height"] <= 800, title
 
     note = page.locator(".end-panel [data-key=rated][data-state=rated]")
     note.wait_for()
@@ -157,6 +162,8 @@ def test_the_end_shows_the_final_position(
     # nothing fixed or stuck covers the final board: no dock is left at the end
     assert page.locator(".table-dock").is_hidden()
     assert page.locator(".board-controls").is_hidden()
+    if game == "heroes" and size != "small":
+        screenshot(page, f"end-of-match-{size}")
 
 
 def test_a_guest_downloads_the_signed_record_and_it_verifies(
