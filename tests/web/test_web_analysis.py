@@ -107,6 +107,12 @@ def test_the_replay_shows_the_analysis_step_by_step(
     board = page.locator(".replay-board").bounding_box()
     assert board is not None and board["y"] < 300, f"the board starts {board['y']} px down"
     assert page.locator("input[type=file]").count() == 0, "the file picker is on the verify page"
+    stuck = page.eval_on_selector_all(
+        ".replay-page *",
+        "els => els.filter(e => ['sticky', 'fixed'].includes("
+        "getComputedStyle(e).position)).map(e => e.className)",
+    )
+    assert stuck == [], f"a strip stuck across the board: {stuck}"
     page.keyboard.press("End")
     page.wait_for_selector(f'.replay-where[data-step="{analysis["steps"]}"]')
     page.keyboard.press("Home")
