@@ -33,7 +33,7 @@ function tableOf(data, id) {
 }
 
 export function mount(root, [tableId], query) {
-  const state = { analysis: null, timer: null, gone: false, data: null, k: 0, seat: query.has("seat") ? Number(query.get("seat")) : null, error: null, record: null, board: null, boardFor: null, games: [], busy: false };
+  const state = { analysis: null, timer: null, gone: false, data: null, k: 0, seat: query.has("seat") ? Number(query.get("seat")) : null, error: null, recordText: null, board: null, boardFor: null, games: [], busy: false };
   const debug = debugRecord({ replay: state });
 
   const headEl = h("div", { class: "replay-head" });
