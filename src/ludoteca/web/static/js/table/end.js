@@ -48,6 +48,14 @@ function ratedNote(rating, me) {
   );
 }
 
+/** What each seat held, as the board reveals it; folded on a phone, where the panel sits above
+ * the final position and is kept short (on a wide screen it sits beside the board, open). */
+function heldBy(board, view) {
+  const held = board && board.revealed(view);
+  if (!held || !matchMedia("(max-width: 980px)").matches) return held;
+  return h("details", { class: "revealed-fold", dataset: { key: "revealed-fold" } }, h("summary", {}, t("end.held")), held);
+}
+
 /**
  * The end panel, in the order a player wants it: the result (headline, how it ended, scores),
  * then Play again, Replay and Verify, then what each seat held, and the proof folded below.
@@ -103,7 +111,7 @@ export function endPanel(msg, me, board, proof, actions, rating = null, rematch 
     // phones: the panel sits above the final position; one tap brings the board into view
     h("p", { class: "end-to-board" }, h("button", { type: "button", dataset: { key: "to-board" }, onClick: actions.toBoard }, t("end.to_board"), " ↓")),
     me !== null && h("p", { class: "hint end-again-hint" }, others ? t("end.again_invite") : t("end.again_bots")),
-    board && board.revealed(view),
+    heldBy(board, view),
     check &&
       h(
         "details",
