@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -18,8 +19,9 @@ from kit.client import person_against_bot
 from kit.servers import ServerProcess, ThreadServer, api, server_settings
 from kit.wait import eventually
 from ludoteca.bots.analysis import analyse
-from ludoteca.core import MatchRecord
+from ludoteca.core import Match, MatchRecord, Player
 from ludoteca.games import get
+from ludoteca.server.api.analysis import with_events
 from ludoteca.server.config import Settings
 from ludoteca.server.storage import Storage, open_storage
 
@@ -106,9 +108,15 @@ def test_a_finished_match_is_analysed_by_the_server_as_by_the_command(sqlite_url
         body = http.get(f"/api/tables/{table_id}/analysis").json()
         assert body.pop("status") == "done"
         record = MatchRecord.from_json(http.get(f"/api/tables/{table_id}/record").json())
-        assert body == json.loads(json.dumps(analyse(get(record.game), record, iterations=15)))
+        made = analyse(get(record.game), record, iterations=15)
+        assert body == json.loads(json.dumps(with_events(record, made)))
         persons = [n for n, s in enumerate(record.actions, 1) if s.by == "player"]
         assert persons and [d["version"] for d in body["decisions"]] == persons
+        # each better move comes with what it would have done, for the page to word it
+        decisions = body["decisions"]
+        better = [d for d in decisions if d["best"] and d["best"]["action"] != d["taken"]["action"]]
+        assert all(d["best"]["events"] for d in better)
+        assert all("events" not in d["taken"] for d in body["decisions"])
     finally:
         server.stop()
 
@@ -230,3 +238,34 @@ def test_a_server_killed_outright_leaves_no_search_behind(tmp_path: Path) -> Non
         )
     finally:
         server.stop()
+
+
+def test_a_better_move_is_served_with_the_events_it_would_have_made() -> None:
+    """``best.events`` are the events of the better action from the position before the step,
+    as the deciding seat sees them (what Match.prepare gives there); the stored analysis is not
+    changed, and an action that does not read is left as its code."""
+    game = get("heroes")
+    match = Match(game, {"players": 2}, "events-3", [Player("Ana"), Player("Bot", True, "random")])
+    rng = random.Random(3)
+    while (seat := match.to_move) is not None:
+        action = rng.choice(game.legal_actions(match.state))
+        match.act(seat, game.action_to_text(match.state, action), "player" if seat == 0 else "bot")
+    record = match.record()
+    body = analyse(game, record, iterations=8)
+    taken = next(d for d in body["decisions"] if not d["forced"])
+    other = next(
+        a for a in (c["action"] for c in taken["candidates"]) if a != taken["taken"]["action"]
+    )
+    taken["best"] = {"action": other, "chance": 1.0}
+    bad = next(d for d in body["decisions"] if d is not taken and not d["forced"])
+    bad["best"] = {"action": "no such action", "chance": 1.0}
+    served = with_events(record, body)
+    assert "events" not in taken["best"], "the analysis given in is left as it was"
+    [mine] = [d for d in served["decisions"] if d["version"] == taken["version"]]
+    match = Match(game, record.params, record.deal(), record.players)
+    for step in record.actions[: taken["version"] - 1]:
+        match.act(step.seat, step.action, step.by)
+    expected = [e.for_seat(taken["seat"]) for e in match.prepare(taken["seat"], other).events]
+    assert mine["best"]["events"] == expected and expected
+    [kept] = [d for d in served["decisions"] if d["version"] == bad["version"]]
+    assert "events" not in kept["best"]

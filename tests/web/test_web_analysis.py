@@ -82,7 +82,7 @@ def serious_violations(page: Any) -> list[str]:
 
 
 def step_to(page: Any, k: int) -> None:
-    page.click(".replay-first")
+    page.keyboard.press("Home")
     for _ in range(k):
         page.keyboard.press("ArrowRight")
     page.wait_for_selector(f'.replay-where[data-step="{k}"]')
@@ -102,17 +102,42 @@ def test_the_replay_shows_the_analysis_step_by_step(
     judged = [d for d in analysis["decisions"] if not d["forced"]]
     assert judged, "a person's match has decisions to judge"
 
-    # a decision: the action taken and its win chance, the best action's, the grade
+    # the board first, the replay at the deal; End and Home go to the last step and back
+    assert page.locator(".replay-where").get_attribute("data-step") == "0"
+    board = page.locator(".replay-board").bounding_box()
+    assert board is not None and board["y"] < 300, f"the board starts {board['y']} px down"
+    assert page.locator("input[type=file]").count() == 0, "the file picker is on the verify page"
+    stuck = page.eval_on_selector_all(
+        ".replay-page *",
+        "els => els.filter(e => ['sticky', 'fixed'].includes("
+        "getComputedStyle(e).position)).map(e => e.className)",
+    )
+    assert stuck == [], f"a strip stuck across the board: {stuck}"
+    page.keyboard.press("End")
+    page.wait_for_selector(f'.replay-where[data-step="{analysis["steps"]}"]')
+    page.keyboard.press("Home")
+    page.wait_for_selector('.replay-where[data-step="0"]')
+
+    # a decision: the action taken in words (the log's own sentence) and its win chance, the
+    # best action's in words too, the grade; never an action code
     d = judged[0]
     step_to(page, d["version"])
     shown = page.locator(f'.analysis-step[data-step="{d["version"]}"]')
-    assert shown.locator(".analysis-taken").inner_text() == d["taken"]["action"]
+    said = page.locator(f'.log-entry[data-v="{d["version"]}"] .log-lines li').first.inner_text()
+    assert shown.locator(".analysis-taken").inner_text() == said
+    assert page.locator(".replay-told li").first.inner_text() == said
+    assert page.locator("code.analysis-taken, code.analysis-best").count() == 0
     assert f"win chance {round(d['taken']['chance'] * 100)}%" in shown.inner_text()
     if d["best"]["action"] != d["taken"]["action"]:
-        assert shown.locator(".analysis-best").inner_text() == d["best"]["action"]
+        best = shown.locator(".analysis-best").inner_text()
+        assert best and best != d["best"]["action"]
         assert f"win chance {round(d['best']['chance'] * 100)}%" in shown.inner_text()
     else:
         assert "That was the best action the hard bot found." in shown.inner_text()
+    # every better move comes with its events, which the page words
+    for other in judged:
+        if other["best"]["action"] != other["taken"]["action"]:
+            assert other["best"].get("events"), other
     assert shown.get_attribute("data-grade") == (d["grade"] or "")
 
     # a bot's step is not analysed
@@ -131,6 +156,11 @@ def test_the_replay_shows_the_analysis_step_by_step(
         marked = page.locator(f'.analysis-step[data-step="{last["version"]}"]')
         assert marked.get_attribute("data-grade") == last["grade"]
         assert f"{round(last['loss'] * 100)} point" in marked.inner_text()
+        # points given away, explained in a sentence
+        assert "the better move won" in marked.locator(".analysis-loss-help").inner_text()
+        listed = page.locator(f'.analysis-marked li[data-step="{last["version"]}"]')
+        assert "The better move:" in listed.inner_text()
+        assert listed.locator("code").count() == 0
     else:
         assert page.locator(".analysis-clean").count() == 1
 
@@ -147,9 +177,15 @@ def test_the_replay_shows_the_analysis_step_by_step(
     assert page.locator(
         ".chart-point.grade-blunder, .chart-point.grade-mistake, .chart-point.grade-inaccuracy"
     ).count() == len(graded)
+    assert "percentage points" in page.locator(".analysis-points-help").inner_text()
+    # a point of the chart jumps to its step
+    target = points[len(points) // 2][0]
+    page.locator(f'.chart-seat[data-seat="0"] circle[data-step="{target}"]').click(force=True)
+    page.wait_for_selector(f'.replay-where[data-step="{target}"]')
     totals = page.locator('.analysis-totals li[data-seat="0"]').inner_text()
     assert totals.startswith(f"Ana: {analysis['totals']['0']['decisions']} decision")
     assert serious_violations(page) == []
+    screenshot(page, "replay-analysis-desktop")
 
 
 def test_the_analysis_fits_a_phone_and_speaks_portuguese(
@@ -172,8 +208,16 @@ def test_the_analysis_fits_a_phone_and_speaks_portuguese(
         jump = page.locator(".analysis-jump").nth(n).bounding_box()
         assert jump is not None and jump["height"] >= 44
     judged = [d for d in analysis["decisions"] if not d["forced"]]
-    step_to(page, judged[0]["version"])
+    d = judged[0]
+    step_to(page, d["version"])
     assert "chance de vitória" in page.locator(".analysis-step").inner_text()
+    # the move in Portuguese words, as the log says it; the average in Portuguese numbers
+    said = page.locator(f'.log-entry[data-v="{d["version"]}"] .log-lines li').first.inner_text()
+    assert page.locator(".analysis-taken").inner_text() == said
+    assert said != d["taken"]["action"]
+    average = analysis["totals"]["0"]["average_loss"] * 100
+    written = f"{average:.1f}".replace(".", ",")
+    assert written in page.locator('.analysis-totals li[data-seat="0"]').inner_text()
     assert serious_violations(page) == []
     screenshot(page, "replay-analysis-phone")
 
@@ -184,9 +228,14 @@ def test_a_record_file_points_to_the_command(
     table_id = finished_match(analysing)
     record = tmp_path / "match.json"
     record.write_text(json.dumps(analysing.get(f"/api/tables/{table_id}/record")))
-    page = opened.open("/replay")
-    page.set_input_files("#replay-file", str(record))
+    # the file is opened and checked on the verify page, which hands it to the replay
+    page = opened.open("/verify")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector('.verdict[data-verdict="ok"]')
+    page.click("[data-key=replay-file]")
+    page.wait_for_url("**/replay")
     page.wait_for_selector(".replay-where")
+    assert page.locator(".replay-tools .replay-from-file").count() == 1
     status = page.locator(".analysis .analysis-status")
     status.wait_for()
     assert "ludoteca analyse RECORD.json" in status.inner_text()

@@ -1,17 +1,51 @@
 """The end of a match in the browser: a rated match against a bot says it was rated and shows the
 person's new rating with its change ("+12") as soon as the rater got to it; a person who resigns
-a three-player match hands the seat to a bot, marked, which plays it to the end."""
+a three-player match hands the seat to a bot, marked, which plays it to the end. The final
+position stays in sight: beside the result on a desktop (the result read without scrolling, the
+whole board reachable), under it on a phone; and the signed record downloads from the end panel
+for a guest, a file ``ludoteca verify`` accepts."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
-from typing import Any
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from kit.browser import Pages, decision, play_heroes_by_clicks, set_name, state
+from kit.browser import (
+    DESKTOP,
+    PHONE,
+    Pages,
+    bots_only_match,
+    decision,
+    play_heroes_by_clicks,
+    screenshot,
+    set_name,
+    state,
+)
+from kit.servers import ServerProcess
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
 
 pytestmark = pytest.mark.browser
+SMALL: ViewportSize = {"width": 360, "height": 640}
+SIZES = {"desktop": DESKTOP, "phone": PHONE, "small": SMALL}
+
+# where the result and the final board are, and how far the page scrolls
+PLACES = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return {top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left, right: r.right}; };
+  const title = document.querySelector('#end-title');
+  return {title: box(title), panel: box(document.querySelector('.end-panel')),
+    board: box(document.querySelector('.board-root')), view: innerHeight, width: innerWidth,
+    scroll: scrollY, height: document.documentElement.scrollHeight};
+}"""
 
 
 def test_a_rated_match_ends_with_the_rating_change_shown(pages: Pages) -> None:
@@ -27,6 +61,10 @@ def test_a_rated_match_ends_with_the_rating_change_shown(pages: Pages) -> None:
     table = page.url.rsplit("/", 1)[1]
     final = play_heroes_by_clicks(page, random.Random(7), check_lit=False)
     assert final["view"]["over"]
+    # the result takes the focus, in view: the page is not left past its heading
+    page.wait_for_function("() => (document.activeElement || {}).id === 'end-title'")
+    title = page.locator("#end-title").bounding_box()
+    assert title is not None and title["y"] >= 0 and title["y"] + title["height"] <= 800, title
 
     note = page.locator(".end-panel [data-key=rated][data-state=rated]")
     note.wait_for()
@@ -93,3 +131,65 @@ def test_a_person_resigns_a_three_player_match_and_a_bot_takes_the_seat(pages: P
     ours = [e for e in log if e.get("seat") == 0 and e["v"] > mine["bot_from"]]
     assert ours and {e["by"] for e in ours} == {"bot"}
     assert final["view"]["over"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", ["heroes", "dice-heroes", "dwarves"])
+def test_the_end_shows_the_final_position(
+    pages: Pages, web_server: ServerProcess, game: str, size: str
+) -> None:
+    table = bots_only_match(web_server, game)
+    page = pages.open(f"/table/{table}", viewport=SIZES[size], touch=size != "desktop")
+    page.wait_for_selector(".end-panel #end-title")
+    page.wait_for_selector(".board-root > *")
+    at = page.evaluate(PLACES)
+    title, panel, board = at["title"], at["panel"], at["board"]
+    assert title["top"] >= 0 and title["bottom"] <= at["view"], f"result out of sight: {at}"
+    # every part of the final board can be scrolled to: the page is as long as the board
+    assert board["bottom"] <= at["height"] + 0.5, at
+    assert board["right"] <= at["width"] + 0.5, at
+    if size == "desktop":
+        # beside the board: the board starts in view, next to the result, not pushed below it
+        assert panel["left"] >= board["right"], f"the result is not beside the board: {at}"
+        assert board["top"] < at["view"] / 3, f"the board starts {board['top']} px down"
+    else:
+        assert panel["bottom"] <= board["top"], f"the result is not above the board: {at}"
+        page.click(".end-panel [data-key=to-board]")
+        page.wait_for_function(
+            "() => Math.abs(document.querySelector('.board-root').getBoundingClientRect().top)"
+            " < 2 || innerHeight + scrollY >= document.documentElement.scrollHeight - 1"
+        )
+    # nothing fixed or stuck covers the final board: no dock is left at the end
+    assert page.locator(".table-dock").is_hidden()
+    assert page.locator(".board-controls").is_hidden()
+    if game == "heroes" and size != "small":
+        screenshot(page, f"end-of-match-{size}")
+
+
+def test_a_guest_downloads_the_signed_record_and_it_verifies(
+    pages: Pages, web_server: ServerProcess, tmp_path: Path
+) -> None:
+    table = bots_only_match(web_server, "heroes")
+    page = pages.open(f"/table/{table}")  # a guest: no account, no seat
+    button = page.locator(".end-panel [data-key=download-record]")
+    assert button.inner_text().strip() == "Download the signed record"
+    with page.expect_download() as info:
+        button.click()
+    saved = tmp_path / info.value.suggested_filename
+    info.value.save_as(saved)
+    record = json.loads(saved.read_text())
+    assert record == web_server.get(f"/api/tables/{table}/record")
+    assert record.get("signature"), "the record is signed"
+    checked = subprocess.run(
+        [sys.executable, "-m", "ludoteca.cli", "verify", str(saved)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        env={**os.environ},
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    # the replay offers the same record
+    page.goto(f"{web_server.base}/replay/{table}")
+    link = page.locator(".replay-tools [data-key=download-record]")
+    assert link.get_attribute("href") == f"/api/tables/{table}/record"

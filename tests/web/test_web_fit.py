@@ -1,7 +1,9 @@
 """Everything a turn needs fits the screen: in each game at 1280×800, 390×844 and 360×640, on
 the player's turn, every element that sends a legal action (it carries ``data-action``) is inside
 the viewport, not covered, and at least 44 px each way, without the page scrolling; and no page
-(table, replay, verify) scrolls sideways."""
+(table, replay, verify) scrolls sideways. The board's controls never cover the board: beside it on
+a desktop, and on a phone the page keeps the dock's height free below the board, so every part of
+the board scrolls into view above the dock."""
 
 from __future__ import annotations
 
@@ -71,6 +73,38 @@ def check(page: Page, legal: list[str], when: str) -> int:
     return seen
 
 
+# the board's parts (its sections, panels, rows) against whatever holds the controls: on a wide
+# screen they overlap nowhere; on a phone each part, scrolled to, ends above the fixed dock
+UNCOVERED = """() => {
+  const dock = document.querySelector('.table-dock');
+  const fixed = getComputedStyle(dock).position === 'fixed';
+  const cover = (fixed ? dock : document.querySelector('.board-controls')).getBoundingClientRect();
+  const parts = [...document.querySelectorAll(
+    '.board-root section, .board-root [aria-label], .board-root h2, .board-root h3,'
+    + ' .board-root tr')]
+    .filter(el => el.getClientRects().length);
+  const problems = [];
+  for (const el of parts) {
+    const what = `${el.tagName}.${el.className}`;
+    if (fixed) {
+      // scrolled as far as the page goes so that the part's bottom sits above the dock
+      const r0 = el.getBoundingClientRect();
+      window.scrollTo(0, Math.max(0, r0.bottom + scrollY - cover.top));
+      const r = el.getBoundingClientRect();
+      const under = r.bottom - dock.getBoundingClientRect().top;
+      if (under > 0.5) problems.push(`${what} ends ${Math.round(under)} px under the dock`);
+    } else {
+      const r = el.getBoundingClientRect();
+      const overlap = r.left < cover.right && cover.left < r.right
+        && r.top < cover.bottom && cover.top < r.bottom;
+      if (overlap) problems.push(`${what} under the controls`);
+    }
+  }
+  window.scrollTo(0, 0);
+  return {parts: parts.length, problems};
+}"""
+
+
 def no_sideways(page: Page, what: str) -> None:
     frames(page)
     extra: int = page.evaluate(SIDEWAYS)
@@ -112,6 +146,19 @@ def test_every_legal_control_is_on_screen(pages: Pages, game: str, size: str) ->
         seen = check(page, legal, "with a die marked")
         assert page.locator(".dh-reroll[data-action]").count() == 1
     assert seen >= 1, f"no control for {legal}"
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_dock_covers_no_part_of_the_board(pages: Pages, game: str, size: str) -> None:
+    page = pages.open("/", viewport=SIZES[size], touch=size != "desktop")
+    page.click(f"article[data-game='{game}'] .play-now")
+    page.wait_for_url("**/table/*")
+    my_turn(page)
+    frames(page)
+    found: dict[str, Any] = page.evaluate(UNCOVERED)
+    assert found["parts"] >= 2, "no board parts found"
+    assert found["problems"] == [], f"{game} at {page.viewport_size}: {found['problems']}"
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -118,7 +118,7 @@ def test_heroes_by_taps_then_its_replay(pages: Pages, web_server: ServerProcess)
     record = web_server.get(f"/api/tables/{table}/record")
     assert web_server.post("/api/replay?seat=0", record)["steps"] == steps
 
-    # the replay page: the end first, then back, forward, the keys and the slider
+    # the replay page: opened at the deal, then back, forward, the keys and the slider
     page.click(".end-panel a[href^='/replay/']")
     page.wait_for_url(f"**/replay/{table}")
     page.wait_for_selector(".replay-where")
@@ -131,6 +131,8 @@ def test_heroes_by_taps_then_its_replay(pages: Pages, web_server: ServerProcess)
         versions = page.eval_on_selector_all(".log-entry", "els => els.map(e => +e.dataset.v)")
         return max(versions)
 
+    assert at() == 0, "a replay opens at the start"
+    page.keyboard.press("End")
     assert at() == last
     page.select_option("#replay-seat", "0")
     page.wait_for_function("() => window.__ludoteca.replay.data.seat === 0")

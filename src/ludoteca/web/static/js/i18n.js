@@ -141,6 +141,12 @@ export function t(key, params = {}) {
   );
 }
 
+/** A number written the way the language writes it ("2.3" in English, "2,3" in German and
+ * Portuguese; a minus sign, not a hyphen), with Intl.NumberFormat `options`. */
+export function number(value, options = {}) {
+  return new Intl.NumberFormat(current, options).format(value);
+}
+
 /** A list joined the way the language joins lists ("a, b and c"). */
 export function list(items) {
   return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items);

@@ -61,7 +61,22 @@ export function mount(root, [tableId]) {
   const notifyEl = h("div", { class: "panel notify-panel" });
   notifyEl.hidden = true;
   const sideEl = h("aside", { class: "table-side", "aria-label": t("table.side") }, seatsEl, notifyEl, logEl, keysEl);
-  const layoutEl = h("div", { class: "table-layout" }, h("div", { class: "table-main" }, waitingEl, endEl, boardEl, dockEl), sideEl);
+  const mainEl = h("div", { class: "table-main" }, waitingEl, endEl, boardEl, dockEl);
+  const layoutEl = h("div", { class: "table-layout" }, mainEl, sideEl);
+  // the end panel: beside the final position on a wide screen (atop the side column, the board
+  // keeping its width), above it on a narrow one
+  const wide = matchMedia("(min-width: 981px)");
+  // the same for the board's controls: atop the side column on a wide screen, where they cover
+  // no part of the board (a strip stuck at the bottom of the view hid its lower rows), in the
+  // dock at the bottom on a phone (the page keeps the dock's height free below the board)
+  function placeEnd() {
+    if (wide.matches && endEl.parentNode !== sideEl) sideEl.prepend(endEl);
+    else if (!wide.matches && endEl.parentNode !== mainEl) mainEl.insertBefore(endEl, boardEl);
+    if (wide.matches && controlsEl.parentNode !== sideEl) endEl.after(controlsEl);
+    else if (!wide.matches && controlsEl.parentNode !== dockEl) dockEl.append(controlsEl);
+  }
+  placeEnd();
+  wide.addEventListener("change", placeEnd);
   replace(root, h("section", { class: "table-page" }, headEl, bannerEl, layoutEl));
   document.body.classList.add("at-table");
   // the page keeps room below for the dock when the dock is fixed at the bottom (phones)
@@ -184,10 +199,12 @@ export function mount(root, [tableId]) {
       replace(controlsEl);
       replace(promptEl);
       dockEl.hidden = true;
+      controlsEl.hidden = true;
       return;
     }
     // once over, the end panel says it all: no hand and no buttons left in the dock
     dockEl.hidden = msg.view.over;
+    controlsEl.hidden = msg.view.over;
     shell.board.render(msg);
     promptEl.textContent = shell.board.prompt(msg);
     drawClock();
@@ -264,14 +281,16 @@ export function mount(root, [tableId]) {
     if (over) loadEnding();
     if (over) askRating();
     const offer = { offer: rematch.offer(), deadline: rematch.deadline() };
-    const actions = { again, offer: rematch.want, decline: rematch.decline };
+    const actions = { again, offer: rematch.want, decline: rematch.decline, toBoard: () => boardEl.scrollIntoView({ block: "start", behavior: "smooth" }) };
     rerender(endEl, () => (over && ending ? ending.endPanel(msg, shell.seat, shell.board, ending.proof, actions, shell.rating, offer) : null));
     // the match just ended here: the result takes the focus (and comes into view), wherever it was
     const result = shell.focusEnd && endEl.querySelector("#end-title");
     if (result) {
       shell.focusEnd = false;
       result.focus({ preventScroll: true });
-      result.scrollIntoView({ block: "start" });
+      // the whole panel's top in view (never the page left past the heading)
+      const top = endEl.getBoundingClientRect().top;
+      if (top < 0 || top > innerHeight / 2) window.scrollBy({ top: top - 8 });
     }
   }
 
@@ -543,6 +562,7 @@ export function mount(root, [tableId]) {
       clearTimeout(ratingTimer);
       deal.destroy();
       docked.disconnect();
+      wide.removeEventListener("change", placeEnd);
       markTurn(false);
       document.body.classList.remove("at-table");
       socket.close();

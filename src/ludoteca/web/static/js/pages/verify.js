@@ -13,6 +13,9 @@ import { commitmentOf, fingerprintOf } from "../fairness.js";
 import { checkLog } from "../publog.js";
 import { chooseReceipts, fairDetail, isFormat2, keyAndNotes, problemText, publishedKeys, receiptsField, revealedText, stepLabel, stepsFor } from "../verify-fair.js";
 
+// where the replay page (pages/replay.js, RECORD_KEY) finds a record file opened here
+const RECORD_KEY = "ludoteca.replay-record";
+
 export function mount(root, _params, query) {
   const state = { games: [], text: "", busy: false, record: null, parseError: null, browser: null, verdict: null, failed: null, loadError: null, receiptsText: "", receipts: [], receiptSource: null, receiptError: null, keys: null, log: null };
 
@@ -187,7 +190,18 @@ export function mount(root, _params, query) {
       { class: "verdict-row" },
       h("p", { class: ["verdict", ok ? "ok" : "failed"], tabindex: "-1", role: "status", dataset: { verdict: ok ? "ok" : "failed" } }, icon(ok ? "check" : "cross"), ok ? t("verify.ok") : t("verify.failed")),
       ok && tableId && h("p", {}, h("a", { class: "button", href: `/replay/${encodeURIComponent(tableId)}`, "data-link": "", dataset: { key: "replay-link" } }, t("verify.replay"))),
+      // a record that checked out, opened here: the replay page steps through it (the server
+      // replays it again there, POST /api/replay), handed over in this tab's session storage
+      ok && !tableId && h("p", {}, h("a", { class: "button", href: "/replay", "data-link": "", dataset: { key: "replay-file" }, onClick: handOver }, t("verify.replay_file"))),
     );
+  }
+
+  function handOver() {
+    try {
+      sessionStorage.setItem(RECORD_KEY, state.text);
+    } catch {
+      // no session storage (a locked-down browser): the replay page says there is nothing to show
+    }
   }
 
   /** Read the file chosen in a file input as text, then `done(text)`. */

@@ -1,9 +1,10 @@
 // The end of a match: the result, the scores, whether it was rated and each person's rating
 // change, the rematch (offered, accepted, declined), the revealed seed next to the commitment, hidden items, and the links to verify and to
-// replay the match.
+// replay the match, and the signed record to download. On a wide screen the panel sits beside the
+// final position (pages/table.js places it), on a phone above it.
 
 import { h } from "../dom.js";
-import { list, t } from "../i18n.js";
+import { list, number, t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { rematchBox } from "./rematch.js";
 import { seatName } from "./seats.js";
@@ -19,7 +20,7 @@ function headline(view, table, me) {
 
 /** A rating change as people read it: "+12", "−8", "±0". */
 export function signed(value) {
-  return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "±0";
+  return value > 0 ? `+${number(value)}` : value < 0 ? `−${number(-value)}` : "±0";
 }
 
 /** "Rated match" and each person's new rating with its change, from GET /api/tables/{id}/rating
@@ -40,11 +41,19 @@ function ratedNote(rating, me) {
         h(
           "li",
           { class: c.change > 0 ? "up" : c.change < 0 ? "down" : "same", dataset: { seat: String(c.seat), change: String(c.change) }, "aria-current": c.seat === me ? "true" : null },
-          t("end.rating_line", { name: c.name || "", after: String(c.after), change: signed(c.change) }),
+          t("end.rating_line", { name: c.name || "", after: number(c.after, { useGrouping: false }), change: signed(c.change) }),
         ),
       ),
     ),
   );
+}
+
+/** What each seat held, as the board reveals it; folded on a phone, where the panel sits above
+ * the final position and is kept short (on a wide screen it sits beside the board, open). */
+function heldBy(board, view) {
+  const held = board && board.revealed(view);
+  if (!held || !matchMedia("(max-width: 980px)").matches) return held;
+  return h("details", { class: "revealed-fold", dataset: { key: "revealed-fold" } }, h("summary", {}, t("end.held")), held);
 }
 
 /**
@@ -84,7 +93,7 @@ export function endPanel(msg, me, board, proof, actions, rating = null, rematch 
         "table",
         { class: "scores" },
         h("caption", {}, t("end.scores")),
-        h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("th", { scope: "row" }, seatName(table, seat)), h("td", {}, String(score))))),
+        h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("th", { scope: "row" }, seatName(table, seat)), h("td", {}, typeof score === "number" ? number(score) : String(score))))),
       ),
     ratedNote(rating, me),
     rematchBox(rematch.offer, table, me, rematch.deadline, actions),
@@ -96,9 +105,13 @@ export function endPanel(msg, me, board, proof, actions, rating = null, rematch 
         : h("a", { class: "button primary", href: "/", "data-link": "", dataset: { key: "again" } }, t("end.again")),
       h("a", { class: "button", href: `/replay/${encodeURIComponent(table.id)}`, "data-link": "", dataset: { key: "replay-link" } }, t("end.replay")),
       h("a", { class: "button", href: `/verify?table=${encodeURIComponent(table.id)}`, "data-link": "", dataset: { key: "verify-link" } }, t("end.verify")),
+      // the signed record (GET /api/tables/{id}/record is public: a guest downloads it too)
+      h("a", { class: "button", href: `/api/tables/${encodeURIComponent(table.id)}/record`, download: `ludoteca-${table.id}.json`, dataset: { key: "download-record" } }, icon("download"), t("end.download")),
     ),
+    // phones: the panel sits above the final position; one tap brings the board into view
+    h("p", { class: "end-to-board" }, h("button", { type: "button", dataset: { key: "to-board" }, onClick: actions.toBoard }, t("end.to_board"), " ↓")),
     me !== null && h("p", { class: "hint end-again-hint" }, others ? t("end.again_invite") : t("end.again_bots")),
-    board && board.revealed(view),
+    heldBy(board, view),
     check &&
       h(
         "details",
