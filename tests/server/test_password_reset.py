@@ -153,10 +153,16 @@ def test_a_mailed_link_sets_a_new_password_once_and_ends_every_session(
         assert refused.status_code == 422 and refused.json()["error"] == "bad_password", bad
     assert laptop.get("/api/me").status_code == 200, "a refused password ends nothing"
 
+    planted = "attacker-chosen-value-0123456789"  # session fixation: a cookie set beforehand
+    newcomer.cookies.set("ludoteca_session", planted, domain="127.0.0.1")
     done = newcomer.post(
         "/api/password-reset/password", json={"token": token, "password": NEW_PASSWORD}
     )
     assert done.status_code == 200 and done.json() == {"name": "Ana"}
+    assert newcomer.cookies["ludoteca_session"] != planted
+    fixed = page(server)
+    fixed.cookies.set("ludoteca_session", planted, domain="127.0.0.1")
+    assert fixed.get("/api/me").status_code == 401, "the planted id never became a session"
     assert newcomer.get("/api/me").json()["name"] == "Ana", "the browser that set it is signed in"
     for old in (laptop, phone):
         assert old.get("/api/me").status_code == 401, "every other session ended"
