@@ -2,7 +2,8 @@
 form asks for a link by the account's address, the SMTP server (aiosmtpd) receives it, the link
 opens in the page, a password the rules refuse is said beside the field with what was typed kept,
 the new one signs the browser in and every other session out, and signing in again takes the new
-password. The link opened again is refused. In German, where the words are longest."""
+password. The link opened again is refused. In German, where the words are longest. And the
+account page's address form keeps a refused address, with the reason beside it."""
 
 from __future__ import annotations
 
@@ -135,5 +136,51 @@ def test_a_forgotten_password_is_set_anew_from_the_mailed_link(
     assert dead.inner_text() == said("errors.bad_reset_link")
     assert again.locator("#reset-password").count() == 0
     assert again.get_attribute(".reset-page a[href='/account']", "data-link") == ""
-    # the browser reports each refusal (422, 400) on its console: expected, and only those
-    assert all(any(c in e for c in ("400", "422")) for e in site.errors), site.errors
+    # the browser reports each refusal on its console: the password (422), the used link (400),
+    # and the signed-in page's notifications asked for once more as it signed out (401)
+    assert all(any(c in e for c in ("400", "401", "422")) for e in site.errors), site.errors
+    site.errors.clear()
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_the_address_form_keeps_a_refused_address_and_says_why_beside_it(
+    site: Pages,
+    server: ThreadServer,
+    mailbox: Mailbox,  # noqa: F811
+    lang: str,
+) -> None:
+    """Issue 37's item 3 on the account page's last form: the e-mail address for notifications."""
+    page = site.open("/account", locale=lang)
+    page.wait_for_selector(".account-form.signup")
+    page.fill("#signup-name", f"Tia {lang}")
+    page.fill("#signup-password", PASSWORD)
+    page.click(".account-form.signup button[type=submit]")
+    page.wait_for_selector("#mail-address")
+
+    # an address the browser lets through and the server refuses: no top-level domain
+    page.fill("#mail-address", "tia@localhost")
+    page.click(".mail-form button[type=submit]")
+    error = page.locator("#mail-address-error")
+    error.wait_for()
+    words = flatten(catalogue(lang))
+    assert error.inner_text().startswith(str(words["errors.bad_request"]).split("{")[0])
+    assert "example.org" in error.inner_text(), "the server's reason, the rule it broke"
+    assert error.get_attribute("role") == "alert"
+    assert page.get_attribute("#mail-address", "aria-invalid") == "true"
+    assert page.get_attribute("#mail-address", "aria-describedby") == "mail-address-error"
+    assert page.input_value("#mail-address") == "tia@localhost", "what was typed stays"
+    assert page.evaluate("() => document.activeElement.id") == "mail-address"
+    field_box, error_box = page.locator("#mail-address").bounding_box(), error.bounding_box()
+    assert field_box and error_box and 0 <= error_box["y"] - field_box["y"] <= 120
+    assert page.locator(".mail-state").count() == 0, "nothing was set"
+
+    # fixed in place: the reason goes, the address is set and its link mailed
+    page.fill("#mail-address", f"tia.{lang}@example.org")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".mail-state")
+    assert page.locator("#mail-address-error").count() == 0
+    assert page.get_attribute("#mail-address", "aria-invalid") == "false"
+    assert page.input_value("#mail-address") == f"tia.{lang}@example.org"
+    eventually(lambda: mailbox.to(f"tia.{lang}@example.org"), 10, what="the confirmation")
+    assert all("422" in e for e in site.errors), site.errors
+    site.errors.clear()
