@@ -235,40 +235,55 @@ def test_the_answer_is_the_same_status_body_and_time_whoever_is_named(
     sqlite_url: str,
     mailbox: Mailbox,  # noqa: F811
 ) -> None:
-    """40 asks of each kind, interleaved: a name and an address that have an account with a
-    confirmed address, and a name and an address nobody has. The wall time of each answer is
-    measured (the mailing happens after the answer, and the next ask waits until it is done, so
-    it is not counted against the next); medians printed and held within a factor of 1.5."""
+    """60 rounds; each asks once, in a shuffled order, for a name and an address that have an
+    account with a confirmed address, and for a name and an address nobody has (each kind the
+    same one every time, so that the limits' windows are alike). The wall time of each answer is
+    measured; the mailing happens after the answer, and the next ask waits until it is done.
+    A shared machine's load comes in bursts, so each time is read against the median of its
+    own round; the medians of those shares must lie within a factor of 1.3 of each other (and
+    the plain medians are printed)."""
     srv = start(sqlite_url, mailbox, limit_reset="10000/hour", limit_reset_mail="10000/hour")
     try:
         with_address(srv, mailbox, "Carla", "carla@example.org")
         client = page(srv)
-        kinds = ["name", "address", "unknown name", "unknown address"]
-        order = kinds * 40
-        random.Random(36).shuffle(order)
-        wall: dict[str, list[float]] = {k: [] for k in kinds}
+        asked = {
+            "name": "Carla",
+            "address": "carla@example.org",
+            "unknown name": "Nobody",
+            "unknown address": "nobody@example.org",
+        }
+        rng = random.Random(36)
+        wall: dict[str, list[float]] = {k: [] for k in asked}
+        share: dict[str, list[float]] = {k: [] for k in asked}
         answers = set()
-        for i, kind in enumerate(order):
-            who = {
-                "name": "Carla",
-                "address": "carla@example.org",
-                "unknown name": f"nobody{i}",
-                "unknown address": f"nobody{i}@example.org",
-            }[kind]
-            started = time.perf_counter()
-            answer = client.post("/api/password-reset", json={"who": who})
-            wall[kind].append(time.perf_counter() - started)
-            answers.add((answer.status_code, answer.content, answer.headers.get("set-cookie")))
-            settled(srv, i + 1)
+        handled = 0
+        for _ in range(60):
+            order = list(asked)
+            rng.shuffle(order)
+            took = {}
+            for kind in order:
+                started = time.perf_counter()
+                answer = client.post("/api/password-reset", json={"who": asked[kind]})
+                took[kind] = time.perf_counter() - started
+                answers.add((answer.status_code, answer.content, answer.headers.get("set-cookie")))
+                handled += 1
+                settled(srv, handled)
+            middle = statistics.median(took.values())
+            for kind, seconds_taken in took.items():
+                wall[kind].append(seconds_taken)
+                share[kind].append(seconds_taken / middle)
         assert len(answers) == 1, answers
         assert next(iter(answers))[0] == 202
-        assert resets(srv).sent["mail"] == 80, "the known name and address were mailed each time"
+        assert resets(srv).sent["mail"] == 120, "the known name and address were mailed each time"
         medians = {k: statistics.median(v) * 1000 for k, v in wall.items()}
+        shares = {k: statistics.median(v) for k, v in share.items()}
         print(
-            "\npassword reset asked, median of 40: "
+            "\npassword reset asked, median of 60: "
             + ", ".join(f"{k} {ms:.2f} ms" for k, ms in medians.items())
+            + "; against its round: "
+            + ", ".join(f"{k} {x:.2f}" for k, x in shares.items())
         )
-        assert max(medians.values()) / min(medians.values()) < 1.5, medians
+        assert max(shares.values()) / min(shares.values()) < 1.3, shares
     finally:
         srv.stop()
 
