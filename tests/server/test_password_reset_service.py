@@ -1,11 +1,13 @@
 """The password reset in process, on the in-memory account store with an injected clock and a
 mailer that keeps what it is given: a link's lifetime to the second, one use even when two
 requests race, the account's other links and sessions ended, a deleted account's links gone, a
-full queue dropping (not growing), an address reaching every account that confirmed it."""
+full queue dropping (not growing), an address reaching every account that confirmed it; and two
+processes on PostgreSQL and Redis sharing the links, the limits and the one use."""
 
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -213,3 +215,70 @@ def test_a_deleted_accounts_links_go_with_it() -> None:
 
 def test_a_full_queue_drops_asks_rather_than_grow() -> None:
     in_world(_a_full_queue_drops_asks_rather_than_grow)
+
+
+def test_two_processes_share_links_and_limits_and_one_use_wins(
+    postgres_url: str, redis_url: str
+) -> None:
+    """Two server processes' resets on one PostgreSQL database and one Redis: a link mailed by
+    one works at the other, used at both at once it sets one password, and an account's mails
+    are counted across both."""
+    from ludoteca.server.storage import SqlStorage, open_storage  # noqa: PLC0415
+
+    async def run() -> None:
+        storage = open_storage(postgres_url)
+        assert isinstance(storage, SqlStorage)
+        settings = Settings(
+            redis_url=redis_url,
+            redis_prefix=f"ludoteca-test-{secrets.token_hex(4)}",
+            limit_login="1000/minute",
+            limit_reset="1000/hour",
+            limit_reset_mail="2/hour",
+        )
+        clock, keys, mailed = Clock(), NotifyKeys.ephemeral(), Mailed()
+        limits = [RateLimits(settings), RateLimits(settings)]
+        people = [
+            Accounts(
+                AccountStore(storage.engine),
+                storage,
+                lim,
+                idle_seconds=3600,
+                max_seconds=36000,
+                now=clock,
+            )
+            for lim in limits
+        ]
+        resets = [PasswordResets(p, keys, mailed, now=clock) for p in people]
+        notify = NotifyStore(storage.engine)
+        try:
+            name = f"Pg{secrets.token_hex(3)}"
+            signed = await people[0].sign_up(name, PASSWORD, "c", None)
+            address = f"{name.lower()}@example.org"
+            notify.set_mail(signed.account.id, address, "en", "UTC", clock())
+            notify.confirm_mail(signed.account.id, address, clock())
+            for here in resets:  # one ask at each process: the account's two mails an hour
+                await here.ask(name, "en", "198.51.100.8")
+                await here.send(*here.queue.get_nowait())
+            await resets[1].ask(address, "en", "198.51.100.8")
+            await resets[1].send(*resets[1].queue.get_nowait())
+            assert len(mailed.sent) == 2 and resets[1].sent["limited"] == 1
+            link = mailed.sent[0][3]
+            assert (await resets[1].account(link)).name == name
+            results = await asyncio.gather(
+                resets[0].finish(link, NEW, "a", None),
+                resets[1].finish(link, NEW, "b", None),
+                return_exceptions=True,
+            )
+            assert sorted(type(r).__name__ for r in results) == ["Rejected", "SignedIn"], results
+            with pytest.raises(Rejected):
+                await resets[0].account(mailed.sent[1][3])  # the other link went too
+            assert (await people[1].sign_in(name, NEW, "e", None)).account.id == signed.account.id
+        finally:
+            for p in people:
+                p.close()
+            for lim in limits:
+                await lim.close()
+            notify.close()
+            await storage.close()
+
+    asyncio.run(run())
