@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from kit.browser import Pages, catalogue, flatten
 from kit.env import seconds
@@ -48,6 +49,20 @@ def site(browser: object, server: ThreadServer) -> Iterator[Pages]:
         context.close()
 
 
+def serious(page: object) -> list[str]:
+    """axe-core's serious and critical violations on the page (as test_web_audit.py counts them)."""
+    options = {
+        "resultTypes": ["violations"],
+        "rules": {"label-content-name-mismatch": {"enabled": True}},
+    }
+    found = Axe().run(page, options=options).response["violations"]
+    return [
+        f"{v['id']}: {v['nodes'][0]['target']}"
+        for v in found
+        if v["impact"] in {"serious", "critical"}
+    ]
+
+
 def said(key: str, **values: str) -> str:
     text = str(flatten(catalogue("de"))[key])
     for name, value in values.items():
@@ -82,6 +97,7 @@ def test_a_forgotten_password_is_set_anew_from_the_mailed_link(
     assert sent.inner_text() == said("account.forgot.sent")
     assert sent.get_attribute("role") == "status"
     assert page.input_value("#forgot-who") == "rosa@example.org", "what was typed stays"
+    assert serious(page) == [], "the forgot form, its answer said"
 
     mail = eventually(
         lambda: [m for m in mailbox.to("rosa@example.org") if "/reset#t=" in text_of(m)],
@@ -110,6 +126,7 @@ def test_a_forgotten_password_is_set_anew_from_the_mailed_link(
     assert page.input_value("#reset-password") == "Rosa1234"
     field_box, error_box = page.locator("#reset-password").bounding_box(), error.bounding_box()
     assert field_box and error_box and 0 <= error_box["y"] - field_box["y"] <= 120
+    assert serious(page) == [], "the reset page, a refusal beside its field"
 
     page.fill("#reset-password", NEW_PASSWORD)
     page.keyboard.press("Enter")
@@ -136,6 +153,7 @@ def test_a_forgotten_password_is_set_anew_from_the_mailed_link(
     assert dead.inner_text() == said("errors.bad_reset_link")
     assert again.locator("#reset-password").count() == 0
     assert again.get_attribute(".reset-page a[href='/account']", "data-link") == ""
+    assert serious(again) == [], "the page of a used link"
     # the browser reports each refusal on its console: the password (422), the used link (400),
     # and the signed-in page's notifications asked for once more as it signed out (401)
     assert all(any(c in e for c in ("400", "401", "422")) for e in site.errors), site.errors

@@ -163,7 +163,7 @@ export function mount(root, _match, params) {
       { class: "account-form forgot", onSubmit: askReset },
       h("h2", {}, t("account.forgot.title")),
       h("p", { class: "hint" }, t("account.forgot.lead")),
-      field("forgot", "who", t("account.forgot.who"), "text", "username email", 254),
+      field("forgot", "who", t("account.forgot.who"), "text", "username", 254),
       state.sent && h("p", { class: "note forgot-sent", role: "status", tabindex: "-1" }, t("account.forgot.sent")),
       h(
         "div",
