@@ -296,6 +296,11 @@ def test_cross_site_requests_with_the_cookie_are_refused(server: ThreadServer) -
         headers={"Origin": "https://evil.example"},
     )
     assert login.status_code == 403
+    for path in ("/api/accounts", "/api/passkeys/login", "/api/passkeys/options"):
+        across = httpx.post(
+            f"{server.base}{path}", json={}, headers={"Origin": "https://evil.example"}
+        )
+        assert across.status_code == 403 and across.json()["error"] == "bad_origin", path
     assert httpx.post(f"{server.base}/api/play-now", json=body).status_code == 201
 
 

@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket
 from ludoteca import __version__
 
 from .accounts.origin import OriginCheck
+from .accounts.reset import PasswordResets
 from .accounts.rows import memory_engine
 from .accounts.service import Accounts
 from .accounts.store import AccountStore
@@ -35,6 +36,7 @@ from .api import (
     records,
     rematch,
     replay,
+    reset,
     sockets,
     tables,
 )
@@ -80,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         people = open_accounts(storage, limits, settings)
         await people.dummy_hash()
         notifier = Notifier(NotifyStore(people.store.engine), notify_keys, settings)
+        resets = PasswordResets(people, notify_keys, notifier.reset_mail)
         public_log = open_publog(storage, keys, watch.now)
         services = Services(
             storage,
@@ -116,6 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             notifier=notifier,
             deadlines=Deadlines(lobby.residency),
             publog=public_log,
+            resets=resets,
         )
         app.state.ludoteca = state
         residency = lobby.residency
@@ -126,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tasks.start("ratings", people.run(settings.rating_poll_seconds))
         tasks.start("analysis", analyst.run())
         tasks.start("notifications", notifier.run())
+        tasks.start("password_resets", resets.run())
         tasks.start("deadlines", state.deadlines.run())
         tasks.start("publog", public_log.run(storage, lambda: held_rows(residency)))
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
@@ -183,6 +188,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         accounts,
         analysis,
         notify,
+        reset,
     ):
         app.include_router(module.router)
     app.include_router(replay.router)

@@ -196,6 +196,8 @@ class Settings:
     public_url: str | None = None  # the address links in mail and notifications name
     limit_notify: str = "60/hour"  # subscriptions and unsubscriptions per address
     limit_notify_mail: str = "5/hour"  # confirmation mails per account and per address
+    limit_reset: str = "20/hour"  # password resets asked for per client address
+    limit_reset_mail: str = "3/hour"  # per name or e-mail address asked for, and per account
     limit_seats: str = "300/minute"  # "my tables" questions per address (each reads up to 50)
     notify_queue: int = 10_000  # notifications waiting to be sent (beyond: dropped, logged)
 
@@ -254,6 +256,8 @@ class Settings:
             ("LUDOTECA_LIMIT_SIGNUP", self.limit_signup),
             ("LUDOTECA_LIMIT_NOTIFY", self.limit_notify),
             ("LUDOTECA_LIMIT_NOTIFY_MAIL", self.limit_notify_mail),
+            ("LUDOTECA_LIMIT_RESET", self.limit_reset),
+            ("LUDOTECA_LIMIT_RESET_MAIL", self.limit_reset_mail),
             ("LUDOTECA_LIMIT_SEATS", self.limit_seats),
         ):
             if not re.fullmatch(r"\s*\d+\s*/\s*(second|minute|hour|day)\s*", limit):
@@ -342,6 +346,8 @@ class Settings:
             public_url=env("LUDOTECA_PUBLIC_URL") or None,
             limit_notify=env("LUDOTECA_LIMIT_NOTIFY") or base.limit_notify,
             limit_notify_mail=env("LUDOTECA_LIMIT_NOTIFY_MAIL") or base.limit_notify_mail,
+            limit_reset=env("LUDOTECA_LIMIT_RESET") or base.limit_reset,
+            limit_reset_mail=env("LUDOTECA_LIMIT_RESET_MAIL") or base.limit_reset_mail,
             notify_queue=_int("LUDOTECA_NOTIFY_QUEUE", base.notify_queue),
             limit_seats=env("LUDOTECA_LIMIT_SEATS") or base.limit_seats,
             min_turn_based_seconds=_int(

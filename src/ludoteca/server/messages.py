@@ -70,6 +70,7 @@ class ErrorCode(StrEnum):
     BAD_PASSWORD = "bad_password"
     NAME_TAKEN = "name_taken"
     BAD_ORIGIN = "bad_origin"
+    BAD_RESET_LINK = "bad_reset_link"
     NO_PLAYER = "no_player"
     # play (websocket)
     MATCH_OVER = "match_over"
@@ -121,6 +122,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.BAD_PASSWORD: 422,
     ErrorCode.NAME_TAKEN: 409,
     ErrorCode.BAD_ORIGIN: 403,
+    ErrorCode.BAD_RESET_LINK: 400,
     ErrorCode.NO_PLAYER: 404,
     ErrorCode.SERVER_BUSY: 503,
     ErrorCode.TABLE_BROKEN: 503,

@@ -1,10 +1,11 @@
 """Cross-site request forgery: a state-changing request that a session cookie authenticates is
 refused (403 ``bad_origin``) unless its ``Origin`` header — or, when a browser sends none, the
 origin of its ``Referer`` — is this server's own origin (the scheme the request came over, after
-a trusted proxy's ``X-Forwarded-Proto``, and its ``Host``). Sign-up and sign-in are checked
-the same way whenever they carry an ``Origin`` or a ``Referer``, so another site cannot sign a
-visitor into an account of its choosing. The session cookie is ``SameSite=Lax`` as well: this is
-the second lock, for browsers or paths that lax cookies do not cover."""
+a trusted proxy's ``X-Forwarded-Proto``, and its ``Host``). Sign-up, sign-in and the password
+reset's routes are checked the same way whenever they carry an ``Origin`` or a ``Referer``, so
+another site cannot sign a visitor into an account of its choosing (a reset link's owner's).
+The session cookie is ``SameSite=Lax`` as well: this is the second lock, for browsers or paths
+that lax cookies do not cover."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from ludoteca.server.messages import ErrorCode
 from .service import COOKIE
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-SIGN_IN_PATHS = ("/api/accounts", "/api/session", "/api/passkeys")
+SIGN_IN_PATHS = ("/api/accounts", "/api/session", "/api/passkeys", "/api/password-reset")
 
 
 def own_origin(scope: Scope, headers: Headers) -> str:

@@ -18,6 +18,7 @@ from ludoteca.server.storage.schema import (
     metadata,
     notify_emails,
     passkeys,
+    password_resets,
     push_subscriptions,
     rated_tables,
     rating_changes,
@@ -41,8 +42,10 @@ ACCOUNT_TABLES = [
     notify_emails,
     account_devices,
     released_names,
+    password_resets,
 ]
-# the rows that are an account's: deleted with it, and (but challenges, subscriptions) exported
+# the rows that are an account's: deleted with it, and (but challenges, subscriptions and the
+# digests of reset links) exported
 EXPORTED = (
     passkeys,
     sessions,
@@ -52,7 +55,7 @@ EXPORTED = (
     notify_emails,
     account_devices,
 )
-OWNED = (*EXPORTED, challenges, push_subscriptions)
+OWNED = (*EXPORTED, challenges, push_subscriptions, password_resets)
 
 
 class NameTaken(Exception):

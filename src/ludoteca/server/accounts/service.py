@@ -90,6 +90,14 @@ class Accounts(Passkeys, Play):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._hashing, self.hasher.hash, password)
 
+    async def hash_password(self, password: str) -> str:
+        """An argon2id hash of a new password (on the hashing threads)."""
+        return await self._hash(password)
+
+    async def new_session(self, account: Account, browser: Browser | None) -> SignedIn:
+        """Sign this browser in to ``account`` (a password reset's end): as every sign-in."""
+        return await self._new_session(account, browser)
+
     async def _verify(self, stored: str, password: str) -> bool:
         def check() -> bool:
             try:

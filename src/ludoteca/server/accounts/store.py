@@ -25,6 +25,7 @@ from ludoteca.server.storage.schema import (
     accounts,
     challenges,
     passkeys,
+    password_resets,
     released_names,
     sessions,
 )
@@ -180,7 +181,7 @@ class AccountStore(PlayStore):
         return gone.rowcount
 
     def sweep(self, now: float, idle: float, absolute: float) -> int:
-        """Forget sessions past either lifetime and challenges past their time."""
+        """Forget sessions past either lifetime, and challenges and reset links past their time."""
         with self.engine.begin() as conn:
             gone = conn.execute(
                 delete(sessions).where(
@@ -188,6 +189,7 @@ class AccountStore(PlayStore):
                 )
             ).rowcount
             conn.execute(delete(challenges).where(challenges.c.expires_at < now))
+            conn.execute(delete(password_resets).where(password_resets.c.expires_at < now))
         return gone
 
     def forget_old(self, now: float) -> None:

@@ -26,6 +26,7 @@ from ludoteca.server.storage import Storage
 from ludoteca.server.table.bot_runner import BotRunner
 
 if TYPE_CHECKING:
+    from ludoteca.server.accounts.reset import PasswordResets
     from ludoteca.server.accounts.service import Accounts
     from ludoteca.server.notify.notifier import Notifier
 
@@ -46,6 +47,7 @@ class AppState:
     notifier: Notifier
     deadlines: Deadlines
     publog: PublicLog
+    resets: PasswordResets | None = None
     connections: set[WebSocket] = field(default_factory=set)
 
 

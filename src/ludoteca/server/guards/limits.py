@@ -35,6 +35,8 @@ ACTIONS = (
     "notify",
     "notify_mail",
     "seats",
+    "reset",
+    "reset_mail",
 )
 
 
@@ -56,6 +58,9 @@ class RateLimits:
             "notify": parse(settings.limit_notify),  # per address
             "notify_mail": parse(settings.limit_notify_mail),  # per account and per address
             "seats": parse(settings.limit_seats),
+            "reset": parse(settings.limit_reset),  # password resets asked for, per address
+            # per name or e-mail address asked for, and per account mailed
+            "reset_mail": parse(settings.limit_reset_mail),
         }
         self.prefix = settings.redis_prefix
         self.storage: Storage

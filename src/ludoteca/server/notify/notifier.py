@@ -172,6 +172,14 @@ class Notifier:
         )
         self.sent["mail"] += 1
 
+    async def reset_mail(self, address: str, lang: str, name: str, token: str) -> None:
+        """Mail a password reset's link (docs/accounts.md#password-reset): the token rides in
+        the address's fragment, which browsers never send to a server nor in a Referer."""
+        said = words(lang)
+        link = self.link("/reset#t=") + token
+        body = said["reset_body"].format(name=name, link=link)
+        await send_mail(self.settings, message(self.settings, address, said["reset_subject"], body))
+
     async def confirm(self, account_id: str, address: str, lang: str) -> None:
         """Mail the link that confirms ``address`` is the account's (valid for a day)."""
         expires = int(time.time()) + 86400

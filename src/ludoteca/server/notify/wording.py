@@ -37,6 +37,11 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribe_ask": "Stop these notifications?",
         "unsubscribed": "Done: you will not get these notifications any more.",
         "bad_link": "This link is not valid (or was already used).",
+        "reset_subject": "Set a new password for ludoteca",
+        "reset_body": "Someone (you, we hope) asked to set a new password for the account "
+        "{name}. Open this link within 30 minutes to choose one; it works once, and signs "
+        "out every device signed in to the account:\n\n{link}\n\n"
+        "If you did not ask for this, ignore this message: your password stays as it is.",
     },
     "pt": {
         "title": "Sua vez: {game}",
@@ -58,6 +63,11 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribe_ask": "Parar estas notificações?",
         "unsubscribed": "Pronto: você não receberá mais estas notificações.",
         "bad_link": "Este link não é válido (ou já foi usado).",
+        "reset_subject": "Defina uma nova senha no ludoteca",
+        "reset_body": "Alguém (você, esperamos) pediu uma nova senha para a conta {name}. "
+        "Abra este link em até 30 minutos para escolher uma; ele funciona uma vez e desconecta "
+        "todos os aparelhos conectados à conta:\n\n{link}\n\n"
+        "Se você não pediu isto, ignore esta mensagem: sua senha continua a mesma.",
     },
     "de": {
         "title": "Du bist dran: {game}",
@@ -79,6 +89,11 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribe_ask": "Diese Benachrichtigungen abbestellen?",
         "unsubscribed": "Erledigt: du bekommst diese Benachrichtigungen nicht mehr.",
         "bad_link": "Dieser Link ist nicht gültig (oder wurde schon benutzt).",
+        "reset_subject": "Neues Passwort für ludoteca",
+        "reset_body": "Jemand (hoffentlich du) möchte ein neues Passwort für das Konto {name} "
+        "setzen. Öffne diesen Link innerhalb von 30 Minuten, um eines zu wählen; er gilt einmal "
+        "und meldet alle Geräte ab, die bei dem Konto angemeldet sind:\n\n{link}\n\n"
+        "Wenn du das nicht warst, beachte diese Nachricht nicht: dein Passwort bleibt, wie es ist.",
     },
 }
 

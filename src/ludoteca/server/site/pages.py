@@ -56,6 +56,7 @@ ROUTES = (
     "/replay",
     "/replay/{table_id}",
     "/account",
+    "/reset",
     "/players/{name}",
     "/leaderboard",
     "/leaderboard/{game_id}",

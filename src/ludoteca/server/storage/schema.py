@@ -266,6 +266,19 @@ notify_emails = Table(
     Column("created_at", Float, nullable=False),
 )
 
+# A password reset asked for (revision 0015, docs/accounts.md#password-reset): the SHA-256 of the
+# link's random token (never the token), the account, and until when it may be used (30 minutes).
+# Used once: deleted when used, and with every other reset of the account.
+password_resets = Table(
+    "password_resets",
+    metadata,
+    Column("token", String(64), primary_key=True),
+    Column("account_id", String(32), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Index("ix_password_resets_account_id", "account_id"),
+)
+
 # ------------------------------------------------------ the public log of tables (revision 0011)
 # An append-only Merkle log (docs/log.md): each entry's index is dense (0, 1, 2, … with no gap,
 # whatever the number of processes appending) and one table has at most one entry of each kind

@@ -73,6 +73,11 @@ export async function signIn(name, password) {
   return follow(await api.signIn({ name, password }));
 }
 
+/** Set a new password with a mailed reset link's token: signed in as after signing in. */
+export async function resetPassword(token, password) {
+  return follow(await api.resetPassword({ token, password }));
+}
+
 export async function signOut(everywhere = false) {
   await (everywhere ? api.signOutEverywhere() : api.signOut());
   changed(null);

@@ -1,6 +1,7 @@
 // The shell: language, sound toggle, global keys, and the router that mounts one page at a time.
 // Routes (served by the server as this same page): /, /games/{id}, /table/{id}, /verify,
-// /replay and /replay/{id}, /account, /players/{name}, /leaderboard and /leaderboard/{game}.
+// /replay and /replay/{id}, /account, /reset (a mailed reset link), /players/{name},
+// /leaderboard and /leaderboard/{game}.
 
 import { initI18n, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { initSound, isMuted, onMuteChange, toggleMute } from "./sound.js";
@@ -15,6 +16,7 @@ const ROUTES = [
   [/^\/verify\/?$/, () => import("./pages/verify.js")],
   [/^\/replay(?:\/([^/]+))?\/?$/, () => import("./pages/replay.js")],
   [/^\/account\/?$/, () => import("./pages/account.js")],
+  [/^\/reset\/?$/, () => import("./pages/reset.js")],
   [/^\/players\/([^/]+)\/?$/, () => import("./pages/player.js")],
   [/^\/leaderboard(?:\/([^/]+))?\/?$/, () => import("./pages/leaderboard.js")],
 ];

@@ -51,10 +51,12 @@ export function pushControl(seat) {
   return root;
 }
 
-/** The account's notifications: this device's pushes, and the e-mail address. */
+/** The account's notifications: this device's pushes, and the e-mail address. A refused address
+ * stays as typed, with the reason beside the field (docs/web.md#forms). */
 export function notifySection() {
   const root = h("section", { class: "notify-settings" });
   let error = "";
+  let typed = null; // the address as typed when the server refused it (null: show the stored one)
 
   async function render() {
     const offer = await offered();
@@ -67,10 +69,18 @@ export function notifySection() {
         const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
         await api.setMail({ address, lang: language(), zone });
         error = "";
+        typed = null;
       } catch (failure) {
         error = errorText(failure);
+        typed = address;
       }
-      render();
+      await render();
+      if (error) document.getElementById("mail-address")?.focus();
+    };
+    const remove = () => {
+      error = "";
+      typed = null;
+      api.dropMail().then(render);
     };
     replace(
       root,
@@ -80,10 +90,28 @@ export function notifySection() {
         h(
           "form",
           { class: "mail-form", onSubmit: save },
-          h("label", { class: "field" }, h("span", {}, t("notify.mail_label")), h("input", { name: "address", type: "email", autocomplete: "email", required: true, maxlength: 254, value: mine.mail || "" })),
-          h("div", { class: "card-actions" }, h("button", { type: "submit" }, t("notify.mail_save")), mine.mail && h("button", { type: "button", class: "quiet", onClick: () => api.dropMail().then(render) }, t("notify.mail_remove"))),
+          h(
+            "div",
+            { class: "field" },
+            h("label", { for: "mail-address" }, t("notify.mail_label")),
+            h("input", {
+              id: "mail-address",
+              name: "address",
+              type: "email",
+              autocomplete: "email",
+              required: true,
+              maxlength: 254,
+              value: typed === null ? mine.mail || "" : typed,
+              "aria-invalid": error ? "true" : "false",
+              "aria-describedby": error ? "mail-address-error" : null,
+              onInput: (event) => {
+                if (error) typed = event.target.value;
+              },
+            }),
+            error && h("p", { id: "mail-address-error", class: "field-error", role: "alert" }, error),
+          ),
+          h("div", { class: "card-actions" }, h("button", { type: "submit" }, t("notify.mail_save")), mine.mail && h("button", { type: "button", class: "quiet", onClick: remove }, t("notify.mail_remove"))),
           mine.mail && h("p", { class: "note mail-state", role: "status" }, t(mine.confirmed ? "notify.mail_confirmed" : "notify.mail_pending", { address: mine.mail })),
-          error && h("p", { class: "error", role: "alert" }, error),
         ),
     );
   }

@@ -4,10 +4,11 @@
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { language, t } from "../i18n.js";
 import { errorText } from "../announce.js";
 import { gameName, loadGames } from "../games.js";
 import { notifySection } from "../notify-ui.js";
+import { offered } from "../notify.js";
 import { deleteAccount, makePasskey, me, passkeySignIn, passkeysAvailable, signIn, signOut, signUp } from "../account.js";
 
 const GROUPS = [
@@ -16,10 +17,12 @@ const GROUPS = [
   ["over", ["over"]],
 ];
 
-export function mount(root) {
+export function mount(root, _match, params) {
+  const justReset = params && params.get("reset") === "done";
   // what the person typed in each form, kept across a refused submit, and the refusal shown
   // beside the field it is about: { kind, name, text } (docs/web.md#forms)
-  const state = { who: undefined, tables: null, error: null, busy: false, games: [], typed: { signin: {}, signup: {} }, invalid: null };
+  // forgot: the "forgot the password" form is shown instead of signing in; sent: its link was asked for
+  const state = { who: undefined, tables: null, error: null, busy: false, games: [], typed: { signin: {}, signup: {}, forgot: {} }, invalid: null, mail: false, forgot: false, sent: false };
 
   async function load() {
     state.who = await me(true);
@@ -38,7 +41,7 @@ export function mount(root) {
     render();
     try {
       await work();
-      state.typed = { signin: {}, signup: {} };
+      state.typed = { signin: {}, signup: {}, forgot: {} };
       await load();
     } catch (error) {
       const text = error && error.name === "NotAllowedError" ? t("account.passkey_cancelled") : errorText(error);
@@ -58,7 +61,7 @@ export function mount(root) {
     if (invalid) invalid.focus();
   }
 
-  function field(kind, name, label, type, autocomplete) {
+  function field(kind, name, label, type, autocomplete, maxlength = type === "password" ? 256 : 24) {
     const id = `${kind}-${name}`;
     const wrong = state.invalid && state.invalid.kind === kind && state.invalid.name === name ? state.invalid.text : null;
     const typed = state.typed[kind];
@@ -72,7 +75,7 @@ export function mount(root) {
         type,
         autocomplete,
         required: true,
-        maxlength: type === "password" ? 256 : 24,
+        maxlength,
         value: typed[name] || "",
         "aria-invalid": wrong ? "true" : "false",
         "aria-describedby": wrong ? `${id}-error` : null,
@@ -117,6 +120,56 @@ export function mount(root) {
         { class: "card-actions" },
         h("button", { type: "submit", class: "primary", disabled: state.busy }, t(`account.form.${kind}.password`)),
         passkeysAvailable() && h("button", { type: "button", class: `passkey ${kind}`, disabled: state.busy, onClick: passkey }, t(`account.form.${kind}.passkey`)),
+      ),
+      kind === "signin" && state.mail && h("p", {}, h("button", { type: "button", class: "quiet forgot-password", onClick: () => showForgot(true) }, t("account.forgot.link"))),
+    );
+  }
+
+  function showForgot(on) {
+    state.forgot = on;
+    state.sent = false;
+    state.invalid = null;
+    state.error = null;
+    if (on && !state.typed.forgot.who) state.typed.forgot.who = state.typed.signin.name || "";
+    render();
+    const first = document.getElementById(on ? "forgot-who" : "signin-name");
+    if (first) first.focus();
+  }
+
+  // "Forgot the password": a link mailed to the account's confirmed address (docs/accounts.md#password-reset)
+  async function askReset(event) {
+    event.preventDefault();
+    const who = String(new FormData(event.currentTarget).get("who") || "");
+    state.typed.forgot = { who };
+    state.busy = true;
+    state.invalid = null;
+    state.error = null;
+    render();
+    try {
+      await api.askReset({ who, lang: language() });
+      state.sent = true;
+    } catch (error) {
+      state.invalid = { kind: "forgot", name: "who", text: errorText(error) };
+    }
+    state.busy = false;
+    render();
+    if (state.invalid) focusInvalid();
+    else document.querySelector(".forgot-sent")?.focus();
+  }
+
+  function forgotForm() {
+    return h(
+      "form",
+      { class: "account-form forgot", onSubmit: askReset },
+      h("h2", {}, t("account.forgot.title")),
+      h("p", { class: "hint" }, t("account.forgot.lead")),
+      field("forgot", "who", t("account.forgot.who"), "text", "username", 254),
+      state.sent && h("p", { class: "note forgot-sent", role: "status", tabindex: "-1" }, t("account.forgot.sent")),
+      h(
+        "div",
+        { class: "card-actions" },
+        h("button", { type: "submit", class: "primary", disabled: state.busy }, t("account.forgot.send")),
+        h("button", { type: "button", class: "quiet forgot-back", onClick: () => showForgot(false) }, t("account.forgot.back")),
       ),
     );
   }
@@ -191,13 +244,18 @@ export function mount(root) {
         { class: "page narrow account-page" },
         h("h1", {}, t("account.title")),
         state.error && h("p", { class: "error", role: "alert" }, state.error),
-        state.who === undefined ? h("p", { class: "loading" }, t("app.loading")) : state.who ? signedIn() : [h("p", { class: "lead" }, t("account.lead")), h("div", { class: "account-forms" }, form("signin"), form("signup"))],
+        justReset && state.who && h("p", { class: "note reset-done", role: "status" }, t("reset.done")),
+        state.who === undefined ? h("p", { class: "loading" }, t("app.loading")) : state.who ? signedIn() : [h("p", { class: "lead" }, t("account.lead")), h("div", { class: "account-forms" }, state.forgot ? forgotForm() : form("signin"), form("signup"))],
         h("section", { class: "privacy", id: "privacy" }, h("h2", {}, t("account.privacy_title")), ["stored", "passwords", "sessions", "devices", "notify", "records", "delete"].map((key) => h("p", {}, t(`account.privacy.${key}`)))),
       ),
     );
   }
 
   render();
+  offered().then((offer) => {
+    state.mail = !!offer.mail;
+    if (state.who === null) render();
+  });
   loadGames()
     .then((games) => {
       state.games = games;
