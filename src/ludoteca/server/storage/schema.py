@@ -266,7 +266,7 @@ notify_emails = Table(
     Column("created_at", Float, nullable=False),
 )
 
-# A password reset asked for (revision 0015, docs/accounts.md#password-reset): the SHA-256 of the
+# A password reset asked for (revision 0013, docs/accounts.md#password-reset): the SHA-256 of the
 # link's random token (never the token), the account, and until when it may be used (30 minutes).
 # Used once: deleted when used, and with every other reset of the account.
 password_resets = Table(

@@ -1,7 +1,7 @@
 """Password resets: the SHA-256 of each mailed link's token, its account and until when it may
 be used (docs/accounts.md#password-reset).
 
-Revision ID: 0015
+Revision ID: 0013
 Revises: 0012
 Create Date: 2026-12-06
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0015"
+revision = "0013"
 down_revision = "0012"
 branch_labels = None
 depends_on = None
