@@ -31,6 +31,7 @@ from .api import (
     invite,
     notify,
     ops,
+    pairing,
     publog,
     records,
     rematch,
@@ -116,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             notifier=notifier,
             deadlines=Deadlines(lobby.residency),
             publog=public_log,
+            pairing=pairing.pairing_for(lobby, people),
         )
         app.state.ludoteca = state
         residency = lobby.residency
@@ -127,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tasks.start("analysis", analyst.run())
         tasks.start("notifications", notifier.run())
         tasks.start("deadlines", state.deadlines.run())
+        tasks.start("pairing", state.pairing.run())
         tasks.start("publog", public_log.run(storage, lambda: held_rows(residency)))
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
@@ -175,6 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         games,
         tables,
         rematch,
+        pairing,
         invite,
         records,
         publog,
