@@ -101,9 +101,7 @@ def test_any_count_takes_the_largest_table_that_fills() -> None:
     searches = [row(i) for i in range(4)] + [row(5, players=4), row(6, players=2)]
     found = pool.groups(searches, T0 + 20, counts)
     # no six or five fill; four "any" make a table of four, then "4" and "2" wait alone
-    assert [([m.id for m in g.members], g.size) for g in found] == [
-        (["s0", "s1", "s2", "s3"], 4)
-    ]
+    assert [([m.id for m in g.members], g.size) for g in found] == [(["s0", "s1", "s2", "s3"], 4)]
 
 
 def test_nobody_alone_is_seated_without_bots_and_nobody_twice() -> None:
