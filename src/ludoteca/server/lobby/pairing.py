@@ -95,6 +95,8 @@ class Pairing:
     def __init__(self, lobby: Lobby, prepare: Prepare | None = None) -> None:
         self.lobby = lobby
         self.prepare = prepare
+        self._matching = asyncio.Lock()
+        self._again = False
 
     @property
     def now(self) -> float:
@@ -224,7 +226,23 @@ class Pairing:
 
     # --------------------------------------------------------------------------- pairing
     async def match(self, game: str | None = None) -> list[str]:
-        """Seat every group the pool allows now (of one game, or of all); the new tables."""
+        """Seat every group the pool allows now (of one game, or of all); the new tables.
+
+        One pass at a time per process: a call while one runs asks it for one more pass over
+        the whole pool and returns at once (a crowd arriving together reads the pool a few
+        times, not once per person, and does not race itself to seat the same people)."""
+        if self._matching.locked():
+            self._again = True
+            return []
+        made: list[str] = []
+        async with self._matching:
+            made += await self._match(game)
+            while self._again:
+                self._again = False
+                made += await self._match(None)
+        return made
+
+    async def _match(self, game: str | None) -> list[str]:
         now = self.now
         fresh: list[SearchRow] = []
         for row in await self.lobby.storage.waiting_searches(game):

@@ -41,7 +41,8 @@ function waited(seconds) {
   return s < 60 ? t("pairing.seconds", { count: s }) : t("pairing.minutes", { m: Math.floor(s / 60), s: String(s % 60).padStart(2, "0") });
 }
 
-/** The "Find people" part of a game's card: a button, its form, then the search's state. */
+/** The "Find people" part of a game's card: a button, its form, then the search's state
+ * (`element`); `refresh()` draws it again (in a new language). */
 export function finder(game, signedIn) {
   const root = h("div", { class: "finder", dataset: { finder: game.id } });
   const form = { players: "any", pace: "real-time", rated: false, after: "never", level: "medium" };
@@ -191,5 +192,5 @@ export function finder(game, signedIn) {
   }
 
   draw();
-  return root;
+  return { element: root, refresh: draw };
 }

@@ -139,7 +139,7 @@ export function mount(root) {
       lobbyPart,
     );
     if (failed) replace(gamesPart, h("p", { class: "error", role: "alert" }, t("errors.games")));
-    else if (games) replace(gamesPart, games.map((game) => card(game, lobby, signedIn, finderOf(game), looking.games[game.id] || 0)));
+    else if (games) replace(gamesPart, games.map((game) => card(game, lobby, signedIn, finderOf(game).element, looking.games[game.id] || 0)));
   }
 
   lobby = mountLobby(lobbyPart);
@@ -162,6 +162,7 @@ export function mount(root) {
 
   return {
     refresh() {
+      for (const find of finders.values()) find.refresh();
       render();
       mine.refresh();
       lobby.refresh();
