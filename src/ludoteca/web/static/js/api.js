@@ -81,7 +81,7 @@ export const api = {
   passkeyLoginOptions: () => call("POST", "/api/passkeys/login-options", {}),
   passkeyLogin: (body) => call("POST", "/api/passkeys/login", body),
   player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
-  rematch: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}, token),
+  rematch: (id, token, bots = false) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, bots ? { bots: true } : {}, token),
   declineRematch: (id, token) => call("DELETE", `/api/tables/${encodeURIComponent(id)}/rematch`, undefined, token),
   tableRating: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/rating`),
   leaderboard: (game) => call("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
