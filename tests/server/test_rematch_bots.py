@@ -10,13 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_rematch import finished
 
 from kit.tables import FakeClock, lobby_on
 from ludoteca.games import register, unregister
 from ludoteca.server.lobby.rematch import Rematches
 from ludoteca.server.storage import Storage
 from ludoteca.server.storage.memory import MemoryStorage
-from test_rematch import finished
 from toygame import GAME
 
 

@@ -58,7 +58,7 @@ def rematches(lobby: Lobby, accounts: Accounts) -> Rematches:
     summary="Offer a rematch, or accept the one offered",
     dependencies=[Depends(rate_limit("create"))],
 )
-async def want_rematch(
+async def want_rematch(  # noqa: PLR0917
     table_id: str,
     request: Request,
     lobby: LobbyDep,

@@ -97,6 +97,7 @@ class Pairing:
         self.prepare = prepare
         self._matching = asyncio.Lock()
         self._again = False
+        self._counted: tuple[float, dict[str, int]] | None = None  # when, and by game
 
     @property
     def now(self) -> float:
@@ -168,15 +169,15 @@ class Pairing:
     async def state(self, search_id: str) -> dict[str, Any]:
         """The search as its searcher sees it (asking is also its sign of life): waiting, with
         how many look for the game and how long it has waited; or seated, with the table, the
-        seat and the token; or ended (cancelled, expired)."""
+        seat and the token; or ended (cancelled, expired). Asking pairs nothing (arrivals and
+        the background pass do): a crowd polling costs a read each."""
         row = await self._load(search_id)
-        if row.state == WAITING:
-            if self.now - row.seen_at >= TOUCH_SECONDS:
-                touched = replace(row, seen_at=self.now)
-                if await self.lobby.storage.update_search(touched, row.version):
-                    row = touched
-            await self.match(row.game)
-            row = await self._load(search_id)
+        if row.state == WAITING and self.now - row.seen_at >= TOUCH_SECONDS:
+            touched = replace(row, seen_at=self.now)
+            if await self.lobby.storage.update_search(touched, row.version):
+                row = touched
+            else:  # seated or ended meanwhile
+                row = await self._load(search_id)
         if row.state == SEATED and row.table_id is not None:
             await self.create(row.table_id)
         return await self.describe(search_id, row)
@@ -211,18 +212,27 @@ class Pairing:
             log("search_ended", game=row.game, state=state, waited=self.now - row.created_at)
         return done
 
-    async def looking(self, game: str | None = None) -> int:
-        """How many fresh searches wait (for one game, or for any)."""
-        fresh = self.now - STALE_SECONDS
-        return sum(r.seen_at >= fresh for r in await self.lobby.storage.waiting_searches(game))
+    async def looking(self, game: str) -> int:
+        """How many fresh searches wait for a game (as counted by this process's last pass
+        over the pool, when it is at most ``TICK_SECONDS`` old)."""
+        return (await self.looking_by_game()).get(game, 0)
 
     async def looking_by_game(self) -> dict[str, int]:
-        fresh = self.now - STALE_SECONDS
+        if self._counted is None or self.now - self._counted[0] > TICK_SECONDS:
+            fresh = self.now - STALE_SECONDS
+            self._count(
+                [r for r in await self.lobby.storage.waiting_searches() if r.seen_at >= fresh]
+            )
+        assert self._counted is not None
+        return dict(self._counted[1])
+
+    def _count(self, waiting: list[SearchRow], game: str | None = None) -> None:
         counts: dict[str, int] = {}
-        for r in await self.lobby.storage.waiting_searches():
-            if r.seen_at >= fresh:
-                counts[r.game] = counts.get(r.game, 0) + 1
-        return counts
+        if game is not None and self._counted is not None:  # only this game was read
+            counts = {g: n for g, n in self._counted[1].items() if g != game}
+        for r in waiting:
+            counts[r.game] = counts.get(r.game, 0) + 1
+        self._counted = (self.now, counts)
 
     # --------------------------------------------------------------------------- pairing
     async def match(self, game: str | None = None) -> list[str]:
@@ -251,6 +261,7 @@ class Pairing:
             else:
                 fresh.append(row)
         made = []
+        seated: set[str] = set()
         for group in groups(fresh, now, _counts):
             table_id = secrets.token_urlsafe(6)
             members = [Placed(m.id, m.version, i) for i, m in enumerate(group.members)]
@@ -259,8 +270,10 @@ class Pairing:
             ):
                 continue  # another process seated some of them first
             log("search_paired", table=table_id, people=len(members), size=group.size)
+            seated |= {m.id for m in members}
             await self.create(table_id)
             made.append(table_id)
+        self._count([r for r in fresh if r.id not in seated], game)
         return made
 
     async def create(self, table_id: str) -> bool:
