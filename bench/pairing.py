@@ -4,6 +4,8 @@ Starts one ``ludoteca serve`` (SQLite in a scratch directory, or ``--db``) and m
 
 - **two clients**: both post a search for a 2-player Heroes table at once and poll every 0.1 s;
   the time until both are seated, median of ``--runs`` (20);
+- **the pool alone**: the same crowd arriving at once at a lobby in this process (no HTTP):
+  the time until all are seated and the CPU it took;
 - **the pool under load**: ``--searches`` (200) people, each its own client (cookies), post at
   once — half for 2-player Heroes, half for 4-player Dice Heroes — and poll every 0.5 s until
   seated; the time to seat (median, 95th percentile, most) and the server's CPU over the run.
@@ -29,6 +31,12 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load import free_port, is_postgres, scratch_postgres, start_server, wait_up
+from ludoteca.server.config import Settings
+from ludoteca.server.lobby.lobby import Lobby
+from ludoteca.server.lobby.pairing import Pairing, Wanted
+from ludoteca.server.storage import open_storage
+from ludoteca.server.table.bot_runner import BotRunner
+from ludoteca.server.table.services import Services
 
 LIMITS = {"LUDOTECA_LIMIT_JOIN": "100000/minute", "LUDOTECA_BOT_DELAY": "0.05"}
 
@@ -72,6 +80,42 @@ async def crowd(base: str, searches: int) -> list[float]:
     return list(await asyncio.gather(*(seat(base, b, 0.5) for b in bodies)))
 
 
+async def pool_alone(db: str, searches: int) -> tuple[float, float, int]:
+    """The pool without HTTP: ``searches`` arrive at once at one lobby on ``db``; the seconds
+    until every one is seated, the CPU seconds spent, and the tables made."""
+    storage = open_storage(db)
+    bots = BotRunner(processes=1)
+    lobby = Lobby(Services(storage, bots, Settings(db_url=db)))
+    await lobby.residency.load()
+    pairing = Pairing(lobby)
+    wanted = [
+        Wanted(
+            "heroes" if i % 2 else "dice-heroes",
+            2 if i % 2 else 4,
+            "real-time",
+            False,
+            None,
+            "medium",
+            f"P{i}",
+            device=f"bench-{i}",
+        )
+        for i in range(searches)
+    ]
+    cpu, started = time.process_time(), time.monotonic()
+    ids = [sid for sid, _ in await asyncio.gather(*(pairing.search(w) for w in wanted))]
+    while True:
+        states = [(await pairing.state(sid))["state"] for sid in ids]
+        if all(s == "seated" for s in states):
+            break
+        await pairing.match()
+    took, used = time.monotonic() - started, time.process_time() - cpu
+    tables = len({(await pairing.state(sid))["table"] for sid in ids})
+    lobby.residency.shutdown()
+    bots.close()
+    await storage.close()
+    return took, used, tables
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20)
@@ -96,16 +140,25 @@ def main() -> None:
                 f"max {max(pairs) * 1000:.0f} ms)"
             )
             cpu = cpu_seconds(process.pid)
+            mine = time.process_time()
             started = time.monotonic()
             waits = sorted(asyncio.run(crowd(base, args.searches)))
             wall = time.monotonic() - started
             used = cpu_seconds(process.pid) - cpu
+            clients = time.process_time() - mine
             p95 = waits[int(0.95 * (len(waits) - 1))]
             print(
                 f"{args.searches} searches at once (half 2-player Heroes, half 4-player Dice "
                 f"Heroes): median {statistics.median(waits):.2f} s to seat, 95th percentile "
                 f"{p95:.2f} s, most {waits[-1]:.2f} s; all seated in {wall:.2f} s, server CPU "
-                f"{used:.2f} s ({100 * used / wall:.0f}% of one core)"
+                f"{used:.2f} s ({100 * used / wall:.0f}% of one core); the clients' own CPU "
+                f"{clients:.2f} s; load average {os.getloadavg()[0]:.1f}"
+            )
+            alone_db = f"sqlite:///{workdir / 'pool.sqlite3'}" if not is_postgres(db) else db
+            took, used, tables = asyncio.run(pool_alone(alone_db, args.searches))
+            print(
+                f"the pool alone (in process, no HTTP): {args.searches} searches seated at "
+                f"{tables} tables in {took:.2f} s, {used:.2f} s of CPU"
             )
         finally:
             process.terminate()
