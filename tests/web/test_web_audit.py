@@ -63,6 +63,13 @@ def states(pages: Pages, finished: str, lang: str) -> Iterator[tuple[str, Page]]
         return page
 
     yield "home", at("/", "article[data-game]")
+    page = at("/", "article[data-game]")
+    page.click("[data-key=find-heroes]")
+    yield "find-people", page
+    page.click("[data-key=find-go-heroes]")
+    page.wait_for_selector("[data-finder=heroes] .searching")
+    yield "searching", page
+    page.click("[data-key=find-cancel-heroes]")
     yield "rules", at("/games/heroes", "h1")
     yield "verify-ok", at(f"/verify?table={finished}", ".verdict[data-verdict='ok']")
     page = at("/verify")

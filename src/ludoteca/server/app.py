@@ -32,6 +32,7 @@ from .api import (
     invite,
     notify,
     ops,
+    pairing,
     publog,
     records,
     rematch,
@@ -120,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             deadlines=Deadlines(lobby.residency),
             publog=public_log,
             resets=resets,
+            pairing=pairing.pairing_for(lobby, people),
         )
         app.state.ludoteca = state
         residency = lobby.residency
@@ -132,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tasks.start("notifications", notifier.run())
         tasks.start("password_resets", resets.run())
         tasks.start("deadlines", state.deadlines.run())
+        tasks.start("pairing", state.pairing.run())
         tasks.start("publog", public_log.run(storage, lambda: held_rows(residency)))
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
@@ -180,6 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         games,
         tables,
         rematch,
+        pairing,
         invite,
         records,
         publog,

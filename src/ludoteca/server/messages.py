@@ -49,6 +49,7 @@ class ErrorCode(StrEnum):
     NOT_STARTED = "not_started"
     NOT_OVER = "not_over"
     NO_REMATCH = "no_rematch"
+    NO_SEARCH = "no_search"
     TOO_LARGE = "too_large"
     RATE_LIMITED = "rate_limited"
     TOO_MANY_TABLES = "too_many_tables"
@@ -101,6 +102,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.NOT_STARTED: 409,
     ErrorCode.NOT_OVER: 409,
     ErrorCode.NO_REMATCH: 409,
+    ErrorCode.NO_SEARCH: 404,
     ErrorCode.MATCH_OVER: 409,
     ErrorCode.ALREADY_DEALT: 409,
     ErrorCode.BAD_CONTRIBUTION: 422,

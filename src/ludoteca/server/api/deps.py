@@ -20,6 +20,7 @@ from ludoteca.server.config import Settings
 from ludoteca.server.guards.limits import ConnectionCaps, RateLimits
 from ludoteca.server.lobby.deadlines import Deadlines
 from ludoteca.server.lobby.lobby import Lobby
+from ludoteca.server.lobby.pairing import Pairing
 from ludoteca.server.messages import ErrorCode, TooMany
 from ludoteca.server.publog import PublicLog
 from ludoteca.server.storage import Storage
@@ -47,6 +48,7 @@ class AppState:
     notifier: Notifier
     deadlines: Deadlines
     publog: PublicLog
+    pairing: Pairing
     resets: PasswordResets | None = None
     connections: set[WebSocket] = field(default_factory=set)
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Body, Depends, Header, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from ludoteca.server.accounts.service import Accounts
 from ludoteca.server.lobby.lobby import Lobby
@@ -24,6 +25,16 @@ from .deps import LobbyDep, bearer, links, rate_limit
 router = APIRouter(tags=["tables"])
 
 Authorization = Annotated[str | None, Header(max_length=256)]
+
+
+class WantRematch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bots: StrictBool = Field(
+        False,
+        description="after an offer that ended because people declined or left: a bot takes "
+        "each of their seats in the new offer (false: everyone is asked again)",
+    )
 
 
 def rematches(lobby: Lobby, accounts: Accounts) -> Rematches:
@@ -47,17 +58,21 @@ def rematches(lobby: Lobby, accounts: Accounts) -> Rematches:
     summary="Offer a rematch, or accept the one offered",
     dependencies=[Depends(rate_limit("create"))],
 )
-async def want_rematch(
+async def want_rematch(  # noqa: PLR0917
     table_id: str,
     request: Request,
     lobby: LobbyDep,
     accounts: AccountsDep,
+    body: Annotated[WantRematch | None, Body()] = None,
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """``{rematch, table, seat, token}``: the offer after this answer, and your seat and token
     at the new table (``table``), which exists once ``rematch.state`` is ``accepted``."""
     rated = await accounts.is_rated(table_id[:64])
-    done = await rematches(lobby, accounts).want(table_id, bearer(authorization), rated=rated)
+    bots = body is not None and body.bots
+    done = await rematches(lobby, accounts).want(
+        table_id, bearer(authorization), rated=rated, bots=bots
+    )
     now = lobby.services.now()
     return {
         "rematch": rematch_json(done.row, now),

@@ -97,9 +97,14 @@ class Rematches:
     def live(self, row: RematchRow | None) -> bool:
         return row is not None and row.state == OFFERED and self.now < row.expires_at
 
-    async def want(self, table_id: str, token: str | None, *, rated: bool) -> Seated:
+    async def want(
+        self, table_id: str, token: str | None, *, rated: bool, bots: bool = False
+    ) -> Seated:
         """The person holding ``token`` wants a rematch: they offer one (when no offer is live)
-        or accept the live one; asking again changes nothing and gives the same seat."""
+        or accept the live one; asking again changes nothing and gives the same seat.
+
+        ``bots``: a new offer made after one that ended because people declined or left puts a
+        bot in each of their seats (the others' choice); without it, everyone is asked again."""
         table, seat = await self._seated(table_id, token)
         assert token is not None
         storage = self.lobby.storage
@@ -108,7 +113,8 @@ class Rematches:
             if row is not None and row.state == ACCEPTED:
                 return await self._answered(table, row, seat, token, created=False)
             if not self.live(row):
-                fresh = self._offer(table, seat, token, rated)
+                gone = _refused(row) if bots and row is not None else set()
+                fresh = self._offer(table, seat, token, rated, gone - {seat})
                 stored = (
                     await storage.offer_rematch(fresh)
                     if row is None
@@ -133,10 +139,13 @@ class Rematches:
                 return await self._answered(table, answered, seat, token, created=True)
         raise Rejected(ErrorCode.SERVER_BUSY, "the rematch changed too often just now: ask again")
 
-    def _offer(self, table: Table, seat: int, token: str, rated: bool) -> RematchRow:
+    def _offer(
+        self, table: Table, seat: int, token: str, rated: bool, bots_for: set[int]
+    ) -> RematchRow:
         new_table = secrets.token_urlsafe(6)
         answers: list[str | None] = [
-            None if is_person(s) else BOT for s in sorted(table.seats, key=lambda s: s.seat)
+            None if is_person(s) and s.seat not in bots_for else BOT
+            for s in sorted(table.seats, key=lambda s: s.seat)
         ]
         hashes: list[str | None] = [None] * len(answers)
         answers[seat] = YES
@@ -234,6 +243,13 @@ class Rematches:
             table.ledger.rematch = row
         if changed:
             await table.after_change("row")
+
+
+def _refused(row: RematchRow) -> set[int]:
+    """The seats whose people declined an ended offer or left the table."""
+    if row.state not in {DECLINED, LAPSED}:
+        return set()
+    return {seat for seat, answer in enumerate(row.answers) if answer == NO}
 
 
 __all__ = ["BOT", "LAPSED", "NO", "REMATCH_SECONDS", "YES", "Rematches", "Seated", "rematch_token"]

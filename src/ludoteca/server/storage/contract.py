@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
+from .pairings import Placed, SearchRow
 from .rows import (
     ActionRow,
     AnalysisRow,
@@ -185,6 +186,37 @@ class Storage(Protocol):
         ...
 
     async def load_rematch(self, table_id: str) -> RematchRow | None: ...
+
+    async def add_search(self, row: SearchRow) -> None:
+        """Store a new search of the pairing pool at version 0."""
+        ...
+
+    async def load_search(self, search_id: str) -> SearchRow | None: ...
+
+    async def waiting_searches(self, game: str | None = None) -> list[SearchRow]:
+        """The searches still waiting (of one game, or of every game), oldest first."""
+        ...
+
+    async def table_searches(self, table_id: str) -> list[SearchRow]:
+        """The searches seated at a table, by seat."""
+        ...
+
+    async def update_search(self, row: SearchRow, version: int) -> bool:
+        """Replace a search with ``row`` at ``version + 1``, only if it is still at
+        ``version``; False (nothing changes) if another writer moved it first."""
+        ...
+
+    async def seat_searches(
+        self, table_id: str, size: int, level: str | None, members: list[Placed], at: float
+    ) -> bool:
+        """Seat every member at ``table_id`` (of ``size`` seats, bots of ``level`` at the
+        others) in one write, only if each is still waiting at the version read; False and
+        nothing changed otherwise."""
+        ...
+
+    async def forget_searches(self, ended_before: float) -> int:
+        """Delete the searches that ended (seated, cancelled, expired) before a time."""
+        ...
 
     async def ping(self) -> None:
         """Raise if the store cannot answer (the health check)."""

@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from .pairings import MemoryPairings, SearchRow
 from .rows import (
     DONE,
     EXPIRED,
@@ -51,13 +52,14 @@ def _key(row: TableRow) -> tuple[float, str]:
     return row.created_at, row.id
 
 
-class MemoryStorage:
+class MemoryStorage(MemoryPairings):
     """Tables, seats and actions in dictionaries; every call copies in and out."""
 
     def __init__(self) -> None:
         self._tables: dict[str, _Stored] = {}
         self._analyses: dict[str, AnalysisRow] = {}
         self._rematches: dict[str, RematchRow] = {}
+        self._searches: dict[str, SearchRow] = {}
         self._closed = False
 
     @property

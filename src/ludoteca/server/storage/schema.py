@@ -96,6 +96,37 @@ rematches = Table(
     Column("version", Integer, nullable=False, default=0),
 )
 
+# The pairing pool (revision 0014): one row per search for people to play with; ``id`` is a
+# digest of the search's id, ``seat_hash`` the hash of the seat token it gives once seated
+# (docs/protocol.md#pairing). ``version`` fences every write; seating moves a whole group at once.
+searches = Table(
+    "searches",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),  # 0: any count the game allows
+    Column("pace", String(16), nullable=False),
+    Column("rated", Boolean, nullable=False, default=False),
+    Column("bots_after", Float),  # None: keep waiting for people
+    Column("bot_level", String(16), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("seat_hash", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("account", String(64)),
+    Column("device", String(64)),
+    Column("rating", Float),
+    Column("state", String(16), nullable=False),  # waiting | seated | cancelled | expired
+    Column("table_id", String(32)),
+    Column("seat", Integer),
+    Column("size", Integer),
+    Column("level", String(16)),
+    Column("ended_at", Float),
+    Column("version", Integer, nullable=False, default=0),
+    Index("searches_by_state_and_game", "state", "game"),
+    Index("searches_by_table", "table_id"),
+)
+
 # ---------------------------------------------------------------- accounts (revision 0005)
 # People who sign in, and what the server keeps about them: docs/accounts.md. A table's seats keep
 # the display name the table showed; ``account_seats`` is the only link from a seat to a person.

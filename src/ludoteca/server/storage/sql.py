@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .analyses import SqlAnalyses
 from .due import SqlDeadlines
+from .pairings import SqlPairings
 from .rematches import SqlRematches
 from .rows import (
     EXPIRED,
@@ -78,7 +79,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class SqlStorage(SqlAnalyses, SqlDeadlines, SqlRematches):
+class SqlStorage(SqlAnalyses, SqlDeadlines, SqlRematches, SqlPairings):
     """Tables, seats and actions in one SQLite or PostgreSQL database at the current schema."""
 
     def __init__(self, engine: Engine) -> None:

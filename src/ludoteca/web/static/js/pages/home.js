@@ -7,6 +7,10 @@ import { catalogueEntry, gameName, loadGames } from "../games.js";
 import { mountLobby, playNow } from "./lobby.js";
 import { me } from "../account.js";
 import { mountMine } from "../mine.js";
+import { api } from "../api.js";
+import { finder, stopLooking } from "../pairing.js";
+
+const LOOKING_MS = 5000;
 
 function glance(entry) {
   const at = entry.at_a_glance || {};
@@ -61,7 +65,7 @@ function facts(game, entry) {
   );
 }
 
-function card(game, lobby, signedIn) {
+function card(game, lobby, signedIn, find, looking) {
   const entry = catalogueEntry(game);
   const name = gameName(game);
   return h(
@@ -79,6 +83,8 @@ function card(game, lobby, signedIn) {
       h("a", { class: "button", href: `/games/${game.id}`, "data-link": "" }, t("catalogue.rules")),
       h("button", { type: "button", class: "quiet", onClick: () => lobby.prepare(game.id) }, t("lobby.set_up")),
     ),
+    h("p", { class: "looking-count", dataset: { looking: game.id } }, t("pairing.looking_game", { count: looking })),
+    find,
     more(entry),
   );
 }
@@ -92,6 +98,30 @@ export function mount(root) {
   let failed = null;
   let lobby = null;
   let signedIn = false;
+  let looking = { games: {}, online: 0 };
+  let lookingTimer = null;
+  const finders = new Map();
+
+  function finderOf(game) {
+    const key = `${game.id}:${signedIn}`;
+    if (!finders.has(key)) finders.set(key, finder(game, signedIn));
+    return finders.get(key);
+  }
+
+  async function countLooking() {
+    try {
+      looking = await api.looking();
+      // in place: a redraw would take the keyboard focus out of a form being filled
+      for (const el of root.querySelectorAll("[data-looking]")) {
+        el.textContent = t("pairing.looking_game", { count: looking.games[el.dataset.looking] || 0 });
+      }
+      const online = root.querySelector('[data-key="online"]');
+      if (online) online.textContent = t("pairing.online", { count: looking.online });
+    } catch {
+      // the next try
+    }
+    lookingTimer = setTimeout(countLooking, LOOKING_MS);
+  }
 
   function render() {
     document.title = `${t("catalogue.title")} · ludoteca`;
@@ -103,16 +133,18 @@ export function mount(root) {
         { class: "page" },
         h("h1", {}, t("catalogue.title")),
         h("p", { class: "lead" }, t("catalogue.lead")),
+        h("p", { class: "online", dataset: { key: "online" } }, t("pairing.online", { count: looking.online })),
         gamesPart,
       ),
       lobbyPart,
     );
     if (failed) replace(gamesPart, h("p", { class: "error", role: "alert" }, t("errors.games")));
-    else if (games) replace(gamesPart, games.map((game) => card(game, lobby, signedIn)));
+    else if (games) replace(gamesPart, games.map((game) => card(game, lobby, signedIn, finderOf(game).element, looking.games[game.id] || 0)));
   }
 
   lobby = mountLobby(lobbyPart);
   render();
+  countLooking();
   me().then((who) => {
     signedIn = Boolean(who);
     if (signedIn) render();
@@ -130,11 +162,14 @@ export function mount(root) {
 
   return {
     refresh() {
+      for (const find of finders.values()) find.refresh();
       render();
       mine.refresh();
       lobby.refresh();
     },
     destroy() {
+      clearTimeout(lookingTimer);
+      stopLooking();
       lobby.destroy();
     },
   };

@@ -55,7 +55,12 @@ export function rematchBox(rematch, table, me, deadline, actions) {
   if (!live) {
     const note = endedNote(rematch, table);
     if (!seated) return note ? box(h("p", { class: "hint" }, note)) : null;
-    return box(note && h("p", { class: "hint rematch-ended" }, note), h("p", { class: "card-actions" }, offerButton("rematch", t("rematch.offer"))), h("p", { class: "hint" }, t("rematch.hint")));
+    // after someone declined or left, the others may choose a bot for them instead of asking again
+    const gone = rematch && (rematch.reason === "declined" || rematch.reason === "left") ? rematch.answers.indexOf("no") : -1;
+    const withBot =
+      gone >= 0 && gone !== me &&
+      h("button", { type: "button", dataset: { key: "rematch-bots" }, onClick: (e) => actions.offer(e.currentTarget, true) }, icon("bot"), t("rematch.with_bot", { name: personName(table, gone) }));
+    return box(note && h("p", { class: "hint rematch-ended" }, note), h("p", { class: "card-actions" }, offerButton("rematch", t("rematch.offer")), withBot), h("p", { class: "hint" }, t("rematch.hint")));
   }
   const by = personName(table, rematch.by);
   const waiting = rematch.answers.map((answer, seat) => (answer === null ? personName(table, seat) : null)).filter(Boolean);
@@ -134,10 +139,10 @@ export function createRematch(page) {
     for (const el of page.endEl.querySelectorAll("[data-rematch-clock]")) el.textContent = t("rematch.time_left", { seconds: String(left) });
   }
 
-  async function want(button) {
+  async function want(button, bots = false) {
     if (button) button.disabled = true;
     try {
-      const answer = await api.rematch(page.tableId, page.token());
+      const answer = await api.rematch(page.tableId, page.token(), bots);
       keepSeat(answer.table, answer.seat, answer.token);
       heard(answer.rematch, true);
       if (!gone) page.redraw();
