@@ -71,6 +71,13 @@ class ErrorCode(StrEnum):
     NAME_TAKEN = "name_taken"
     BAD_ORIGIN = "bad_origin"
     NO_PLAYER = "no_player"
+    SUSPENDED = "suspended"
+    # friends, blocking, reports, the operator's desk (HTTP)
+    BLOCKED = "blocked"
+    MUTED = "muted"
+    NOT_YOURSELF = "not_yourself"
+    NOT_OPERATOR = "not_operator"
+    NO_REPORT = "no_report"
     # play (websocket)
     MATCH_OVER = "match_over"
     NOT_YOUR_TURN = "not_your_turn"
@@ -115,6 +122,12 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.TOO_MANY_TABLES: 429,
     ErrorCode.TOO_MANY_CONNECTIONS: 429,
     ErrorCode.NOT_SIGNED_IN: 401,
+    ErrorCode.SUSPENDED: 403,
+    ErrorCode.BLOCKED: 403,
+    ErrorCode.MUTED: 403,
+    ErrorCode.NOT_YOURSELF: 422,
+    ErrorCode.NOT_OPERATOR: 403,
+    ErrorCode.NO_REPORT: 404,
     ErrorCode.BAD_LOGIN: 401,
     ErrorCode.BAD_PASSKEY: 401,
     ErrorCode.BAD_NAME: 422,

@@ -14,16 +14,25 @@ from ludoteca.server.storage.schema import (
     account_devices,
     account_seats,
     accounts,
+    audit_log,
+    blocks,
     challenges,
+    follows,
+    friend_invites,
     metadata,
     notify_emails,
+    operators,
     passkeys,
+    presence,
     push_subscriptions,
     rated_tables,
     rating_changes,
     ratings,
     released_names,
+    reports,
+    sanctions,
     sessions,
+    social_settings,
 )
 
 from .ratings import Rating
@@ -41,6 +50,15 @@ ACCOUNT_TABLES = [
     notify_emails,
     account_devices,
     released_names,
+    follows,
+    blocks,
+    social_settings,
+    presence,
+    friend_invites,
+    reports,
+    operators,
+    sanctions,
+    audit_log,
 ]
 # the rows that are an account's: deleted with it, and (but challenges, subscriptions) exported
 EXPORTED = (
@@ -52,7 +70,17 @@ EXPORTED = (
     notify_emails,
     account_devices,
 )
-OWNED = (*EXPORTED, challenges, push_subscriptions)
+OWNED = (
+    *EXPORTED,
+    challenges,
+    push_subscriptions,
+    social_settings,
+    sanctions,
+    presence,
+    operators,
+)
+# the pairs an account is on either side of: deleted with it (``store.delete_account``)
+PAIRS = ((follows, "follower_id", "followed_id"), (blocks, "blocker_id", "blocked_id"))
 
 
 class NameTaken(Exception):

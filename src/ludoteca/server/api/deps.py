@@ -28,6 +28,9 @@ from ludoteca.server.table.bot_runner import BotRunner
 if TYPE_CHECKING:
     from ludoteca.server.accounts.service import Accounts
     from ludoteca.server.notify.notifier import Notifier
+    from ludoteca.server.social.desk import Desk
+    from ludoteca.server.social.feed import Feed
+    from ludoteca.server.social.service import Social
 
 
 @dataclass
@@ -46,6 +49,9 @@ class AppState:
     notifier: Notifier
     deadlines: Deadlines
     publog: PublicLog
+    social: Social
+    feed: Feed
+    desk: Desk
     connections: set[WebSocket] = field(default_factory=set)
 
 

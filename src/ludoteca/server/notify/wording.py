@@ -37,6 +37,8 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribe_ask": "Stop these notifications?",
         "unsubscribed": "Done: you will not get these notifications any more.",
         "bad_link": "This link is not valid (or was already used).",
+        "invite_title": "{who} invites you to a table",
+        "invite_body": "{who} invites you to play. Open the table: {link}",
     },
     "pt": {
         "title": "Sua vez: {game}",
@@ -58,6 +60,8 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribe_ask": "Parar estas notificações?",
         "unsubscribed": "Pronto: você não receberá mais estas notificações.",
         "bad_link": "Este link não é válido (ou já foi usado).",
+        "invite_title": "{who} convida você para uma mesa",
+        "invite_body": "{who} convida você para jogar. Abra a mesa: {link}",
     },
     "de": {
         "title": "Du bist dran: {game}",
@@ -79,6 +83,8 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribe_ask": "Diese Benachrichtigungen abbestellen?",
         "unsubscribed": "Erledigt: du bekommst diese Benachrichtigungen nicht mehr.",
         "bad_link": "Dieser Link ist nicht gültig (oder wurde schon benutzt).",
+        "invite_title": "{who} lädt dich an einen Tisch ein",
+        "invite_body": "{who} lädt dich zum Spielen ein. Öffne den Tisch: {link}",
     },
 }
 
