@@ -184,6 +184,16 @@ def test_the_feed_makes_a_friend_online_and_brings_an_invitation(server: ThreadS
 
     asyncio.run(guest())
 
+    async def other_site() -> None:  # the cookie counts only from the site's own pages
+        async with websockets.connect(
+            f"{server.ws_base}/ws/me",
+            additional_headers={"Cookie": cookie},
+            origin="https://evil.example",  # type: ignore[arg-type]
+        ) as ws:
+            assert json.loads(await ws.recv()) == {"type": "signed_out"}
+
+    asyncio.run(other_site())
+
 
 def test_the_command_grants_operators_and_shows_the_audit_log(
     server: ThreadServer, capsys: pytest.CaptureFixture[str]

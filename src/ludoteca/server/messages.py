@@ -180,6 +180,7 @@ class CloseCode(IntEnum):
     BROKEN = 1011  # the table's stored match does not replay
     SERVICE_RESTART = 1012  # the process is stopping (closed by uvicorn on SIGTERM)
     TRY_LATER = 1013  # the client reads too slowly, or the server is full
+    NOT_SIGNED_IN = 4401  # the personal feed needs a session
     NO_TABLE = 4404  # there is no such table
     NO_HELLO = 4408  # no hello in time
 

@@ -12,7 +12,9 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Response, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
+from ludoteca.server.accounts.origin import own_origin
 from ludoteca.server.accounts.service import COOKIE
+from ludoteca.server.messages import CloseCode
 from ludoteca.server.notify.invites import tell_invite
 from ludoteca.server.social.service import MAX_NOTE, REASONS
 
@@ -117,14 +119,21 @@ async def report(body: Report, me: Me, state: State) -> dict[str, Any]:
 
 @router.websocket("/ws/me")
 async def feed(websocket: WebSocket, state: State, client: Client) -> None:
-    """A signed-in person's pages: presence while open, and notices (docs/protocol.md)."""
-    session = await state.accounts.session(websocket.cookies.get(COOKIE))
+    """A signed-in person's pages: presence while open, and notices (docs/protocol.md). The
+    cookie counts only from this site's own pages (``Origin``), so another site's page cannot
+    read a person's notices."""
+    session = None
+    claimed = websocket.headers.get("origin")
+    scheme = {"ws": "http", "wss": "https"}.get(websocket.url.scheme, websocket.url.scheme)
+    own = own_origin({"scheme": scheme}, websocket.headers)
+    if claimed is None or claimed.strip().lower() == own:
+        session = await state.accounts.session(websocket.cookies.get(COOKIE))  # not cross-site
     async with admitted(websocket, state, client) as ok:
         if not ok:
             return
         if session is None:
             await websocket.send_json({"type": "signed_out"})
-            await websocket.close(4401, "sign in first")
+            await websocket.close(CloseCode.NOT_SIGNED_IN, "sign in first")
             return
         account_id = session.account.id
         outbox = state.feed.join(account_id)
