@@ -1,12 +1,14 @@
 // The shell: language, sound toggle, global keys, and the router that mounts one page at a time.
 // Routes (served by the server as this same page): /, /games/{id}, /table/{id}, /verify,
-// /replay and /replay/{id}, /account, /players/{name}, /leaderboard and /leaderboard/{game}.
+// /replay and /replay/{id}, /account, /players/{name}, /leaderboard and /leaderboard/{game},
+// /friends, and /admin (the operator's desk).
 
 import { initI18n, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { initSound, isMuted, onMuteChange, toggleMute } from "./sound.js";
 import { h, replace } from "./dom.js";
 import { ROUTE_EVENT } from "./nav.js";
 import { initApp } from "./pwa.js";
+import { initFeed } from "./social.js";
 
 const ROUTES = [
   [/^\/$/, () => import("./pages/home.js")],
@@ -17,6 +19,8 @@ const ROUTES = [
   [/^\/account\/?$/, () => import("./pages/account.js")],
   [/^\/players\/([^/]+)\/?$/, () => import("./pages/player.js")],
   [/^\/leaderboard(?:\/([^/]+))?\/?$/, () => import("./pages/leaderboard.js")],
+  [/^\/friends\/?$/, () => import("./pages/friends.js")],
+  [/^\/admin\/?$/, () => import("./pages/admin.js")],
 ];
 
 let page = null;
@@ -95,6 +99,7 @@ async function boot() {
   showMute();
   await route();
   initApp();
+  initFeed();
 }
 
 boot().catch((error) => {

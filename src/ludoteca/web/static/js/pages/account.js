@@ -151,7 +151,7 @@ export function mount(root) {
   function signedIn() {
     const who = state.who;
     return [
-      h("p", { class: "lead signed-in" }, t("account.signed_in_as", { name: who.name }), " ", h("a", { href: `/players/${encodeURIComponent(who.name)}`, "data-link": "" }, t("account.profile"))),
+      h("p", { class: "lead signed-in" }, t("account.signed_in_as", { name: who.name }), " ", h("a", { href: `/players/${encodeURIComponent(who.name)}`, "data-link": "" }, t("account.profile")), " ", h("a", { class: "friends-link", href: "/friends", "data-link": "" }, t("account.friends"))),
       myTables(),
       notifySection(),
       h(
