@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Depends, Path, Query, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from ludoteca.server.social.desk import MAX_WHY
@@ -67,7 +67,9 @@ async def reports(
 
 
 @router.post("/api/admin/reports/{report_id}/close", status_code=204, summary="Close a report")
-async def close_report(report_id: int, body: Because, who: Operator, state: State) -> Response:
+async def close_report(
+    report_id: Annotated[int, Path(ge=1, le=2**31 - 1)], body: Because, who: Operator, state: State
+) -> Response:
     await state.desk.close_report(who, report_id, body.why)
     return Response(status_code=204)
 
