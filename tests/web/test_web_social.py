@@ -48,6 +48,7 @@ def person(server: ServerProcess, name: str) -> httpx.Client:
 
 
 def test_following_a_friend_seeing_them_online_and_inviting_them(pages: Pages) -> None:
+    """Then the account page's block list: blocking and unblocking by name."""
     ana_name, bia_name = unique("Ana"), unique("Bia")
     bia = pages.open("/account")
     sign_up(bia, bia_name)  # Bia's page stays open: she is online
@@ -99,6 +100,18 @@ def test_following_a_friend_seeing_them_online_and_inviting_them(pages: Pages) -
     ana.reload()
     ana.wait_for_selector(".following p")
     assert ana.locator(".friend-list").count() == 0
+
+    # the block list on the account page: block Bia by name, then she cannot follow Ana
+    ana.goto(pages.base + "/account")
+    ana.fill("#account-block-name", bia_name)
+    ana.click(".blocked button[type=submit]")
+    ana.wait_for_selector(f".block-list li[data-name='{bia_name}']")
+    refused = bia.request.post(
+        pages.base + "/api/friends", data={"name": ana_name}, headers={"Origin": pages.base}
+    )
+    assert refused.status == 403 and refused.json()["error"] == "blocked"
+    ana.click(f".block-list li[data-name='{bia_name}'] button.unblock")
+    ana.wait_for_selector(".block-list", state="detached")
 
 
 def test_the_admin_page_acts_on_a_report(pages: Pages, web_server: ServerProcess) -> None:
@@ -161,6 +174,6 @@ def test_the_admin_page_acts_on_a_report(pages: Pages, web_server: ServerProcess
     finally:
         ana.close()
         bia.close()
-    # the only console errors: the 403 the stranger's page was answered
+    # the only console errors: the 403s the pages were answered
     assert pages.errors and all("403" in e for e in pages.errors), pages.errors
     pages.errors.clear()

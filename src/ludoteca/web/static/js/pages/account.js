@@ -1,5 +1,6 @@
 // Your account (/account): sign up or in (password or passkey); once signed in, your tables
-// (open, playing, finished), a further passkey, signing out here or everywhere, the export of
+// (open, playing, finished), the people you blocked, a further passkey, signing out here or
+// everywhere, the export of
 // everything the server holds about you, deleting the account, and what is kept (privacy).
 
 import { api } from "../api.js";
@@ -8,6 +9,7 @@ import { t } from "../i18n.js";
 import { errorText } from "../announce.js";
 import { gameName, loadGames } from "../games.js";
 import { notifySection } from "../notify-ui.js";
+import { blockSection } from "../blocks-ui.js";
 import { deleteAccount, makePasskey, me, passkeySignIn, passkeysAvailable, signIn, signOut, signUp } from "../account.js";
 
 const GROUPS = [
@@ -24,6 +26,7 @@ export function mount(root) {
   async function load() {
     state.who = await me(true);
     state.tables = state.who ? await api.myTables().catch(() => []) : null;
+    state.blocked = state.who ? await api.friends().then((f) => f.blocked, () => []) : [];
     render();
   }
 
@@ -154,6 +157,7 @@ export function mount(root) {
       h("p", { class: "lead signed-in" }, t("account.signed_in_as", { name: who.name }), " ", h("a", { href: `/players/${encodeURIComponent(who.name)}`, "data-link": "" }, t("account.profile")), " ", h("a", { class: "friends-link", href: "/friends", "data-link": "" }, t("account.friends"))),
       myTables(),
       notifySection(),
+      blockSection(state.blocked || [], state.busy, (work) => attempt(work), "account"),
       h(
         "section",
         { class: "account-actions" },

@@ -8,6 +8,7 @@ import { t } from "../i18n.js";
 import { errorText, toast } from "../announce.js";
 import { gameName, loadGames } from "../games.js";
 import { me } from "../account.js";
+import { blockSection } from "../blocks-ui.js";
 
 const REASONS = ["abuse", "cheating", "spam", "name", "other"];
 const REFRESH_MS = 15000;
@@ -149,23 +150,6 @@ export function mount(root) {
     );
   }
 
-  function blocked() {
-    const people = state.data.blocked;
-    return h(
-      "section",
-      { class: "blocked" },
-      h("h2", {}, t("friends.blocked")),
-      h("p", { class: "hint" }, t("friends.block_hint")),
-      nameForm("block", t("friends.block_label"), t("friends.block"), (name) => api.block({ name })),
-      people.length > 0 &&
-        h(
-          "ul",
-          {},
-          people.map((name) => h("li", { dataset: { name } }, name, " ", h("button", { type: "button", class: "unblock", disabled: state.busy, onClick: () => act(() => api.unblock(name)) }, t("friends.unblock")))),
-        ),
-    );
-  }
-
   function privacy() {
     return h(
       "section",
@@ -219,7 +203,7 @@ export function mount(root) {
     if (state.who === undefined) body = h("p", { class: "loading" }, t("app.loading"));
     else if (!state.who) body = h("p", { class: "lead" }, t("friends.sign_in"), " ", h("a", { href: "/account", "data-link": "" }, t("nav.account")));
     else if (!state.data) body = null;
-    else body = [following(), followers(), blocked(), privacy(), report()];
+    else body = [following(), followers(), blockSection(state.data.blocked, state.busy, act, "friends"), privacy(), report()];
     replace(root, h("section", { class: "page narrow friends-page" }, h("h1", {}, t("friends.title")), state.error && h("p", { class: "error", role: "alert" }, state.error), body));
   }
 
