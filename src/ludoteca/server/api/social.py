@@ -19,10 +19,11 @@ from ludoteca.server.notify.invites import tell_invite
 from ludoteca.server.social.service import MAX_NOTE, REASONS
 
 from .accounts import Me
-from .deps import Client, State, rate_limit
+from .deps import AppState, Client, State, rate_limit
 from .sockets import admitted
 
 router = APIRouter(tags=["friends"])
+SESSION_CHECK = 30.0  # seconds between two looks at a feed's session
 Name = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 
 
@@ -139,7 +140,8 @@ async def feed(websocket: WebSocket, state: State, client: Client) -> None:
         outbox = state.feed.join(account_id)
         try:
             await websocket.send_json({"type": "welcome", "name": session.account.name})
-            await wait_first(_send(websocket, outbox), _drain(websocket))
+            token = websocket.cookies.get(COOKIE)
+            await wait_first(_send(websocket, outbox, state, token), _drain(websocket))
         finally:
             state.feed.leave(account_id, outbox)
             with contextlib.suppress(Exception):
@@ -157,9 +159,18 @@ async def wait_first(*jobs: Any) -> None:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def _send(websocket: WebSocket, outbox: asyncio.Queue[dict[str, Any]]) -> None:
+async def _send(
+    websocket: WebSocket, outbox: asyncio.Queue[dict[str, Any]], state: AppState, token: str | None
+) -> None:
+    """Send the notices; every ``SESSION_CHECK`` seconds look whether the session still
+    lives (a suspension on another process ends it there): if not, say so and stop."""
     while True:
-        notice = await outbox.get()
+        try:
+            notice = await asyncio.wait_for(outbox.get(), SESSION_CHECK)
+        except TimeoutError:
+            if await state.accounts.session(token) is not None:
+                continue
+            notice = {"type": "signed_out"}
         await websocket.send_json(notice)
         if notice["type"] == "signed_out":
             return
