@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from ludoteca.server.accounts.rows import Account, memory_engine
+from ludoteca.server.accounts.rows import ACCOUNT_TABLES, Account, memory_engine
 from ludoteca.server.accounts.service import Accounts
 from ludoteca.server.accounts.store import AccountStore
 from ludoteca.server.config import Settings
@@ -26,6 +26,8 @@ from ludoteca.server.social.service import (
     Social,
 )
 from ludoteca.server.storage import MemoryStorage
+from ludoteca.server.storage.engine import engine_for
+from ludoteca.server.storage.schema import metadata
 
 PASSWORD = "correct horse battery"
 T = TypeVar("T")
@@ -370,3 +372,43 @@ def test_deleting_an_account_forgets_its_ties() -> None:
         assert (await w.social.friends(ana, set()))["followers"] == []
 
     run(test)
+
+
+@pytest.mark.postgres
+def test_the_same_rules_hold_on_postgresql(postgres_url: str) -> None:
+    engine = engine_for(postgres_url)
+    metadata.create_all(engine, tables=ACCOUNT_TABLES)
+
+    async def go() -> None:
+        w = World(engine)
+        try:
+            ana, bia = await w.person("Ana"), await w.person("Bia")
+            await w.social.follow(bia, "Ana")
+            await w.social.block(ana, "Bia")
+            await refused("blocked", w.social.follow(bia, "Ana"))
+            await w.accounts.hold_seat(ana, "t1", 0, "token-a")
+            await refused("blocked", w.social.may_sit(bia.id, "t1"))
+            assert await w.social.blocked_by(ana.id) == {bia.id}
+            first = await w.social.report(ana, "message", "Bia", "open1", "m2", "abuse", "")
+            second = await w.social.report(ana, "account", "Bia", None, None, "spam", "")
+            assert second == first + 1
+            await w.desk.sanction("Olga", "Bia", "suspend", None, "threats")
+            await refused("suspended", w.accounts.sign_in("Bia", PASSWORD, "client", None))
+            await w.desk.close_report("Olga", first, "done")
+            assert [e["action"] for e in await w.desk.audit()] == ["close_report", "suspend"]
+            here, there = Feed(w.social, "p1"), Feed(w.social, "p2")
+            await here.deliver(), await there.deliver()
+            outbox = there.join(ana.id)
+            await there.tick()
+            assert await here.online([ana.id]) == {ana.id}
+            await w.desk.lift("Olga", "Bia", "suspend", "appeal")
+            await w.social.unblock(ana, "Bia")
+            await w.social.invite(bia, "Ana", "open1")
+            assert await there.deliver() == 1 and outbox.get_nowait()["from"] == "Bia"
+        finally:
+            w.accounts.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        engine.dispose()
