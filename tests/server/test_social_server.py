@@ -77,6 +77,11 @@ def test_a_blocked_person_cannot_sit_at_the_blockers_table(server: ThreadServer)
     invited = bia.post("/api/invites", json={"name": "Ana", "table": table})
     assert invited.status_code == 403 and invited.json()["error"] == "blocked"
     assert ana.get("/api/friends").json()["blocked"] == ["Bia"]
+    reported = ana.post("/api/reports", json={"kind": "table", "table": table, "reason": "other"})
+    assert reported.status_code == 201
+    exported = ana.get("/api/me/export").json()["friends"]
+    assert exported["blocked"] == ["Bia"] and exported["following"] == []
+    assert [r["reason"] for r in exported["reports_made"]] == ["other"]
 
 
 def test_every_admin_route_refuses_all_but_operators(server: ThreadServer) -> None:

@@ -92,6 +92,22 @@ class DeskStore:
             for r in rows
         ]
 
+    def reports_by(self, reporter: str) -> list[dict[str, Any]]:
+        """The reports an account made (without the reported person's id)."""
+        query = select(reports).where(reports.c.reporter_id == reporter).order_by(reports.c.id)
+        with self.engine.connect() as conn:
+            return [
+                {
+                    "kind": r.kind,
+                    "table": r.table_id,
+                    "message": r.message_id,
+                    "reason": r.reason,
+                    "note": r.note,
+                    "at": r.at,
+                }
+                for r in conn.execute(query)
+            ]
+
     def close_report(self, report_id: int, by: str, now: float) -> bool:
         """False if there is no such open report."""
         with self.engine.begin() as conn:

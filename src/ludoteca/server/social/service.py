@@ -236,6 +236,19 @@ class Social:
         log("reported", account=me.id, report=report_id, kind=kind)
         return report_id
 
+    async def export(self, me: Account) -> dict[str, Any]:
+        """What the ties hold about me, for ``GET /api/me/export``: whom I follow, who follows
+        me, whom I blocked, my privacy setting, the reports I made, the sanctions in force."""
+        mine = await self.run(self.desk.reports_by, me.id)
+        return {
+            "following": _names(await self.run(self.store.following, me.id)),
+            "followers": _names(await self.run(self.store.followers, me.id)),
+            "blocked": _names(await self.run(self.store.blocked_list, me.id)),
+            "hide_online": me.id in await self.run(self.store.hides_online, [me.id]),
+            "reports_made": mine,
+            "sanctions": await self.run(self.desk.sanctions_of, me.id, self.now()),
+        }
+
     # --------------------------------------------------------------------- upkeep
     async def forget_old(self) -> None:
         now = self.now()
