@@ -104,6 +104,8 @@ async def privacy(body: Privacy, me: Me, state: State) -> Response:
 )
 async def invite(body: Invite, me: Me, state: State) -> Response:
     them = await state.social.invite(me.account, body.name, body.table)
+    if them.id in state.feed.listeners and state.feed.cursor is not None:  # told now, not later
+        await state.feed.deliver()
     task = asyncio.create_task(tell_invite(state.notifier, them.id, me.account.name, body.table))
     state.social.pending.add(task)
     task.add_done_callback(state.social.pending.discard)

@@ -5,7 +5,8 @@ Each process counts the feeds open to it per account and writes the counts to ``
 (at once when they change, and every ``PRESENCE_SECONDS`` while they stay open), so every
 process sees who is online; a killed process's rows lapse after twice that time. Invitations
 are rows of ``friend_invites``: each process reads those past its own cursor for the people
-connected to it, once a second, and sends each a notice ``{"type": "invite"}``."""
+connected to it, once a second (and at once on the process that stored one), and sends each a
+notice ``{"type": "invite"}``."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ class Feed:
         self.changed: set[str] = set()  # accounts whose count moved since the last write
         self.cursor: int | None = None
         self.written = 0.0
+        self.delivering = asyncio.Lock()  # the loop and a route may look at once: one at a time
 
     # ---------------------------------------------------------------- connections
     def join(self, account_id: str) -> asyncio.Queue[dict[str, Any]]:
@@ -75,6 +77,10 @@ class Feed:
     # -------------------------------------------------------------------- notices
     async def deliver(self) -> int:
         """Send the invitations stored since the last look to the people connected here."""
+        async with self.delivering:
+            return await self._deliver()
+
+    async def _deliver(self) -> int:
         store = self.social.store
         if self.cursor is None:
             self.cursor = await self.social.run(store.last_invite)
