@@ -129,7 +129,7 @@ SERVER_LAYERS = (
     ("migrations", "cluster", "guards", "analysis", "background", "publog"),
     ("table",),
     ("lobby", "notify", "accounts"),
-    ("realtime", "site"),
+    ("realtime", "site", "social"),
     ("api",),
     ("app",),
     ("main",),

@@ -119,10 +119,13 @@ def test_one_browser_and_one_account_never_sit_together() -> None:
     assert len(pool.groups(apart, T0 + 5, counts)) == 1
 
 
-def test_the_blocking_hook_keeps_people_apart(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pool, "may_pair", lambda a, b: not (a.id == "s0" and b.id == "s1"))
-    found = pool.groups([row(0, players=2), row(1, players=2)], T0 + 5, counts)
-    assert found == []
+def test_accounts_kept_apart_never_sit_together_but_sit_with_others() -> None:
+    ana, bia, caio = (row(i, players=2, account=a) for i, a in enumerate("abc"))
+    apart = frozenset({frozenset(("a", "b"))})
+    found = pool.groups([ana, bia, caio], T0 + 5, counts, apart)
+    assert [[m.id for m in g.members] for g in found] == [["s0", "s2"]]
+    assert pool.groups([ana, bia], T0 + 5, counts, apart) == []
+    assert len(pool.groups([ana, bia], T0 + 5, counts)) == 1
 
 
 def test_pace_and_rated_keep_searches_apart() -> None:

@@ -32,6 +32,7 @@ from kit.servers import ThreadServer, api, server_settings
 from kit.wait import eventually
 from ludoteca.core import verify
 from ludoteca.games import get
+from ludoteca.server.accounts.rules import name_key
 from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.messages import CloseCode, ErrorCode
 
@@ -81,19 +82,24 @@ class SignedIn:
     base: str
     cookie: str = ""
     made: int = 0
+    operator: ThreadServer | None = None  # made an operator of this server's desk
 
     def headers(self) -> dict[str, str]:
         http = api(self.base)
         cookie = {"Cookie": f"ludoteca_session={self.cookie}", "Origin": self.base}
         if not self.cookie or http.get("/api/me", headers=cookie).status_code != 200:
             self.made += 1
+            name = f"{'op' if self.operator else 'fuzzer'} {self.made}"
             answer = http.post(
-                "/api/accounts",
-                json={"name": f"fuzzer {self.made}", "password": "fuzzing all the way"},
+                "/api/accounts", json={"name": name, "password": "fuzzing all the way"}
             )
             assert answer.status_code == 201, answer.text
             self.cookie = answer.cookies["ludoteca_session"]
             http.cookies.clear()
+            if self.operator is not None:
+                state = self.operator.app_state
+                account = state.accounts.store.account_by_key(name_key(name))
+                state.social.desk.grant(account.id, 0.0)
         return {"Cookie": f"ludoteca_session={self.cookie}", "Origin": self.base}
 
 
@@ -118,11 +124,23 @@ def test_every_lobby_endpoint_answers_fuzzed_requests(fuzz_server: ThreadServer)
         "/api/me/seats",
         "/api/players/{name}",
         "/api/leaderboard/{game_id}",
+        # friends, blocking, reports, and the operator's desk (docs/accounts.md, moderation.md)
+        "/api/friends",
+        "/api/blocks",
+        "/api/invites",
+        "/api/reports",
+        "/api/admin/reports",
+        "/api/admin/sanctions",
+        "/api/admin/audit",
     }
     cases = 0
-    signed = SignedIn(fuzz_server.base)
+    passes = {
+        "guest": None,
+        "signed in": SignedIn(fuzz_server.base),
+        "operator": SignedIn(fuzz_server.base, operator=fuzz_server),
+    }
     for operation in operations:
-        for session in (False, True):
+        for who, signed in passes.items():
 
             @settings(
                 max_examples=API_CASES,
@@ -135,16 +153,20 @@ def test_every_lobby_endpoint_answers_fuzzed_requests(fuzz_server: ThreadServer)
                 nonlocal cases
                 cases += 1
                 # run() is called at once, inside this round of the loop
-                response = case.call(headers=signed.headers() if session else None)  # noqa: B023
+                headers = signed.headers() if signed else None  # noqa: B023
+                response = case.call(headers=headers)
                 case.validate_response(response, checks=[not_a_server_error])
                 if response.status_code >= 400:
                     body = response.json()
                     assert body["error"] in CODES, body
                     assert body["message"]
+                if operation.path.startswith("/api/admin") and who != "operator":  # noqa: B023
+                    assert response.status_code == 403, response.text
+                    assert response.json()["error"] == "not_operator"
 
             run()
-    print(f"\nschemathesis: {cases} cases over {len(operations)} operations, twice")
-    assert cases >= 2 * len(operations) * min(API_CASES, 5)
+    print(f"\nschemathesis: {cases} cases over {len(operations)} operations, three times")
+    assert cases >= 3 * len(operations) * min(API_CASES, 5)
     assert api(fuzz_server.base).get("/healthz").json()["status"] == "ok"
 
 

@@ -13,11 +13,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ludoteca.cli import analyse, db, keys, moves, play, serve, simulate, verify
+from ludoteca.cli import admin, analyse, db, keys, moves, play, serve, simulate, verify
 from ludoteca.cli.arguments import UsageError
 from ludoteca.core import InvalidParamsError, UnknownGameError
 
-COMMANDS = (serve, db, simulate, verify, analyse, keys, moves, play)
+COMMANDS = (serve, db, admin, simulate, verify, analyse, keys, moves, play)
 """In the order ``ludoteca --help`` lists them."""
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -27,6 +27,7 @@ from .accounts.store import AccountStore
 from .analysis.queue import Analyst
 from .api import (
     accounts,
+    admin,
     analysis,
     games,
     invite,
@@ -38,6 +39,7 @@ from .api import (
     rematch,
     replay,
     reset,
+    social,
     sockets,
     tables,
 )
@@ -59,6 +61,10 @@ from .publog import MemoryLogStore, PublicLog, SqlLogStore
 from .signing import KeyRing
 from .site.pages import mount_web, web_root
 from .site.pwa import mount_app_shell
+from .social.desk import Desk
+from .social.ending import table_ender
+from .social.feed import Feed
+from .social.service import Social
 from .storage import SqlStorage, Storage, TableRow, open_storage
 from .table.bot_runner import BotRunner
 from .table.services import Services
@@ -107,6 +113,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         services.analyses = analyst
         await lobby.residency.load()
+        friends = Social(people, table_status=table_status(lobby))
+        feed = Feed(friends, cluster.name)
         state = AppState(
             settings=settings,
             storage=storage,
@@ -121,7 +129,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             deadlines=Deadlines(lobby.residency),
             publog=public_log,
             resets=resets,
-            pairing=pairing.pairing_for(lobby, people),
+            pairing=pairing.pairing_for(lobby, people, friends),
+            social=friends,
+            feed=feed,
+            desk=Desk(friends, end_table=table_ender(lobby), signed_out=feed.end),
         )
         app.state.ludoteca = state
         residency = lobby.residency
@@ -136,6 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tasks.start("deadlines", state.deadlines.run())
         tasks.start("pairing", state.pairing.run())
         tasks.start("publog", public_log.run(storage, lambda: held_rows(residency)))
+        tasks.start("feed", feed.run())
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
         try:
             yield
@@ -146,6 +158,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lobby.residency.shutdown()
             for websocket in list(state.connections):
                 await _close_quietly(websocket)
+            with contextlib.suppress(Exception):  # the database is away: the rows lapse
+                await feed.close()
             # let actions already being stored finish before the database goes away
             for table in list(lobby.residency.tables.values()):
                 async with table.lock:
@@ -193,6 +207,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         analysis,
         notify,
         reset,
+        social,
+        admin,
     ):
         app.include_router(module.router)
     app.include_router(replay.router)
@@ -216,6 +232,19 @@ def open_accounts(storage: Storage, limits: RateLimits, settings: Settings) -> A
         idle_seconds=settings.session_idle_seconds,
         max_seconds=settings.session_max_seconds,
     )
+
+
+def table_status(lobby: Lobby) -> Callable[[str], Awaitable[str | None]]:
+    """A table's status by its id (None: there is no such table), for invitations and reports."""
+
+    async def status(table_id: str) -> str | None:
+        try:
+            table = await lobby.residency.peek(table_id[:64])
+        except Rejected:
+            return None
+        return str(table.row.status)
+
+    return status
 
 
 def held_rows(residency: Residency) -> list[TableRow]:

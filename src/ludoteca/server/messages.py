@@ -73,6 +73,13 @@ class ErrorCode(StrEnum):
     BAD_ORIGIN = "bad_origin"
     BAD_RESET_LINK = "bad_reset_link"
     NO_PLAYER = "no_player"
+    SUSPENDED = "suspended"
+    # friends, blocking, reports, the operator's desk (HTTP)
+    BLOCKED = "blocked"
+    MUTED = "muted"
+    NOT_YOURSELF = "not_yourself"
+    NOT_OPERATOR = "not_operator"
+    NO_REPORT = "no_report"
     # play (websocket)
     MATCH_OVER = "match_over"
     NOT_YOUR_TURN = "not_your_turn"
@@ -118,6 +125,12 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.TOO_MANY_TABLES: 429,
     ErrorCode.TOO_MANY_CONNECTIONS: 429,
     ErrorCode.NOT_SIGNED_IN: 401,
+    ErrorCode.SUSPENDED: 403,
+    ErrorCode.BLOCKED: 403,
+    ErrorCode.MUTED: 403,
+    ErrorCode.NOT_YOURSELF: 422,
+    ErrorCode.NOT_OPERATOR: 403,
+    ErrorCode.NO_REPORT: 404,
     ErrorCode.BAD_LOGIN: 401,
     ErrorCode.BAD_PASSKEY: 401,
     ErrorCode.BAD_NAME: 422,
@@ -171,6 +184,7 @@ class CloseCode(IntEnum):
     BROKEN = 1011  # the table's stored match does not replay
     SERVICE_RESTART = 1012  # the process is stopping (closed by uvicorn on SIGTERM)
     TRY_LATER = 1013  # the client reads too slowly, or the server is full
+    NOT_SIGNED_IN = 4401  # the personal feed needs a session
     NO_TABLE = 4404  # there is no such table
     NO_HELLO = 4408  # no hello in time
 

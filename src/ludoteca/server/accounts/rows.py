@@ -14,17 +14,26 @@ from ludoteca.server.storage.schema import (
     account_devices,
     account_seats,
     accounts,
+    audit_log,
+    blocks,
     challenges,
+    follows,
+    friend_invites,
     metadata,
     notify_emails,
+    operators,
     passkeys,
     password_resets,
+    presence,
     push_subscriptions,
     rated_tables,
     rating_changes,
     ratings,
     released_names,
+    reports,
+    sanctions,
     sessions,
+    social_settings,
 )
 
 from .ratings import Rating
@@ -43,6 +52,15 @@ ACCOUNT_TABLES = [
     account_devices,
     released_names,
     password_resets,
+    follows,
+    blocks,
+    social_settings,
+    presence,
+    friend_invites,
+    reports,
+    operators,
+    sanctions,
+    audit_log,
 ]
 # the rows that are an account's: deleted with it, and (but challenges, subscriptions and the
 # digests of reset links) exported
@@ -55,7 +73,18 @@ EXPORTED = (
     notify_emails,
     account_devices,
 )
-OWNED = (*EXPORTED, challenges, push_subscriptions, password_resets)
+OWNED = (
+    *EXPORTED,
+    challenges,
+    push_subscriptions,
+    password_resets,
+    social_settings,
+    sanctions,
+    presence,
+    operators,
+)
+# the pairs an account is on either side of: deleted with it (``store.delete_account``)
+PAIRS = ((follows, "follower_id", "followed_id"), (blocks, "blocker_id", "blocked_id"))
 
 
 class NameTaken(Exception):

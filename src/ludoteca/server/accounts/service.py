@@ -55,6 +55,13 @@ def _too_many_tries(action: str, wait: float) -> str:
     )
 
 
+def suspended_message(until: float) -> str:
+    if until == float("inf"):
+        return "this account is suspended"
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
+    return f"this account is suspended until {when}"
+
+
 def session_id(token: str) -> str:
     return hashlib.sha256(f"ludoteca/session\n{token}".encode()).hexdigest()
 
@@ -205,6 +212,10 @@ class Accounts(Passkeys, Play):
     async def _new_session(self, account: Account, browser: Browser | None) -> SignedIn:
         """A fresh session id at every sign-in (never the one the browser came with); the
         browser's device cookie (the one it sent, or a new one) is remembered for the account."""
+        until = await self.store.run(self.store.sanctioned_until, account.id, "suspend", self.now())
+        if until is not None:
+            log("sign_in_suspended", logging.INFO, account=account.id)
+            raise Rejected(ErrorCode.SUSPENDED, suspended_message(until))
         browser = browser or Browser()
         token = secrets.token_urlsafe(32)
         old = session_id(browser.session) if browser.session else None

@@ -24,9 +24,11 @@ from ludoteca.server.storage.schema import (
     account_devices,
     accounts,
     challenges,
+    friend_invites,
     passkeys,
     password_resets,
     released_names,
+    sanctions,
     sessions,
 )
 
@@ -35,6 +37,7 @@ from .play_store import PlayStore
 from .rows import (
     EXPORTED,
     OWNED,
+    PAIRS,
     Account,
     Challenge,
     NameHeld,
@@ -135,11 +138,35 @@ class AccountStore(PlayStore):
             ).scalar_one_or_none()
             for table in OWNED:
                 conn.execute(delete(table).where(table.c.account_id == account_id))
+            for pair, one, other in PAIRS:
+                conn.execute(
+                    delete(pair).where((pair.c[one] == account_id) | (pair.c[other] == account_id))
+                )
+            conn.execute(
+                delete(friend_invites).where(
+                    (friend_invites.c.from_id == account_id)
+                    | (friend_invites.c.to_id == account_id)
+                )
+            )
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
             if key is not None:
                 digest = _name_digest(key)
                 conn.execute(delete(released_names).where(released_names.c.name_digest == digest))
                 conn.execute(insert(released_names).values(name_digest=digest, released_at=now))
+
+    def sanctioned_until(self, account_id: str, kind: str, now: float) -> float | None:
+        """When the account's ``kind`` sanction (mute, suspend) ends: None if it has none now,
+        ``inf`` if it is for good."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(sanctions.c.until).where(
+                    sanctions.c.account_id == account_id, sanctions.c.kind == kind
+                )
+            ).first()
+        if row is None:
+            return None
+        until = float("inf") if row.until is None else float(row.until)
+        return until if until > now else None
 
     # ------------------------------------------------------------------------ sessions
     def create_session(

@@ -242,9 +242,11 @@ async def delete_me(request: Request, me: Me, accounts: AccountsDep) -> Response
 
 
 @router.get("/api/me/export", summary="Everything the server holds about me, as JSON")
-async def export(me: Me, accounts: AccountsDep) -> JSONResponse:
+async def export(me: Me, accounts: AccountsDep, state: State) -> JSONResponse:
+    found = await accounts.export(me.account)
+    found["friends"] = await state.social.export(me.account)
     return JSONResponse(
-        await accounts.export(me.account),
+        found,
         headers={"Content-Disposition": 'attachment; filename="ludoteca-account.json"'},
     )
 

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from ludoteca.server.accounts.reset import PasswordResets
     from ludoteca.server.accounts.service import Accounts
     from ludoteca.server.notify.notifier import Notifier
+    from ludoteca.server.social.desk import Desk
+    from ludoteca.server.social.feed import Feed
+    from ludoteca.server.social.service import Social
 
 
 @dataclass
@@ -49,6 +52,9 @@ class AppState:
     deadlines: Deadlines
     publog: PublicLog
     pairing: Pairing
+    social: Social
+    feed: Feed
+    desk: Desk
     resets: PasswordResets | None = None
     connections: set[WebSocket] = field(default_factory=set)
 

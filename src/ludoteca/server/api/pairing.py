@@ -30,6 +30,7 @@ from ludoteca.server.accounts.service import Accounts
 from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.lobby.pairing import Pairing, Wanted
 from ludoteca.server.messages import MAX_NAME_INPUT, MAX_SEATS, Rejected
+from ludoteca.server.social.service import Social
 from ludoteca.server.storage.pairings import SearchRow
 
 from .accounts import AccountsDep, MaybeMe
@@ -62,15 +63,16 @@ class FindPeople(BaseModel):
     )
 
 
-def pairing_for(lobby: Lobby, accounts: Accounts) -> Pairing:
-    """The lobby's pool, with what the accounts do before a paired table is created."""
+def pairing_for(lobby: Lobby, accounts: Accounts, social: Social) -> Pairing:
+    """The lobby's pool, with what the accounts do before a paired table is created, and who
+    is kept apart (blocks) or may not look at all (suspended)."""
 
     async def prepare(first: SearchRow, members: list[SearchRow]) -> None:
         del members
         if first.rated and first.table_id is not None:
             await accounts.mark_rated(first.table_id, first.game)
 
-    return Pairing(lobby, prepare)
+    return Pairing(lobby, prepare, kept_apart=social.apart, may_search=social.may_pair)
 
 
 async def rating_for(accounts: Accounts, account_id: str, game: str) -> float:

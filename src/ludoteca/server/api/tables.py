@@ -272,11 +272,13 @@ async def join(  # noqa: PLR0917
     accounts: AccountsDep,
 ) -> dict[str, Any]:
     """A signed-in person holds the seat on every device; an account holds one seat of a
-    table (422 ``already_seated``)."""
+    table (422 ``already_seated``); nobody sits with a person either of them blocked (403
+    ``blocked``)."""
     rated = await accounts.is_rated(table_id[:64])
     if rated and me is None:
         raise Rejected(ErrorCode.NOT_SIGNED_IN, "this table is rated: sign in to join it")
     if me is not None:
+        await request.app.state.ludoteca.social.may_sit(me.account.id, table_id[:64])
         await _one_seat(lobby, accounts, me.account, table_id)
     seat, token = await lobby.join(
         table_id, me.account.name if me is not None else body.name, body.seat

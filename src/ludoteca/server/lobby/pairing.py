@@ -44,7 +44,7 @@ from ludoteca.server.table import pacing
 from ludoteca.server.table.ledger import token_hash
 
 from .lobby import Lobby, bot_name, clean_name
-from .pool import Group, groups
+from .pool import Apart, Group, groups
 
 TICK_SECONDS = 0.5
 """How often each process looks at the whole pool (bots after a wait, searches of others)."""
@@ -86,15 +86,27 @@ class Wanted:
 
 
 Prepare = Callable[[SearchRow, list[SearchRow]], Awaitable[None]]
+Kept = Callable[[list[str]], Awaitable[Apart]]
+"""The pairs among these account ids never seated together (one blocked the other)."""
+Allowed = Callable[[str], Awaitable[bool]]
+"""Whether this account may look for people (not suspended)."""
 """What the accounts do before a paired table is created (mark it rated); may run twice."""
 
 
 class Pairing:
     """The pool, for the lobby's tables."""
 
-    def __init__(self, lobby: Lobby, prepare: Prepare | None = None) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        prepare: Prepare | None = None,
+        kept_apart: Kept | None = None,
+        may_search: Allowed | None = None,
+    ) -> None:
         self.lobby = lobby
         self.prepare = prepare
+        self.kept_apart = kept_apart
+        self.may_search = may_search
         self._matching = asyncio.Lock()
         self._again = False
         self._counted: tuple[float, dict[str, int]] | None = None  # when, and by game
@@ -108,6 +120,9 @@ class Pairing:
         """Put a search in the pool (the searcher's earlier waiting search, from this browser
         or account, leaves it) and pair at once; the search's id and row."""
         self._check(wanted)
+        allowed = self.may_search
+        if wanted.account is not None and allowed and not await allowed(wanted.account):
+            raise Rejected(ErrorCode.SUSPENDED, "this account is suspended")
         storage = self.lobby.storage
         waiting = await storage.waiting_searches()
         if len(waiting) >= MAX_POOL:
@@ -262,7 +277,11 @@ class Pairing:
                 fresh.append(row)
         made = []
         seated: set[str] = set()
-        for group in groups(fresh, now, _counts):
+        accounts = sorted({r.account for r in fresh if r.account is not None})
+        apart: Apart = frozenset()
+        if self.kept_apart is not None and len(accounts) > 1:
+            apart = await self.kept_apart(accounts)
+        for group in groups(fresh, now, _counts, apart):
             table_id = secrets.token_urlsafe(6)
             members = [Placed(m.id, m.version, i) for i, m in enumerate(group.members)]
             if not await self.lobby.storage.seat_searches(

@@ -9,7 +9,8 @@ and people are better), and bots of the leader's level take the empty seats
 (docs/protocol.md#pairing).
 
 Two searches may sit together when they want the same count (or one wants any), come from two
-browsers (``device``) and two accounts, neither blocked the other (``may_pair``), and, rated,
+browsers (``device``) and two accounts, neither blocked the other (their pair is not in
+``apart``), and, rated,
 their ratings are within the window of each: ``window`` widens as a search waits
 (docs/accounts.md#pairing)."""
 
@@ -40,14 +41,11 @@ def window(waited: float) -> float:
     return width
 
 
-def may_pair(a: SearchRow, b: SearchRow) -> bool:
-    """The hook for the people's own choices (blocking): False keeps two searches apart.
-    Nobody blocks anybody yet."""
-    del a, b
-    return True
+Apart = frozenset[frozenset[str]]
+"""Pairs of account ids never seated together (one blocked the other)."""
 
 
-def compatible(a: SearchRow, b: SearchRow, now: float) -> bool:
+def compatible(a: SearchRow, b: SearchRow, now: float, apart: Apart = frozenset()) -> bool:
     """Whether two searches may sit at one table (the count of players aside)."""
     if a.game != b.game or a.pace != b.pace or a.rated != b.rated:
         return False
@@ -59,7 +57,7 @@ def compatible(a: SearchRow, b: SearchRow, now: float) -> bool:
         gap = abs((a.rating or 0.0) - (b.rating or 0.0))
         if gap > window(now - a.created_at) or gap > window(now - b.created_at):
             return False
-    return may_pair(a, b) and may_pair(b, a)
+    return a.account is None or b.account is None or frozenset((a.account, b.account)) not in apart
 
 
 def wait_over(search: SearchRow, now: float) -> bool:
@@ -77,24 +75,29 @@ class Group:
     level: str | None
 
 
-def _gather(leader: SearchRow, others: list[SearchRow], size: int, now: float) -> list[SearchRow]:
+def _gather(
+    leader: SearchRow, others: list[SearchRow], size: int, now: float, apart: Apart
+) -> list[SearchRow]:
     chosen = [leader]
     for other in others:
         if len(chosen) == size:
             break
         if other.players not in {0, size}:
             continue
-        if all(compatible(other, c, now) for c in chosen):
+        if all(compatible(other, c, now, apart) for c in chosen):
             chosen.append(other)
     return chosen
 
 
 def groups(
-    searches: Iterable[SearchRow], now: float, counts: Callable[[str], tuple[int, int]]
+    searches: Iterable[SearchRow],
+    now: float,
+    counts: Callable[[str], tuple[int, int]],
+    apart: Apart = frozenset(),
 ) -> list[Group]:
     """The tables to seat now from the waiting ``searches``; ``counts`` gives a game's
-    fewest and most players. Each search is in one group at most, and a group's members are
-    in the order they came (their seats)."""
+    fewest and most players; ``apart`` the pairs of accounts kept apart. Each search is in
+    one group at most, and a group's members are in the order they came (their seats)."""
     order = sorted(searches, key=lambda s: (s.created_at, s.id))
     taken: set[str] = set()
     found: list[Group] = []
@@ -107,7 +110,7 @@ def groups(
         chosen: list[SearchRow] = []
         size, level = 0, None
         for size in sizes:
-            chosen = _gather(leader, others, size, now)
+            chosen = _gather(leader, others, size, now, apart)
             if len(chosen) == size:
                 break
         else:
@@ -115,11 +118,11 @@ def groups(
                 continue
             size, level = leader.players or fewest, leader.bot_level
             agreed = [s for s in others if s.bots_after is not None]
-            chosen = _gather(leader, agreed, size, now)
+            chosen = _gather(leader, agreed, size, now, apart)
         members = tuple(sorted(chosen, key=lambda s: (s.created_at, s.id)))
         found.append(Group(members, size, level))
         taken |= {s.id for s in members}
     return found
 
 
-__all__ = ["WINDOW_STEPS", "Group", "compatible", "groups", "may_pair", "wait_over", "window"]
+__all__ = ["WINDOW_STEPS", "Apart", "Group", "compatible", "groups", "wait_over", "window"]

@@ -164,6 +164,14 @@ class NotifyStore:
                 pushes.append(_push(row))
         return pushes, mail if mail is not None and mail.confirmed else None
 
+    def account_pushes(self, account_id: str) -> list[PushTarget]:
+        """The devices subscribed to the account's news."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(push_subscriptions).where(push_subscriptions.c.account_id == account_id)
+            ).all()
+        return [_push(row) for row in rows]
+
     # ---------------------------------------------------------------------------- mail
     def set_mail(self, account_id: str, address: str, lang: str, zone: str, now: float) -> None:
         """The account's address, unconfirmed until its link is opened."""

@@ -42,6 +42,8 @@ WORDS: dict[str, dict[str, str]] = {
         "{name}. Open this link within 30 minutes to choose one; it works once, and signs "
         "out every device signed in to the account:\n\n{link}\n\n"
         "If you did not ask for this, ignore this message: your password stays as it is.",
+        "invite_title": "{who} invites you to a table",
+        "invite_body": "{who} invites you to play. Open the table: {link}",
     },
     "pt": {
         "title": "Sua vez: {game}",
@@ -68,6 +70,8 @@ WORDS: dict[str, dict[str, str]] = {
         "Abra este link em até 30 minutos para escolher uma; ele funciona uma vez e desconecta "
         "todos os aparelhos conectados à conta:\n\n{link}\n\n"
         "Se você não pediu isto, ignore esta mensagem: sua senha continua a mesma.",
+        "invite_title": "{who} convida você para uma mesa",
+        "invite_body": "{who} convida você para jogar. Abra a mesa: {link}",
     },
     "de": {
         "title": "Du bist dran: {game}",
@@ -94,6 +98,8 @@ WORDS: dict[str, dict[str, str]] = {
         "setzen. Öffne diesen Link innerhalb von 30 Minuten, um eines zu wählen; er gilt einmal "
         "und meldet alle Geräte ab, die bei dem Konto angemeldet sind:\n\n{link}\n\n"
         "Wenn du das nicht warst, beachte diese Nachricht nicht: dein Passwort bleibt, wie es ist.",
+        "invite_title": "{who} lädt dich an einen Tisch ein",
+        "invite_body": "{who} lädt dich zum Spielen ein. Öffne den Tisch: {link}",
     },
 }
 

@@ -60,6 +60,8 @@ ROUTES = (
     "/players/{name}",
     "/leaderboard",
     "/leaderboard/{game_id}",
+    "/friends",
+    "/admin",
 )
 
 DOCS_PAGE = """<!doctype html>

@@ -1,13 +1,14 @@
 // The shell: language, sound toggle, global keys, and the router that mounts one page at a time.
 // Routes (served by the server as this same page): /, /games/{id}, /table/{id}, /verify,
 // /replay and /replay/{id}, /account, /reset (a mailed reset link), /players/{name},
-// /leaderboard and /leaderboard/{game}.
+// /leaderboard and /leaderboard/{game}, /friends, and /admin (the operator's desk).
 
 import { initI18n, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { initSound, isMuted, onMuteChange, toggleMute } from "./sound.js";
 import { h, replace } from "./dom.js";
 import { ROUTE_EVENT } from "./nav.js";
 import { initApp } from "./pwa.js";
+import { initFeed } from "./social.js";
 
 const ROUTES = [
   [/^\/$/, () => import("./pages/home.js")],
@@ -19,6 +20,8 @@ const ROUTES = [
   [/^\/reset\/?$/, () => import("./pages/reset.js")],
   [/^\/players\/([^/]+)\/?$/, () => import("./pages/player.js")],
   [/^\/leaderboard(?:\/([^/]+))?\/?$/, () => import("./pages/leaderboard.js")],
+  [/^\/friends\/?$/, () => import("./pages/friends.js")],
+  [/^\/admin\/?$/, () => import("./pages/admin.js")],
 ];
 
 let page = null;
@@ -97,6 +100,7 @@ async function boot() {
   showMute();
   await route();
   initApp();
+  initFeed();
 }
 
 boot().catch((error) => {

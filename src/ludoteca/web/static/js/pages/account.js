@@ -1,5 +1,6 @@
 // Your account (/account): sign up or in (password or passkey); once signed in, your tables
-// (open, playing, finished), a further passkey, signing out here or everywhere, the export of
+// (open, playing, finished), the people you blocked, a further passkey, signing out here or
+// everywhere, the export of
 // everything the server holds about you, deleting the account, and what is kept (privacy).
 
 import { api } from "../api.js";
@@ -9,6 +10,7 @@ import { errorText } from "../announce.js";
 import { gameName, loadGames } from "../games.js";
 import { notifySection } from "../notify-ui.js";
 import { offered } from "../notify.js";
+import { blockSection } from "../blocks-ui.js";
 import { deleteAccount, makePasskey, me, passkeySignIn, passkeysAvailable, signIn, signOut, signUp } from "../account.js";
 
 const GROUPS = [
@@ -27,6 +29,7 @@ export function mount(root, _match, params) {
   async function load() {
     state.who = await me(true);
     state.tables = state.who ? await api.myTables().catch(() => []) : null;
+    state.blocked = state.who ? await api.friends().then((f) => f.blocked, () => []) : [];
     render();
   }
 
@@ -204,9 +207,10 @@ export function mount(root, _match, params) {
   function signedIn() {
     const who = state.who;
     return [
-      h("p", { class: "lead signed-in" }, t("account.signed_in_as", { name: who.name }), " ", h("a", { href: `/players/${encodeURIComponent(who.name)}`, "data-link": "" }, t("account.profile"))),
+      h("p", { class: "lead signed-in" }, t("account.signed_in_as", { name: who.name }), " ", h("a", { href: `/players/${encodeURIComponent(who.name)}`, "data-link": "" }, t("account.profile")), " ", h("a", { class: "friends-link", href: "/friends", "data-link": "" }, t("account.friends"))),
       myTables(),
       notifySection(),
+      blockSection(state.blocked || [], state.busy, (work) => attempt(work), "account"),
       h(
         "section",
         { class: "account-actions" },
