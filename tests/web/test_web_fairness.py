@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import re
 import sqlite3
@@ -238,7 +239,8 @@ def test_a_starting_table_waits_for_seeds_and_counts_down(
         "Das Austeilen wartet auf die Festlegung von Ana."
     )
     left = int(re.findall(r"\d+", page.locator("[data-deal-countdown]").inner_text())[0])
-    assert 1 <= left <= 10
+    timeout = float(web_server.env["LUDOTECA_CONTRIBUTION_SECONDS"])  # stretched when busy
+    assert 1 <= left <= math.ceil(timeout)
     chip = page.locator(".status-chip").inner_text()
     assert chip == "startet: wartet auf die Startwerte der Plätze"
     no_serious_violation(page)
