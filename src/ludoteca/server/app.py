@@ -27,6 +27,7 @@ from .analysis.queue import Analyst
 from .api import (
     accounts,
     analysis,
+    chat,
     games,
     invite,
     notify,
@@ -40,6 +41,8 @@ from .api import (
 )
 from .api.deps import AppState
 from .background import Background
+from .chat import Chat, MemoryChatStore, SqlChatStore, WithChat
+from .cluster.base import Cluster
 from .cluster.checks import Watch, storage_label
 from .cluster.redis_leases import open_cluster
 from .config import Settings
@@ -116,12 +119,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             notifier=notifier,
             deadlines=Deadlines(lobby.residency),
             publog=public_log,
+            chat=open_chat(storage, cluster, limits, watch.now),
         )
         app.state.ludoteca = state
         residency = lobby.residency
         tasks = Background()
         tasks.start("sweeper", residency.run_sweeper())
-        tasks.start("cluster", cluster.run(residency))
+        tasks.start("cluster", cluster.run(WithChat(residency, state.chat)))
         tasks.start("clock_watch", watch.run(storage))
         tasks.start("ratings", people.run(settings.rating_poll_seconds))
         tasks.start("analysis", analyst.run())
@@ -147,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await notifier.close()
             await public_log.settle()
             await asyncio.to_thread(public_log.close)
+            await asyncio.to_thread(state.chat.store.close)
             await asyncio.to_thread(people.close)
             await storage.close()
             await state.limits.close()
@@ -183,6 +188,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         accounts,
         analysis,
         notify,
+        chat,
     ):
         app.include_router(module.router)
     app.include_router(replay.router)
@@ -206,6 +212,18 @@ def open_accounts(storage: Storage, limits: RateLimits, settings: Settings) -> A
         idle_seconds=settings.session_idle_seconds,
         max_seconds=settings.session_max_seconds,
     )
+
+
+def open_chat(
+    storage: Storage, cluster: Cluster, limits: RateLimits, now: Callable[[], float]
+) -> Chat:
+    """The tables' chat in the tables' database, or in memory beside the in-memory store."""
+    store = SqlChatStore(storage.engine) if isinstance(storage, SqlStorage) else MemoryChatStore()
+
+    async def limit(key: str) -> float | None:
+        return await limits.hit("chat", key)
+
+    return Chat(store, cluster, limit, now)
 
 
 def held_rows(residency: Residency) -> list[TableRow]:

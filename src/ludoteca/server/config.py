@@ -197,6 +197,7 @@ class Settings:
     limit_notify: str = "60/hour"  # subscriptions and unsubscriptions per address
     limit_notify_mail: str = "5/hour"  # confirmation mails per account and per address
     limit_seats: str = "300/minute"  # "my tables" questions per address (each reads up to 50)
+    limit_chat: str = "20/minute"  # chat messages per person (account, seat, or address)
     notify_queue: int = 10_000  # notifications waiting to be sent (beyond: dropped, logged)
 
     def problems(self) -> list[str]:
@@ -255,6 +256,7 @@ class Settings:
             ("LUDOTECA_LIMIT_NOTIFY", self.limit_notify),
             ("LUDOTECA_LIMIT_NOTIFY_MAIL", self.limit_notify_mail),
             ("LUDOTECA_LIMIT_SEATS", self.limit_seats),
+            ("LUDOTECA_LIMIT_CHAT", self.limit_chat),
         ):
             if not re.fullmatch(r"\s*\d+\s*/\s*(second|minute|hour|day)\s*", limit):
                 found.append(
@@ -344,6 +346,7 @@ class Settings:
             limit_notify_mail=env("LUDOTECA_LIMIT_NOTIFY_MAIL") or base.limit_notify_mail,
             notify_queue=_int("LUDOTECA_NOTIFY_QUEUE", base.notify_queue),
             limit_seats=env("LUDOTECA_LIMIT_SEATS") or base.limit_seats,
+            limit_chat=env("LUDOTECA_LIMIT_CHAT") or base.limit_chat,
             min_turn_based_seconds=_int(
                 "LUDOTECA_MIN_TURN_BASED_SECONDS", base.min_turn_based_seconds
             ),

@@ -71,6 +71,9 @@ class ErrorCode(StrEnum):
     NAME_TAKEN = "name_taken"
     BAD_ORIGIN = "bad_origin"
     NO_PLAYER = "no_player"
+    # chat (websocket)
+    BAD_CHAT = "bad_chat"
+    CHAT_PHRASES_ONLY = "chat_phrases_only"
     # play (websocket)
     MATCH_OVER = "match_over"
     NOT_YOUR_TURN = "not_your_turn"
@@ -122,6 +125,8 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.NAME_TAKEN: 409,
     ErrorCode.BAD_ORIGIN: 403,
     ErrorCode.NO_PLAYER: 404,
+    ErrorCode.BAD_CHAT: 422,
+    ErrorCode.CHAT_PHRASES_ONLY: 403,
     ErrorCode.SERVER_BUSY: 503,
     ErrorCode.TABLE_BROKEN: 503,
 }
@@ -221,8 +226,17 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | Act | Commit | Reveal | Back | Resign | Sync | Ping
+class Say(_Message):
+    """A chat message: a quick phrase's id or free text (the chat checks both)."""
+
+    type: Literal["chat"]
+    phrase: object = None
+    text: object = None
+    ref: Annotated[str, Field(max_length=64)] | StrictInt | None = None  # echoed in the ack
+
+
+ClientMessage = Hello | Act | Commit | Reveal | Back | Resign | Sync | Ping | Say
 CLIENT_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]
 )
-MESSAGE_TYPES = ("hello", "act", "commit", "reveal", "back", "resign", "sync", "ping")
+MESSAGE_TYPES = ("hello", "act", "commit", "reveal", "back", "resign", "sync", "ping", "chat")

@@ -13,6 +13,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, WebSocket
 from fastapi.responses import JSONResponse
 
+from ludoteca.server.accounts.service import COOKIE
 from ludoteca.server.messages import CloseCode, ErrorCode
 from ludoteca.server.realtime.connection import Connection, LobbyFeed
 
@@ -64,7 +65,11 @@ async def admitted(websocket: WebSocket, state: AppState, client: str) -> AsyncI
 async def play(websocket: WebSocket, table_id: str, state: State, client: Client) -> None:
     async with admitted(websocket, state, client) as ok:
         if ok:
-            connection = Connection(websocket, state.lobby, state.settings)
+            session = await state.accounts.session(websocket.cookies.get(COOKIE))
+            account = (session.account.id, session.account.name) if session else None
+            connection = Connection(
+                websocket, state.lobby, state.settings, state.chat, account, client
+            )
             await connection.serve(table_id)
             if connection.reader.flooded:
                 state.caps.cool(client, state.settings.flood_cooldown)

@@ -35,6 +35,7 @@ ACTIONS = (
     "notify",
     "notify_mail",
     "seats",
+    "chat",
 )
 
 
@@ -56,6 +57,7 @@ class RateLimits:
             "notify": parse(settings.limit_notify),  # per address
             "notify_mail": parse(settings.limit_notify_mail),  # per account and per address
             "seats": parse(settings.limit_seats),
+            "chat": parse(settings.limit_chat),  # per person
         }
         self.prefix = settings.redis_prefix
         self.storage: Storage

@@ -292,3 +292,32 @@ publog_heads = Table(
     Column("key_id", String(16), nullable=False),
     Column("signed_at", Float, nullable=False),
 )
+
+# ---------------------------------------------------------------- table chat (revision 0013)
+# What people say at a table (docs/protocol.md#chat): each message once, numbered in the order
+# stored (``id``, over every table); ``room`` is "seats" (the people seated) or "spectators";
+# ``phrase`` is a quick phrase's id, or ``text`` free text (plain, at most 200 characters);
+# ``hidden`` by an operator: kept, shown to nobody. ``chat_settings`` holds the host's choice
+# of free text at a table (no row: quick phrases only).
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), nullable=False),
+    Column("room", String(12), nullable=False),
+    Column("seat", Integer),
+    Column("account_id", String(32)),
+    Column("name", String(64), nullable=False),
+    Column("phrase", String(32)),
+    Column("text", Text),
+    Column("at", Float, nullable=False),
+    Column("hidden", Boolean, nullable=False, default=False, server_default="0"),
+    Index("ix_chat_messages_table_id_id", "table_id", "id"),
+)
+
+chat_settings = Table(
+    "chat_settings",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("text", Boolean, nullable=False, default=False),
+)
