@@ -62,7 +62,9 @@ class Person:
         self.got.append(message)
 
     def said(self) -> list[str | None]:
-        return [m["message"]["phrase"] or m["message"]["text"] for m in self.got if m["type"] == "chat"]
+        return [
+            m["message"]["phrase"] or m["message"]["text"] for m in self.got if m["type"] == "chat"
+        ]
 
 
 class Rate:
@@ -75,9 +77,7 @@ class Rate:
         return None if self.keys.count(key) <= self.allowed else 30.0
 
 
-def make(
-    store: Any = None, allowed: int = 100, hook: Any = None
-) -> tuple[Chat, Wire, Rate, Clock]:
+def make(store: Any = None, allowed: int = 100, hook: Any = None) -> tuple[Chat, Wire, Rate, Clock]:
     wire, rate, clock = Wire(), Rate(allowed), Clock()
     kwargs = {"hook": hook} if hook else {}
     chat = Chat(store or MemoryChatStore(), wire, rate, clock, **kwargs)  # type: ignore[arg-type]
@@ -250,7 +250,9 @@ def test_a_hidden_message_stays_stored_leaves_the_screens_and_the_history() -> N
         ids = []
         for i, phrase in enumerate(["gl", "gg", "oops", "wp", "thanks"]):
             table = "T2" if i == 2 else "T1"
-            row = await chat.say(table, seat=0, name="A", account=None, rate_key=str(i), phrase=phrase)
+            row = await chat.say(
+                table, seat=0, name="A", account=None, rate_key=str(i), phrase=phrase
+            )
             ids.append(row.id)
         hidden = await hide_message(chat, ids[1])
         assert hidden is not None and hidden.hidden and hidden.phrase == "gg"
@@ -259,7 +261,11 @@ def test_a_hidden_message_stays_stored_leaves_the_screens_and_the_history() -> N
         history = (await chat.history_for("T1", 0, False))["messages"]
         assert [m["phrase"] for m in history] == ["gl", "wp", "thanks"]
         around = await messages_around(chat, ids[1], before=1, after=1)
-        assert [(r.phrase, r.hidden) for r in around] == [("gl", False), ("gg", True), ("wp", False)]
+        assert [(r.phrase, r.hidden) for r in around] == [
+            ("gl", False),
+            ("gg", True),
+            ("wp", False),
+        ]
         assert await hide_message(chat, 999) is None
         assert await messages_around(chat, 999) == []
 
@@ -270,7 +276,9 @@ def test_a_hidden_message_stays_stored_leaves_the_screens_and_the_history() -> N
 def test_the_chat_store_keeps_the_same_contract_in_every_store(store_url: str) -> None:
     async def go() -> None:
         storage = open_storage(store_url)
-        store = SqlChatStore(storage.engine) if isinstance(storage, SqlStorage) else MemoryChatStore()
+        store = (
+            SqlChatStore(storage.engine) if isinstance(storage, SqlStorage) else MemoryChatStore()
+        )
         try:
             assert await store.text_allowed("T1") is False
             await store.set_text("T1", True)
@@ -281,14 +289,20 @@ def test_the_chat_store_keeps_the_same_contract_in_every_store(store_url: str) -
                 room = "spectators" if i == 3 else "seats"
                 seat = None if i == 3 else i % 2
                 table = "T2" if i == 4 else "T1"
-                row = ChatRow(0, table, room, seat, "acc" if i else None, f"N{i}", None, f"m{i}", 5.0 + i)
+                row = ChatRow(
+                    0, table, room, seat, "acc" if i else None, f"N{i}", None, f"m{i}", 5.0 + i
+                )
                 rows.append(await store.add(row))
             assert [r.id for r in rows] == sorted({r.id for r in rows}), "ids rise, each once"
             assert rows[0].account_id is None and rows[1].account_id == "acc"
             recent = await store.recent("T1", ["seats"], 2)
             assert [r.text for r in recent] == ["m2", "m5"]
             assert [r.text for r in await store.recent("T1", ["spectators", "seats"], 9)] == [
-                "m0", "m1", "m2", "m3", "m5",
+                "m0",
+                "m1",
+                "m2",
+                "m3",
+                "m5",
             ]
             assert await store.hide(rows[2].id, True) and not await store.hide(10_000, True)
             assert [r.text for r in await store.recent("T1", ["seats"], 9)] == ["m0", "m1", "m5"]

@@ -126,9 +126,11 @@ class Chat:
         rate_key: str,
         phrase: object = None,
         text: object = None,
+        stored: Callable[[ChatRow], None] | None = None,
     ) -> ChatRow:
-        """Check, count, store, show here and announce a message; the stored row (its ``id``
-        acknowledges it). Refused with a clear error, and nothing stored, otherwise."""
+        """Check, count, store, acknowledge (``stored`` is told the stored row, before anyone
+        is shown it), show here and announce a message; the stored row. Refused with a clear
+        error, and nothing stored, otherwise."""
         allowed = await self.text_allowed(table_id) if text is not None else False
         phrase, text = check(phrase, text, signed_in=account is not None, text_allowed=allowed)
         wait = await self.limit(rate_key)
@@ -144,6 +146,8 @@ class Chat:
             raise Rejected(
                 ErrorCode.SERVER_BUSY, "the message could not be stored: send it again"
             ) from None
+        if stored is not None:
+            stored(row)
         self._show(row)
         await self._announce(table_id, {"message": row.public(), "account": account})
         return row

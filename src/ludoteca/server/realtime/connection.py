@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ludoteca.server.chat import Chat
+from ludoteca.server.chat import Chat, ChatRow
 from ludoteca.server.config import Settings
 from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.logs import log
@@ -239,8 +239,11 @@ class Connection:
         if account is not None:
             key = f"account:{account[0]}"
             name = name or account[1]
+        def acknowledge(row: ChatRow) -> None:
+            self.outbox.reply({"type": "chat_ack", "ref": message.ref, "id": row.id})
+
         try:
-            row = await self.chat.say(
+            await self.chat.say(
                 table.id,
                 seat=seat,
                 name=name,
@@ -248,11 +251,10 @@ class Connection:
                 rate_key=key,
                 phrase=message.phrase,
                 text=message.text,
+                stored=acknowledge,
             )
         except Rejected as exc:
             self.error(exc.code, exc.message)
-            return
-        self.outbox.reply({"type": "chat_ack", "ref": message.ref, "id": row.id})
 
     async def on_act(self, message: Act) -> None:
         table = self.table
