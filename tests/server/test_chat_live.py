@@ -139,9 +139,7 @@ def test_a_phrases_only_table_refuses_free_text_even_signed_in(server: ThreadSer
     ana_http.close()
 
     async def go() -> None:
-        ana = await connect(
-            server, created["table"]["id"], created["token"], cookie
-        )
+        ana = await connect(server, created["table"]["id"], created["token"], cookie)
         assert (await ana.until(lambda m: m["type"] == "chat_history"))["text"] is False
         refused = await chat_with(ana, 1, text="hi")
         assert refused["type"] == "error" and refused["code"] == "chat_phrases_only"

@@ -22,6 +22,8 @@ import { markTurn } from "../table/turn-mark.js";
 import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
 import { createRematch } from "../table/rematch.js";
+import { createChat } from "../table/chat.js";
+import { me } from "../account.js";
 import { keepReceipt } from "../receipts.js";
 import { navigate } from "../nav.js";
 
@@ -60,7 +62,14 @@ export function mount(root, [tableId]) {
   const keysEl = h("div");
   const notifyEl = h("div", { class: "panel notify-panel" });
   notifyEl.hidden = true;
-  const sideEl = h("aside", { class: "table-side", "aria-label": t("table.side") }, seatsEl, notifyEl, logEl, keysEl);
+  // the chat (table/chat.js): the person's rooms, the quick phrases, free text where allowed
+  let signedIn = false;
+  const chat = createChat({ send: (m) => socket.send(m), seat: () => shell.seat, signedIn: () => signedIn, redraw: () => {} });
+  me().then((found) => {
+    signedIn = Boolean(found);
+    chat.draw();
+  });
+  const sideEl = h("aside", { class: "table-side", "aria-label": t("table.side") }, seatsEl, notifyEl, chat.element, logEl, keysEl);
   const layoutEl = h("div", { class: "table-layout" }, h("div", { class: "table-main" }, waitingEl, endEl, boardEl, dockEl), sideEl);
   replace(root, h("section", { class: "table-page" }, headEl, bannerEl, layoutEl));
   document.body.classList.add("at-table");
@@ -232,6 +241,7 @@ export function mount(root, [tableId]) {
     // before the start the waiting room shows the seats, and there is no log yet
     layoutEl.classList.toggle("no-side", !msg.view);
     sideEl.setAttribute("aria-label", t("table.side"));
+    chat.draw();
     rerender(seatsEl, () => (msg.view ? [seatsPanel(msg, shell.seat, shell.board), resignPanel(msg, shell.seat, (m) => socket.send(m))] : null));
     drawNotify(msg);
     rerender(logEl, () => (shell.board && msg.view ? logPanel(shell.log, shell.board, msg.view, ctx.seatName) : null));
@@ -244,7 +254,7 @@ export function mount(root, [tableId]) {
             h(
               "dl",
               { class: "keys" },
-              [...shell.board.keys(), ["M", t("keys.mute")]].map(([keys, what]) => [h("dt", {}, h("kbd", {}, keys)), h("dd", {}, what)]),
+              [...shell.board.keys(), ["C", t("keys.chat")], ["M", t("keys.mute")]].map(([keys, what]) => [h("dt", {}, h("kbd", {}, keys)), h("dd", {}, what)]),
             ),
           )
         : null,
@@ -409,6 +419,7 @@ export function mount(root, [tableId]) {
   }
 
   function onMessage(message) {
+    if (chat.onMessage(message)) return;
     if (message.type === "welcome") {
       shell.seat = message.seat;
       debug.seat = message.seat;
@@ -436,6 +447,8 @@ export function mount(root, [tableId]) {
 
   // drop the connection as a network failure would (the tests check the reconnection)
   debug.drop = () => socket.ws && socket.ws.close();
+  // send a message as a client other than this page would (the tests check the server's refusals)
+  debug.send = (message) => socket.send(message);
 
   // -------------------------------------------------------------------- waiting actions
   async function join(seat, button, name) {
@@ -534,6 +547,7 @@ export function mount(root, [tableId]) {
     refresh: draw,
     onKey(event) {
       if (!shell.board || !shell.msg || !shell.msg.view) return false;
+      if (chat.onKey(event)) return true;
       if (shell.msg.view.over && rematch.onKey(event)) return true;
       return shell.board.onKey(event);
     },
