@@ -120,11 +120,11 @@ def test_text_is_shown_as_text_and_spectators_do_not_coach(pages: Pages) -> None
     dealt(carla)
     assert carla.evaluate("() => window.__ludoteca.seat") is None
     assert said(carla) == [], "spectators do not read the seats' room"
-    assert "Sign in" in carla.inner_text(".chat-note")
     board = carla.locator(".board-root").bounding_box()
     chat = carla.locator(".chat-panel").bounding_box()
     assert board and chat and chat["y"] >= board["y"] + board["height"], "below the board"
     carla.click(".chat-panel summary")
+    assert "Sign in" in carla.inner_text(".chat-note"), "a guest is told why there is no text box"
     carla.click(".chat-phrase[data-phrase=your_turn]")
     carla.wait_for_function(
         "() => [...document.querySelectorAll('.chat-words')].some(e => e.textContent === 'Your turn!')"
