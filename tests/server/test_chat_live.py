@@ -9,12 +9,11 @@ import asyncio
 from typing import Any
 
 import httpx
-import pytest
 import websockets
 
 from kit.client import Client
 from kit.env import seconds
-from kit.servers import ThreadServer, api
+from kit.servers import ThreadServer, api, server_settings
 
 XSS = "<img src=x onerror=alert(1)>"
 
@@ -28,9 +27,15 @@ def signed_in(srv: ThreadServer, name: str) -> httpx.Client:
 
 
 async def connect(
-    srv: ThreadServer, table: str, token: str | None, cookie: str | None = None
+    srv: ThreadServer,
+    table: str,
+    token: str | None,
+    cookie: str | None = None,
+    origin: str | None = None,
 ) -> Client:
-    headers = {"Cookie": f"ludoteca_session={cookie}"} if cookie else None
+    headers = {"Cookie": f"ludoteca_session={cookie}"} if cookie else {}
+    if origin:
+        headers["Origin"] = origin
     ws = await websockets.connect(f"{srv.ws_base}/ws/tables/{table}", additional_headers=headers)
     client = Client(ws)
     await client.send({"type": "hello", **({"token": token} if token else {})})
@@ -113,6 +118,13 @@ def test_two_rooms_free_text_where_allowed_history_and_the_replay(server: Thread
         assert [m["phrase"] for m in history["messages"]] == ["wp"]
         for client in (ana, eva, again, watcher):
             await client.close()
+        # the site's own page signs the chat in; another site's page, with the same cookie, not
+        for origin, answer in ((server.base, "chat_ack"), ("https://evil.example", "error")):
+            page = await connect(server, table, ana_token, cookie, origin)
+            await page.until(lambda m: m["type"] == "chat_history")
+            said = await chat_with(page, 9, text="hi")
+            assert said["type"] == answer and said.get("code") in (None, "not_signed_in")
+            await page.close()
 
     asyncio.run(go())
     http = api(server.base)
@@ -120,7 +132,7 @@ def test_two_rooms_free_text_where_allowed_history_and_the_replay(server: Thread
         f"/api/tables/{table}/chat", headers={"Authorization": f"Bearer {bruno_token}"}
     )
     assert replay.status_code == 200
-    assert [m["phrase"] or m["text"] for m in replay.json()["messages"]] == ["gg", XSS]
+    assert [m["phrase"] or m["text"] for m in replay.json()["messages"]] == ["gg", XSS, "hi"]
     for headers in ({}, {"Authorization": "Bearer nope"}):
         refused = http.get(f"/api/tables/{table}/chat", headers=headers)
         assert refused.status_code == 403 and refused.json()["error"] == "bad_token"
@@ -150,10 +162,8 @@ def test_a_phrases_only_table_refuses_free_text_even_signed_in(server: ThreadSer
     asyncio.run(go())
 
 
-@pytest.mark.parametrize("limit", ["3/minute"])
-def test_the_rate_is_per_person_and_refusals_store_nothing(tmp_path: Any, limit: str) -> None:
-    from kit.servers import server_settings
-
+def test_the_rate_is_per_person_and_refusals_store_nothing(tmp_path: Any) -> None:
+    limit = "3/minute"
     srv = ThreadServer(
         server_settings(f"sqlite:///{tmp_path / 't.sqlite3'}", limit_chat=limit)
     ).start()

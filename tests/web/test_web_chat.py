@@ -34,6 +34,14 @@ def open_chat(page: Any) -> None:
     )
 
 
+def shows(page: Any, words: str) -> None:
+    """Wait until the page's chat shows a message of exactly these words."""
+    page.wait_for_function(
+        "(w) => [...document.querySelectorAll('.chat-words')].some(e => e.textContent === w)",
+        arg=words,
+    )
+
+
 def said(page: Any) -> list[str]:
     words: list[str] = page.eval_on_selector_all(
         ".chat-line .chat-words", "els => els.map(e => e.textContent)"
@@ -61,20 +69,14 @@ def test_a_quick_phrase_in_each_reader_s_language_and_free_text_refused(pages: P
 
     open_chat(ana)
     ana.keyboard.press("Enter")  # Good game, from the keyboard
-    ana.wait_for_function(
-        "() => [...document.querySelectorAll('.chat-words')].some(e => e.textContent === 'Gutes Spiel')"
-    )
-    bruno.wait_for_function(
-        "() => [...document.querySelectorAll('.chat-words')].some(e => e.textContent === 'Good game')"
-    )
+    shows(ana, "Gutes Spiel")
+    shows(bruno, "Good game")
     bruno.wait_for_function(
         "() => document.getElementById('live').textContent === 'Ana: Good game'"
     )
     bruno.click(".chat-panel summary")
     bruno.click(".chat-phrase[data-phrase=wp]")
-    ana.wait_for_function(
-        "() => [...document.querySelectorAll('.chat-words')].some(e => e.textContent === 'Gut gespielt')"
-    )
+    shows(ana, "Gut gespielt")
     assert said(ana) == ["Gutes Spiel", "Gut gespielt"]
     assert said(bruno) == ["Good game", "Well played"]
     assert "nur Schnellsätze" in ana.inner_text(".chat-note"), "no text box at a table of phrases"
@@ -109,10 +111,7 @@ def test_text_is_shown_as_text_and_spectators_do_not_coach(pages: Pages) -> None
     ana.click(".chat-panel summary")
     ana.fill("#chat-text", XSS)
     ana.press("#chat-text", "Enter")
-    ana.wait_for_function(
-        "(t) => [...document.querySelectorAll('.chat-words')].some(e => e.textContent === t)",
-        arg=XSS,
-    )
+    shows(ana, XSS)
     assert ana.locator(".chat-panel img").count() == 0 and alerts == []
 
     # a spectator on a phone: writes to the spectators' room; the seated never read it
@@ -126,12 +125,8 @@ def test_text_is_shown_as_text_and_spectators_do_not_coach(pages: Pages) -> None
     carla.click(".chat-panel summary")
     assert "Sign in" in carla.inner_text(".chat-note"), "a guest is told why there is no text box"
     carla.click(".chat-phrase[data-phrase=your_turn]")
-    carla.wait_for_function(
-        "() => [...document.querySelectorAll('.chat-words')].some(e => e.textContent === 'Your turn!')"
-    )
+    shows(carla, "Your turn!")
     ana.click(".chat-phrase[data-phrase=thinking]")
-    ana.wait_for_function(
-        "() => [...document.querySelectorAll('.chat-words')].some(e => e.textContent === 'Thinking…')"
-    )
+    shows(ana, "Thinking…")
     assert said(ana) == [XSS, "Thinking…"], "no spectator's word reaches a seat during the match"
     assert said(carla) == ["Your turn!"]

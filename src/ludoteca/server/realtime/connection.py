@@ -239,6 +239,7 @@ class Connection:
         if account is not None:
             key = f"account:{account[0]}"
             name = name or account[1]
+
         def acknowledge(row: ChatRow) -> None:
             self.outbox.reply({"type": "chat_ack", "ref": message.ref, "id": row.id})
 
