@@ -4,8 +4,9 @@ other process.
 Starts two ``ludoteca serve`` processes on a scratch PostgreSQL database and one Redis, opens
 ``--tables`` tables of four seats (1,000 people at 250 tables by default), and connects each
 person to one of the two processes in turn (every table has people at both). For ``--seconds``
-every person sends quick phrases, each one after the acknowledgement of the last (and never
-more than the websocket's 10 a second); the per-person chat limit is lifted. It prints, per
+every person sends quick phrases, one every ``--interval`` seconds (each after the
+acknowledgement of the last; 0: as fast as acknowledgements come, never more than the
+websocket's 10 a second); the per-person chat limit is lifted. It prints, per
 process, the messages acknowledged (stored) and delivered per second, and the time a message
 said at one process takes to reach a person at the other: measured at a table of two people,
 one at each process, with the load running and again with nothing else happening.
@@ -20,6 +21,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import random
 import statistics
 import sys
 import tempfile
@@ -57,8 +59,9 @@ def open_tables(base: str, tables: int, seats: int) -> list[tuple[str, list[str]
 
 
 class Person:
-    def __init__(self, ws: Any, process: int) -> None:
+    def __init__(self, ws: Any, process: int, interval: float) -> None:
         self.ws = ws
+        self.interval = max(0.105, interval)
         self.process = process
         self.acked = 0
         self.heard = 0
@@ -80,6 +83,7 @@ class Person:
                 self.ack.set()  # refused (over the rate): go on
 
     async def talk(self, until: float) -> None:
+        await asyncio.sleep(random.uniform(0, self.interval))  # not everyone at once
         i = 0
         while time.monotonic() < until:
             self.ack.clear()
@@ -90,7 +94,7 @@ class Person:
                 await asyncio.wait_for(self.ack.wait(), 10)
             except TimeoutError:
                 self.unanswered += 1
-            await asyncio.sleep(max(0.0, 0.105 - (time.monotonic() - started)))
+            await asyncio.sleep(max(0.0, self.interval - (time.monotonic() - started)))
 
 
 async def connect(port: int, table: str, token: str | None) -> Any:
@@ -99,11 +103,14 @@ async def connect(port: int, table: str, token: str | None) -> Any:
     return ws
 
 
-async def crossing(ports: list[int], probe: tuple[str, list[str]], samples: int) -> list[float]:
-    """Seconds from sending a phrase at the first process to its arrival at the second."""
+async def crossing(
+    ports: list[int], probe: tuple[str, list[str]], samples: int
+) -> tuple[list[float], int]:
+    """Seconds from sending a phrase at the first process to its arrival at the second, and how
+    many did not arrive within 30 s."""
     table, (token_a, token_b) = probe[0], probe[1][:2]
     a, b = await connect(ports[0], table, token_a), await connect(ports[1], table, token_b)
-    times = []
+    times, late = [], 0
     try:
         for ws in (a, b):  # welcome, chat_history, state…: drained until the first send
             with contextlib.suppress(TimeoutError):
@@ -111,24 +118,31 @@ async def crossing(ports: list[int], probe: tuple[str, list[str]], samples: int)
                     await asyncio.wait_for(ws.recv(), 0.5)
         for i in range(samples):
             sent = time.perf_counter()
-            await a.send(json.dumps({"type": "chat", "phrase": "gl", "ref": i}))
-            while True:
-                message = json.loads(await asyncio.wait_for(b.recv(), 10))
-                if message["type"] == "chat" and message["message"]["seat"] == 0:
-                    times.append(time.perf_counter() - sent)
-                    break
+            await a.send(json.dumps({"type": "chat", "phrase": PHRASES[i % 8], "ref": i}))
+            try:
+                while True:
+                    message = json.loads(await asyncio.wait_for(b.recv(), 30))
+                    if message["type"] == "chat" and message["message"]["phrase"] == PHRASES[i % 8]:
+                        times.append(time.perf_counter() - sent)
+                        break
+            except TimeoutError:
+                late += 1
             await asyncio.sleep(0.15)
     finally:
         await a.close()
         await b.close()
-    return times
+    return times, late
 
 
-def show(label: str, times: list[float]) -> None:
+def show(label: str, measured: tuple[list[float], int]) -> None:
+    times, late = measured
+    if not times:
+        print(f"{label}: none arrived within 30 s ({late} sent)")
+        return
     ms = [t * 1000 for t in times]
     print(
         f"{label}: median {statistics.median(ms):.1f} ms, p95 {percentile(ms, 95):.1f} ms, "
-        f"max {max(ms):.1f} ms ({len(ms)} messages)"
+        f"max {max(ms):.1f} ms ({len(ms)} messages; {late} later than 30 s)"
     )
 
 
@@ -140,8 +154,12 @@ async def run(ports: list[int], args: argparse.Namespace) -> None:
     for n, (table, tokens) in enumerate(tables):
         for seat, token in enumerate(tokens):
             process = (n + seat) % 2
-            people.append(Person(await connect(ports[process], table, token), process))
-    print(f"{len(people)} people at {len(tables)} tables, half at each of two processes")
+            ws = await connect(ports[process], table, token)
+            people.append(Person(ws, process, args.interval))
+    print(
+        f"{len(people)} people at {len(tables)} tables, half at each of two processes, "
+        f"each sending a phrase every {args.interval:g} s (at least 0.105)"
+    )
     readers = [asyncio.create_task(p.read()) for p in people]
     await asyncio.sleep(1)
     idle = await crossing(ports, probe, args.samples)
@@ -178,6 +196,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--interval", type=float, default=2.0)
     parser.add_argument("--samples", type=int, default=40)
     parser.add_argument("--db", default="postgresql://postgres@127.0.0.1:5432/test")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")

@@ -14,6 +14,8 @@ import { loadBoard } from "../boards/index.js";
 import { logPanel } from "../table/log.js";
 import { analysisPanel } from "./analysis.js";
 import { seatName } from "../table/seats.js";
+import { chatRecord } from "../table/chat.js";
+import { seatAt } from "../store.js";
 
 function tableOf(data, id) {
   return {
@@ -36,7 +38,10 @@ export function mount(root, [tableId], query) {
   const dockEl = h("div", { class: "board-controls" });
   const logEl = h("div", { class: "replay-log" });
   const analysisEl = h("div", { class: "replay-analysis" });
-  replace(root, h("section", { class: "page replay-page" }, headEl, barEl, h("div", { class: "replay-layout" }, h("div", { class: "replay-main" }, boardEl, dockEl), logEl), analysisEl));
+  // the table's chat, for those who sat there (their seat's token opens it)
+  const chatEl = h("div", { class: "replay-chat" });
+  let chat = null;
+  replace(root, h("section", { class: "page replay-page" }, headEl, barEl, h("div", { class: "replay-layout" }, h("div", { class: "replay-main" }, boardEl, dockEl), h("div", { class: "replay-side" }, logEl, chatEl)), analysisEl));
 
   function msgAt(k) {
     const data = state.data;
@@ -159,7 +164,12 @@ export function mount(root, [tableId], query) {
     drawAnalysis();
   }
 
+  function drawChat() {
+    rerender(chatEl, () => (chat ? chatRecord(chat.messages, state.data ? state.data.seat : null) : null));
+  }
+
   function draw() {
+    drawChat();
     drawHead();
     drawBar();
     drawAnalysis();
@@ -225,6 +235,15 @@ export function mount(root, [tableId], query) {
     () => {},
   );
   if (tableId) load(state.seat).then(() => state.data && loadAnalysis());
+  const mine = tableId && seatAt(tableId);
+  if (mine && mine.token)
+    api.chat(tableId, mine.token).then(
+      (found) => {
+        chat = found;
+        drawChat();
+      },
+      () => {},
+    );
   else drawHead();
   debug.go = go;
 

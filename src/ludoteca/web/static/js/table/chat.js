@@ -19,19 +19,41 @@ const CHAT_ERRORS = new Set([...CHAT_ONLY, "not_signed_in", "rate_limited", "ser
 /**
  * @param {{send: (message: object) => boolean, seat: () => (number|null), signedIn: () => boolean, redraw: () => void}} options
  */
+/** The chat as it was, read only: for the replay of a finished match (those who sat there). */
+export function chatRecord(messages, seat) {
+  return h(
+    "section",
+    { class: "panel chat-panel chat-record", "aria-labelledby": "chat-record-title" },
+    h("h2", { id: "chat-record-title" }, t("chat.title")),
+    h(
+      "ol",
+      { class: "chat-list", tabindex: "0", "aria-label": t("chat.title") },
+      messages.length ? messages.map((message) => line(message, seat)) : h("li", { class: "chat-empty" }, t("chat.empty")),
+    ),
+  );
+}
+
+function words(message) {
+  if (message.phrase) return t(`chat.phrase.${message.phrase}`);
+  return message.text || "";
+}
+
+function who(message) {
+  return message.name || t("chat.spectator");
+}
+
+function line(message, seat) {
+  return h(
+    "li",
+    { class: ["chat-line", message.room === "spectators" && "from-spectators"], dataset: { id: String(message.id), phrase: message.phrase || null } },
+    h("span", { class: "chat-who" }, who(message), message.room === "spectators" && seat !== null ? ` (${t("chat.spectators")})` : "", ": "),
+    h("span", { class: "chat-words" }, words(message)),
+  );
+}
+
 export function createChat({ send, seat, signedIn, redraw }) {
   const chat = { messages: [], text: false, open: false, problem: null, draft: "", waiting: new Set(), ref: 0 };
   const root = h("div", { class: "chat-root" });
-
-  function words(message) {
-    if (message.phrase) return t(`chat.phrase.${message.phrase}`);
-    return message.text || "";
-  }
-
-  function who(message) {
-    if (message.name) return message.name;
-    return t("chat.spectator");
-  }
 
   function say(body) {
     chat.ref += 1;
@@ -56,22 +78,13 @@ export function createChat({ send, seat, signedIn, redraw }) {
     }
   }
 
-  function line(message) {
-    return h(
-      "li",
-      { class: ["chat-line", message.room === "spectators" && "from-spectators"], dataset: { id: String(message.id), phrase: message.phrase || null } },
-      h("span", { class: "chat-who" }, who(message), message.room === "spectators" && seat() !== null ? ` (${t("chat.spectators")})` : "", ": "),
-      h("span", { class: "chat-words" }, words(message)),
-    );
-  }
-
   function body() {
     const writing = chat.text && signedIn();
     return [
       h(
         "ol",
         { class: "chat-list", tabindex: "0", "aria-label": t("chat.title") },
-        chat.messages.length ? chat.messages.map(line) : h("li", { class: "chat-empty" }, t("chat.empty")),
+        chat.messages.length ? chat.messages.map((m) => line(m, seat())) : h("li", { class: "chat-empty" }, t("chat.empty")),
       ),
       h(
         "div",
