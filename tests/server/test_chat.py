@@ -316,3 +316,19 @@ def test_the_chat_store_keeps_the_same_contract_in_every_store(store_url: str) -
             await storage.close()
 
     run(go())
+
+
+def test_a_history_that_cannot_be_read_is_empty_and_the_reader_still_hears() -> None:
+    class Unreadable(MemoryChatStore):
+        async def recent(self, table_id: str, rooms: Any, limit: int) -> list[ChatRow]:
+            raise OSError("the database is gone")
+
+    async def go() -> None:
+        chat, _wire, _rate, _clock = make(store=Unreadable())
+        reader = Person(1)
+        first = await chat.join("T1", reader, None)
+        assert first == {"type": "chat_history", "text": False, "messages": [], "unavailable": True}
+        await chat.say("T1", seat=0, name="A", account=None, rate_key="a", phrase="gg")
+        assert reader.said() == ["gg"]
+
+    run(go())

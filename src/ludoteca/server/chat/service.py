@@ -93,10 +93,18 @@ class Chat:
     async def history_for(
         self, table_id: str, seat: int | None, over: bool, keep: Keep = keep_all
     ) -> dict[str, Any]:
-        rows = await self.store.recent(table_id, rooms_read(seat, over), self.history)
+        """The ``chat_history`` message for this reader. A database that does not answer gives
+        an empty one (marked ``unavailable``), not a broken connection: play goes on, and the
+        next connection reads the history again."""
+        try:
+            rows = await self.store.recent(table_id, rooms_read(seat, over), self.history)
+            text = await self.text_allowed(table_id)
+        except Exception as exc:
+            log("chat_not_read", logging.WARNING, table=table_id, error=repr(exc))
+            return {"type": "chat_history", "text": False, "messages": [], "unavailable": True}
         return {
             "type": "chat_history",
-            "text": await self.text_allowed(table_id),
+            "text": text,
             "messages": [row.public() for row in rows if keep(row)],
         }
 
