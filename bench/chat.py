@@ -9,7 +9,9 @@ acknowledgement of the last; 0: as fast as acknowledgements come, never more tha
 websocket's 10 a second); the per-person chat limit is lifted. It prints, per
 process, the messages acknowledged (stored) and delivered per second, and the time a message
 said at one process takes to reach a person at the other: measured at a table of two people,
-one at each process, with the load running and again with nothing else happening.
+one at each process, with the load running and again with nothing else happening. The CPU
+seconds each server process used tell what it would do with a core of its own, on a machine
+busy with other work.
 
     .venv/bin/python bench/chat.py [--tables 250] [--seconds 20] [--db postgresql://…] \
         [--redis redis://…]
@@ -35,7 +37,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import percentile, scratch_postgres
+from load import cpu_seconds, percentile, scratch_postgres
 from takeover import cluster
 
 PHRASES = ("gg", "wp", "your_turn", "thinking", "brb", "oops", "thanks", "gl")
@@ -146,7 +148,7 @@ def show(label: str, measured: tuple[list[float], int]) -> None:
     )
 
 
-async def run(ports: list[int], args: argparse.Namespace) -> None:
+async def run(ports: list[int], pids: list[int], args: argparse.Namespace) -> None:
     base = f"http://127.0.0.1:{ports[0]}"
     tables = await asyncio.to_thread(open_tables, base, args.tables, 4)
     probe = (await asyncio.to_thread(open_tables, base, 1, 2))[0]
@@ -167,18 +169,24 @@ async def run(ports: list[int], args: argparse.Namespace) -> None:
         p.acked = p.heard = 0
     until = time.monotonic() + args.seconds
     started = time.monotonic()
+    cpu = [cpu_seconds(pid) for pid in pids]
     talkers = [asyncio.create_task(p.talk(until)) for p in people]
-    loaded = await crossing(ports, probe, args.samples)
-    await asyncio.gather(*talkers)
+    probing = asyncio.create_task(crossing(ports, probe, args.samples))
+    await asyncio.sleep(args.seconds)  # the window counted: what came after is left out
     took = time.monotonic() - started
+    cpu = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu, strict=True)]
     acked, heard = Counter[int](), Counter[int]()
     for p in people:
         acked[p.process] += p.acked
         heard[p.process] += p.heard
+    loaded = await probing
+    await asyncio.gather(*talkers)
     for process in (0, 1):
         print(
             f"process {process + 1}: {acked[process] / took:.0f} chat messages a second stored "
-            f"and acknowledged, {heard[process] / took:.0f} delivered a second to its readers"
+            f"and acknowledged, {heard[process] / took:.0f} delivered a second to its readers; "
+            f"{cpu[process]:.1f} CPU s, so {acked[process] / max(cpu[process], 1e-9):.0f} "
+            "messages per CPU second (its own and the other's notices included)"
         )
     print(f"both: {sum(acked.values()) / took:.0f} messages a second over {took:.1f} s")
     refused = sum((p.refused for p in people), Counter[str]())
@@ -204,9 +212,9 @@ def main() -> None:
     with (
         tempfile.TemporaryDirectory() as tmp,
         scratch_postgres(args.db) as db,
-        cluster(db, args.redis, Path(tmp), LIFTED) as (ports, _),
+        cluster(db, args.redis, Path(tmp), LIFTED) as (ports, pids),
     ):
-        asyncio.run(run(ports, args))
+        asyncio.run(run(ports, [int(pids[str(port)]) for port in ports], args))
 
 
 if __name__ == "__main__":
