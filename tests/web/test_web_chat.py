@@ -136,6 +136,12 @@ def test_text_is_shown_as_text_and_spectators_do_not_coach(pages: Pages) -> None
     assert board and chat and chat["y"] >= board["y"] + board["height"], "below the board"
     carla.click(".chat-panel summary")
     assert "Sign in" in carla.inner_text(".chat-note"), "a guest is told why there is no text box"
+    small = carla.evaluate(
+        """() => [...document.querySelectorAll('.chat-panel button, .chat-panel summary')]
+              .map((el) => el.getBoundingClientRect())
+              .filter((r) => r.width < 40 || r.height < 40).length"""
+    )
+    assert small == 0, "every chat control is a 40 px tap target on a phone"
     carla.click(".chat-phrase[data-phrase=your_turn]")
     shows(carla, "Your turn!")
     ana.click(".chat-phrase[data-phrase=thinking]")
