@@ -58,12 +58,19 @@ def test_a_quick_phrase_in_each_reader_s_language_and_free_text_refused(pages: P
     ana.click(".create-form button[type=submit]")
     ana.wait_for_url("**/table/*")
     table = ana.url.rsplit("/", 1)[1]
+    # before the match, in the waiting room: a word while waiting
+    ana.locator(".chat-panel").wait_for()
+    ana.click(".chat-panel summary")
+    ana.click(".chat-phrase[data-phrase=gl]")
+    shows(ana, "Viel Glück")
     bruno = pages.open("/", locale="en-US")
     set_name(bruno, "Bruno")
     bruno.goto(f"{pages.base}/table/{table}")
     bruno.click("[data-key=join-1]")
     dealt(ana)
     dealt(bruno)
+    assert said(bruno) == ["Good luck"], "the history at the (re)connection, in English"
+    assert ana.locator(".table-side .chat-panel").count() == 1, "in the side once dealt"
     keys = ana.eval_on_selector_all(".keys-panel dt kbd", "els => els.map(e => e.textContent)")
     assert "C" in keys, "the key is in the keys panel"
 
@@ -77,8 +84,8 @@ def test_a_quick_phrase_in_each_reader_s_language_and_free_text_refused(pages: P
     bruno.click(".chat-panel summary")
     bruno.click(".chat-phrase[data-phrase=wp]")
     shows(ana, "Gut gespielt")
-    assert said(ana) == ["Gutes Spiel", "Gut gespielt"]
-    assert said(bruno) == ["Good game", "Well played"]
+    assert said(ana) == ["Viel Glück", "Gutes Spiel", "Gut gespielt"]
+    assert said(bruno) == ["Good luck", "Good game", "Well played"]
     assert "nur Schnellsätze" in ana.inner_text(".chat-note"), "no text box at a table of phrases"
     assert ana.locator(".chat-form").count() == 0
 
@@ -87,7 +94,7 @@ def test_a_quick_phrase_in_each_reader_s_language_and_free_text_refused(pages: P
     problem = ana.locator(".chat-problem")
     problem.wait_for()
     assert problem.inner_text() == "An diesem Tisch erlaubt der Gastgeber nur Schnellsätze."
-    assert said(ana) == ["Gutes Spiel", "Gut gespielt"]
+    assert said(ana) == ["Viel Glück", "Gutes Spiel", "Gut gespielt"]
 
     # both resign (the one to move first, so that a step comes between), bots end the match,
     # and the replay shows those who sat there their chat
@@ -100,7 +107,7 @@ def test_a_quick_phrase_in_each_reader_s_language_and_free_text_refused(pages: P
     ana.wait_for_function("() => window.__ludoteca.state.view.over")
     ana.goto(f"{pages.base}/replay/{table}")
     ana.locator(".chat-record .chat-line").first.wait_for()
-    assert said(ana) == ["Gutes Spiel", "Gut gespielt"]
+    assert said(ana) == ["Viel Glück", "Gutes Spiel", "Gut gespielt"]
 
 
 def test_text_is_shown_as_text_and_spectators_do_not_coach(pages: Pages) -> None:

@@ -69,8 +69,11 @@ export function mount(root, [tableId]) {
     signedIn = Boolean(found);
     chat.draw();
   });
-  const sideEl = h("aside", { class: "table-side", "aria-label": t("table.side") }, seatsEl, notifyEl, chat.element, logEl, keysEl);
-  const layoutEl = h("div", { class: "table-layout" }, h("div", { class: "table-main" }, waitingEl, endEl, boardEl, dockEl), sideEl);
+  // the chat sits in the side column during the match, and under the waiting room before it
+  const chatSideEl = h("div", {}, chat.element);
+  const chatWaitingEl = h("div");
+  const sideEl = h("aside", { class: "table-side", "aria-label": t("table.side") }, seatsEl, notifyEl, chatSideEl, logEl, keysEl);
+  const layoutEl = h("div", { class: "table-layout" }, h("div", { class: "table-main" }, waitingEl, chatWaitingEl, endEl, boardEl, dockEl), sideEl);
   replace(root, h("section", { class: "table-page" }, headEl, bannerEl, layoutEl));
   document.body.classList.add("at-table");
   // the page keeps room below for the dock when the dock is fixed at the bottom (phones)
@@ -241,6 +244,8 @@ export function mount(root, [tableId]) {
     // before the start the waiting room shows the seats, and there is no log yet
     layoutEl.classList.toggle("no-side", !msg.view);
     sideEl.setAttribute("aria-label", t("table.side"));
+    const chatHome = msg.view ? chatSideEl : chatWaitingEl;
+    if (chat.element.parentNode !== chatHome) chatHome.append(chat.element);
     chat.draw();
     rerender(seatsEl, () => (msg.view ? [seatsPanel(msg, shell.seat, shell.board), resignPanel(msg, shell.seat, (m) => socket.send(m))] : null));
     drawNotify(msg);
