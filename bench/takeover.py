@@ -62,11 +62,14 @@ def until_driven(ports: list[int], tables: int, limit: float = 120) -> float:
 
 
 @contextlib.contextmanager
-def cluster(db: str, redis: str, workdir: Path) -> Iterator[tuple[list[int], dict[str, str]]]:
+def cluster(
+    db: str, redis: str, workdir: Path, extra: dict[str, str] | None = None
+) -> Iterator[tuple[list[int], dict[str, str]]]:
     env = {
         "LUDOTECA_REDIS": redis,
         "LUDOTECA_REDIS_PREFIX": f"bench-{secrets.token_hex(4)}",
         "LUDOTECA_CONTRIBUTION_SECONDS": "0.5",
+        **(extra or {}),
     }
     ports = [free_port(), free_port()]
     processes = {}

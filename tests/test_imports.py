@@ -128,7 +128,7 @@ SERVER_LAYERS = (
     ("storage", "signing"),
     ("migrations", "cluster", "guards", "analysis", "background", "publog"),
     ("table",),
-    ("lobby", "notify", "accounts"),
+    ("lobby", "notify", "accounts", "chat"),
     ("realtime", "site", "social"),
     ("api",),
     ("app",),

@@ -188,8 +188,23 @@ json_values = st.recursive(
     ),
     max_leaves=12,
 )
+# what a table's websocket may answer (docs/protocol.md: server to client)
+ANSWERS = {"welcome", "state", "error", "pong", "chat_history", "chat", "chat_ack", "chat_hidden"}
 types = st.sampled_from(
-    ["hello", "act", "commit", "reveal", "back", "sync", "ping", "HELLO", "", "acts", "teleport"]
+    [
+        "hello",
+        "act",
+        "commit",
+        "reveal",
+        "back",
+        "sync",
+        "ping",
+        "chat",
+        "HELLO",
+        "",
+        "acts",
+        "teleport",
+    ]
 )
 actions = st.one_of(
     st.just(LEGAL),
@@ -201,6 +216,7 @@ versions = st.one_of(st.just(VERSION), st.integers(-3, 300), json_values)
 valid = st.sampled_from(
     [{"type": "act", "action": LEGAL, "version": VERSION}] * 4
     + [{"type": "ping"}, {"type": "sync"}, {"type": "back"}, {"type": "hello"}]
+    + [{"type": "chat", "phrase": "gg"}]
 )
 mutated = st.one_of(
     st.fixed_dictionaries(
@@ -210,6 +226,9 @@ mutated = st.one_of(
             "version": versions,
             "token": json_values,
             "seed": json_values,
+            "phrase": st.one_of(st.sampled_from(["gg", "oops", "GG", ""]), json_values),
+            "text": json_values,
+            "ref": json_values,
             "x": json_values,
         },
     ),
@@ -292,7 +311,7 @@ async def exchange(arena: Arena, who: int | None, greet: bool, batch: list[Any])
             done = False
             while not done or (welcomed and (state or {}).get("version", -1) < arena.version()):
                 message = json.loads(await asyncio.wait_for(ws.recv(), seconds(10)))
-                assert message["type"] in {"welcome", "state", "error", "pong"}, message
+                assert message["type"] in ANSWERS, message
                 welcomed = welcomed or message["type"] == "welcome"
                 if message["type"] == "state":
                     state = message

@@ -29,6 +29,7 @@ from .api import (
     accounts,
     admin,
     analysis,
+    chat,
     games,
     invite,
     notify,
@@ -45,6 +46,8 @@ from .api import (
 )
 from .api.deps import AppState
 from .background import Background
+from .chat import Chat, DeskChat, Keep, MemoryChatStore, SqlChatStore, WithChat, keep_all
+from .cluster.base import Cluster
 from .cluster.checks import Watch, storage_label
 from .cluster.redis_leases import open_cluster
 from .config import Settings
@@ -114,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         services.analyses = analyst
         await lobby.residency.load()
         friends = Social(people, table_status=table_status(lobby))
+        chat = open_chat(storage, cluster, limits, watch.now, friends)
         feed = Feed(friends, cluster.name)
         state = AppState(
             settings=settings,
@@ -132,13 +136,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             pairing=pairing.pairing_for(lobby, people, friends),
             social=friends,
             feed=feed,
-            desk=Desk(friends, end_table=table_ender(lobby), signed_out=feed.end),
+            desk=Desk(
+                friends, chat=DeskChat(chat), end_table=table_ender(lobby), signed_out=feed.end
+            ),
+            chat=chat,
         )
         app.state.ludoteca = state
         residency = lobby.residency
         tasks = Background()
         tasks.start("sweeper", residency.run_sweeper())
-        tasks.start("cluster", cluster.run(residency))
+        tasks.start("cluster", cluster.run(WithChat(residency, state.chat)))
         tasks.start("clock_watch", watch.run(storage))
         tasks.start("ratings", people.run(settings.rating_poll_seconds))
         tasks.start("analysis", analyst.run())
@@ -169,6 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await notifier.close()
             await public_log.settle()
             await asyncio.to_thread(public_log.close)
+            await asyncio.to_thread(state.chat.store.close)
             await asyncio.to_thread(people.close)
             await storage.close()
             await state.limits.close()
@@ -209,6 +217,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         reset,
         social,
         admin,
+        chat,
     ):
         app.include_router(module.router)
     app.include_router(replay.router)
@@ -245,6 +254,30 @@ def table_status(lobby: Lobby) -> Callable[[str], Awaitable[str | None]]:
         return str(table.row.status)
 
     return status
+
+
+def open_chat(
+    storage: Storage,
+    cluster: Cluster,
+    limits: RateLimits,
+    now: Callable[[], float],
+    social: Social,
+) -> Chat:
+    """The tables' chat in the tables' database, or in memory beside the in-memory store; each
+    reader shown no message of the people a block keeps apart from them, and no muted or
+    suspended account heard."""
+    store = SqlChatStore(storage.engine) if isinstance(storage, SqlStorage) else MemoryChatStore()
+
+    async def limit(key: str) -> float | None:
+        return await limits.hit("chat", key)
+
+    async def hook(account: str | None) -> Keep:
+        unheard = await social.unheard(account) if account is not None else frozenset()
+        if not unheard:
+            return keep_all
+        return lambda row: row.account_id not in unheard
+
+    return Chat(store, cluster, limit, now, hook=hook, allowed=social.may_chat)
 
 
 def held_rows(residency: Residency) -> list[TableRow]:

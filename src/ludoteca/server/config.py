@@ -199,6 +199,7 @@ class Settings:
     limit_reset: str = "20/hour"  # password resets asked for per client address
     limit_reset_mail: str = "3/hour"  # per name or e-mail address asked for, and per account
     limit_seats: str = "300/minute"  # "my tables" questions per address (each reads up to 50)
+    limit_chat: str = "20/minute"  # chat messages per person (account, seat, or address)
     notify_queue: int = 10_000  # notifications waiting to be sent (beyond: dropped, logged)
 
     def problems(self) -> list[str]:
@@ -259,6 +260,7 @@ class Settings:
             ("LUDOTECA_LIMIT_RESET", self.limit_reset),
             ("LUDOTECA_LIMIT_RESET_MAIL", self.limit_reset_mail),
             ("LUDOTECA_LIMIT_SEATS", self.limit_seats),
+            ("LUDOTECA_LIMIT_CHAT", self.limit_chat),
         ):
             if not re.fullmatch(r"\s*\d+\s*/\s*(second|minute|hour|day)\s*", limit):
                 found.append(
@@ -350,6 +352,7 @@ class Settings:
             limit_reset_mail=env("LUDOTECA_LIMIT_RESET_MAIL") or base.limit_reset_mail,
             notify_queue=_int("LUDOTECA_NOTIFY_QUEUE", base.notify_queue),
             limit_seats=env("LUDOTECA_LIMIT_SEATS") or base.limit_seats,
+            limit_chat=env("LUDOTECA_LIMIT_CHAT") or base.limit_chat,
             min_turn_based_seconds=_int(
                 "LUDOTECA_MIN_TURN_BASED_SECONDS", base.min_turn_based_seconds
             ),

@@ -80,6 +80,9 @@ class ErrorCode(StrEnum):
     NOT_YOURSELF = "not_yourself"
     NOT_OPERATOR = "not_operator"
     NO_REPORT = "no_report"
+    # chat (websocket)
+    BAD_CHAT = "bad_chat"
+    CHAT_PHRASES_ONLY = "chat_phrases_only"
     # play (websocket)
     MATCH_OVER = "match_over"
     NOT_YOUR_TURN = "not_your_turn"
@@ -139,6 +142,8 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.BAD_ORIGIN: 403,
     ErrorCode.BAD_RESET_LINK: 400,
     ErrorCode.NO_PLAYER: 404,
+    ErrorCode.BAD_CHAT: 422,
+    ErrorCode.CHAT_PHRASES_ONLY: 403,
     ErrorCode.SERVER_BUSY: 503,
     ErrorCode.TABLE_BROKEN: 503,
 }
@@ -239,8 +244,17 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | Act | Commit | Reveal | Back | Resign | Sync | Ping
+class Say(_Message):
+    """A chat message: a quick phrase's id or free text (the chat checks both)."""
+
+    type: Literal["chat"]
+    phrase: object = None
+    text: object = None
+    ref: Annotated[str, Field(max_length=64)] | StrictInt | None = None  # echoed in the ack
+
+
+ClientMessage = Hello | Act | Commit | Reveal | Back | Resign | Sync | Ping | Say
 CLIENT_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]
 )
-MESSAGE_TYPES = ("hello", "act", "commit", "reveal", "back", "resign", "sync", "ping")
+MESSAGE_TYPES = ("hello", "act", "commit", "reveal", "back", "resign", "sync", "ping", "chat")

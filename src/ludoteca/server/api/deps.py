@@ -15,6 +15,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from ludoteca.server.analysis.queue import Analyst
+from ludoteca.server.chat import Chat
 from ludoteca.server.cluster.checks import Watch
 from ludoteca.server.config import Settings
 from ludoteca.server.guards.limits import ConnectionCaps, RateLimits
@@ -51,6 +52,7 @@ class AppState:
     notifier: Notifier
     deadlines: Deadlines
     publog: PublicLog
+    chat: Chat
     pairing: Pairing
     social: Social
     feed: Feed

@@ -13,6 +13,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, WebSocket
 from fastapi.responses import JSONResponse
 
+from ludoteca.server.accounts.service import COOKIE
 from ludoteca.server.messages import CloseCode, ErrorCode
 from ludoteca.server.realtime.connection import Connection, LobbyFeed
 
@@ -60,11 +61,27 @@ async def admitted(websocket: WebSocket, state: AppState, client: str) -> AsyncI
         state.caps.release(client)
 
 
+def same_site(websocket: WebSocket) -> bool:
+    """Whether the handshake came from this site's own pages (or from no page at all: a browser
+    always names the page's origin): the session cookie is read only then, so another site's
+    page cannot chat under its visitor's account (docs/accounts.md#table-chat)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    return origin.strip().lower() == f"{scheme}://{websocket.headers.get('host', '')}".lower()
+
+
 @router.websocket("/ws/tables/{table_id}")
 async def play(websocket: WebSocket, table_id: str, state: State, client: Client) -> None:
     async with admitted(websocket, state, client) as ok:
         if ok:
-            connection = Connection(websocket, state.lobby, state.settings)
+            cookie = websocket.cookies.get(COOKIE) if same_site(websocket) else None
+            session = await state.accounts.session(cookie)
+            account = (session.account.id, session.account.name) if session else None
+            connection = Connection(
+                websocket, state.lobby, state.settings, state.chat, account, client
+            )
             await connection.serve(table_id)
             if connection.reader.flooded:
                 state.caps.cool(client, state.settings.flood_cooldown)

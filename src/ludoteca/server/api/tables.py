@@ -33,7 +33,7 @@ from ludoteca.server.messages import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejec
 from ludoteca.server.table.table import Table
 
 from .accounts import AccountsDep, MaybeMe
-from .deps import Client, LobbyDep, bearer, links, rate_limit
+from .deps import Client, LobbyDep, State, bearer, links, rate_limit
 
 router = APIRouter(tags=["tables"])
 
@@ -105,6 +105,11 @@ class CreateTable(_Body):
     )
     rated: StrictBool = Field(
         False, description="a rated table (you must be signed in, and so must whoever joins)"
+    )
+    chat: Literal["phrases", "text"] = Field(
+        "phrases",
+        description="the table's chat: quick phrases only (default), or free text too "
+        "(from signed-in people)",
     )
 
     @field_validator("start")
@@ -187,6 +192,7 @@ async def create_table(  # noqa: PLR0917
     client: Client,
     me: MaybeMe,
     accounts: AccountsDep,
+    state: State,
 ) -> dict[str, Any]:
     """A signed-in creator sits under their account's name and holds the seat on every device."""
     if body.rated and me is None:
@@ -206,6 +212,7 @@ async def create_table(  # noqa: PLR0917
     )
     if body.rated:
         await accounts.mark_rated(table.id, table.game.spec.id)
+    await state.chat.configure(table.id, body.chat == "text")
     if me is not None and seat is not None and token is not None:
         await accounts.hold_seat(me.account, table.id, seat, token)
     summary = table.summary() | {"rated": body.rated}

@@ -27,14 +27,15 @@ from typing import Any, Literal, Protocol
 
 import orjson
 
-NoticeKind = Literal["step", "row", "presence", "lease"]
+NoticeKind = Literal["step", "row", "presence", "lease", "chat"]
 
 
 @dataclass(frozen=True, slots=True)
 class Notice:
     """A table changed at process ``origin``: a step was stored (``kind`` "step", with the step's
     public fields), something else changed (``kind`` "row": seats, status, deal), who is connected
-    changed ("presence"), or ``origin`` took over driving it ("lease"). ``summary`` is
+    changed ("presence"), ``origin`` took over driving it ("lease"), or its chat has a message
+    stored or hidden (``chat``, kind "chat": the table itself did not change). ``summary`` is
     the table's public summary while it is open, for the lobby feeds of every process."""
 
     table: str
@@ -44,6 +45,7 @@ class Notice:
     status: str
     step: dict[str, Any] | None = None
     summary: dict[str, Any] | None = None
+    chat: dict[str, Any] | None = None  # kind "chat": a message stored, or one hidden
 
     def encode(self) -> bytes:
         return orjson.dumps(self)  # a dataclass, as orjson writes it (asdict cost 2% of an action)

@@ -37,6 +37,7 @@ ACTIONS = (
     "seats",
     "reset",
     "reset_mail",
+    "chat",
 )
 
 
@@ -61,6 +62,7 @@ class RateLimits:
             "reset": parse(settings.limit_reset),  # password resets asked for, per address
             # per name or e-mail address asked for, and per account mailed
             "reset_mail": parse(settings.limit_reset_mail),
+            "chat": parse(settings.limit_chat),  # per person
         }
         self.prefix = settings.redis_prefix
         self.storage: Storage

@@ -12,6 +12,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ludoteca.server.chat import Chat, ChatRow
 from ludoteca.server.config import Settings
 from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.logs import log
@@ -26,6 +27,8 @@ from ludoteca.server.messages import (
     Rejected,
     Resign,
     Reveal,
+    Say,
+    Status,
     Sync,
 )
 from ludoteca.server.table.resign import resign
@@ -56,10 +59,21 @@ class Connection:
     asks ``_At`` for the version, and the outbox drops its render of the state once sent or
     finished), so a closed connection is freed at once, not by the collector."""
 
-    def __init__(self, websocket: WebSocket, lobby: Lobby, settings: Settings) -> None:
+    def __init__(  # noqa: PLR0917
+        self,
+        websocket: WebSocket,
+        lobby: Lobby,
+        settings: Settings,
+        chat: Chat,
+        account: tuple[str, str] | None = None,
+        client: str = "unknown",
+    ) -> None:
         self.websocket = websocket
         self.lobby = lobby
         self.settings = settings
+        self.chat = chat
+        self.account = account  # (id, name) of the signed-in person, if any
+        self.client = client
         self._at = _At()
         self.seat: int | None = None
         self.greeted = False
@@ -115,6 +129,8 @@ class Connection:
             pass
         finally:
             await self.outbox.finish()
+            if self.table is not None:
+                self.chat.leave(self.table.id, self)
             if self.table is not None and self in self.table.listeners:
                 self.table.listeners.discard(self)
                 await self.table.seated_here()  # the seat's "connected" flag changed
@@ -155,6 +171,8 @@ class Connection:
         self.seat, self.greeted = seat, True
         role = "spectator" if seat is None else "player"
         self.outbox.reply({"type": "welcome", "table": table.id, "seat": seat, "role": role})
+        account = self.account[0] if self.account else None
+        self.outbox.reply(await self.chat.join(table.id, self, account))
         await table.seated_here()  # a listener since it connected; now perhaps as a seat
         log("connected", table=table.id, seat=seat)
 
@@ -202,6 +220,43 @@ class Connection:
         except Rejected as exc:
             self.error(exc.code, exc.message)
 
+    # ---------------------------------------------------------------------------- the chat
+    def match_over(self) -> bool:
+        return self.table is not None and self.table.row.status == Status.OVER
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """A chat message (or a message hidden) for this client."""
+        self.outbox.reply(message)
+
+    async def on_chat(self, message: Say) -> None:
+        table = self.table
+        assert table is not None
+        seat, account = self.seat, self.account
+        if seat is not None:
+            name, key = table.row.seats[seat].name, f"seat:{table.id}:{seat}"
+        else:
+            name, key = "", f"address:{self.client}"
+        if account is not None:
+            key = f"account:{account[0]}"
+            name = name or account[1]
+
+        def acknowledge(row: ChatRow) -> None:
+            self.outbox.reply({"type": "chat_ack", "ref": message.ref, "id": row.id})
+
+        try:
+            await self.chat.say(
+                table.id,
+                seat=seat,
+                name=name,
+                account=account[0] if account else None,
+                rate_key=key,
+                phrase=message.phrase,
+                text=message.text,
+                stored=acknowledge,
+            )
+        except Rejected as exc:
+            self.error(exc.code, exc.message)
+
     async def on_act(self, message: Act) -> None:
         table = self.table
         assert table is not None
@@ -228,6 +283,7 @@ HANDLERS: dict[type, Callable[[Connection, Any], Awaitable[None]]] = {
     Resign: Connection.on_resign,
     Sync: Connection.on_sync,
     Ping: Connection.on_ping,
+    Say: Connection.on_chat,
 }
 """What a connection does with each client message (after hello)."""
 

@@ -100,6 +100,11 @@ class Social:
         them apart, neither may sit at a table the other sits at, invite or follow the other."""
         return a != b and await self.run(self.store.blocks_among, a, [b])
 
+    async def unheard(self, reader: str) -> frozenset[str]:
+        """The account ids whose chat messages ``reader`` is never shown: whom the reader
+        blocked, and who blocked the reader (a block keeps both apart)."""
+        return frozenset(await self.run(self.store.blocks_either_way, reader))
+
     async def apart(self, accounts: list[str]) -> frozenset[frozenset[str]]:
         """The pairs among ``accounts`` (ids) where one blocked the other: the pairing pool
         never seats them together."""

@@ -105,6 +105,13 @@ class SocialStore:
             rows = conn.execute(select(blocks.c.blocked_id).where(blocks.c.blocker_id == reader))
             return {r.blocked_id for r in rows}
 
+    def blocks_either_way(self, reader: str) -> set[str]:
+        """The accounts ``reader`` blocked and those that blocked ``reader``."""
+        either = or_(blocks.c.blocker_id == reader, blocks.c.blocked_id == reader)
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(blocks.c.blocker_id, blocks.c.blocked_id).where(either))
+            return {r.blocked_id if r.blocker_id == reader else r.blocker_id for r in rows}
+
     def blocked_pairs(self, accounts: Iterable[str]) -> list[tuple[str, str]]:
         """Each (blocker, blocked) with both among ``accounts``."""
         wanted = list(accounts)

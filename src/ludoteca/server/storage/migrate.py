@@ -191,7 +191,7 @@ def _engine(url: str) -> Engine:
 
 
 def new_revision(message: str, directory: Path | None = None) -> Path:
-    """Write the next revision, its operations filled in from what ``schema.py`` has and a
+    """Write the next revision, its operations filled in from what ``storage/schema/`` has and a
     database at the current head lacks; review and complete it before committing (docs/storage.md).
     ``directory``: where to write it (default: the package's ``versions``)."""
     previous = head()

@@ -67,6 +67,7 @@ export const api = {
   verify: (record) => call("POST", "/api/verify", record),
   verifyText: (recordText, receipts) => call("POST", "/api/verify", receipts.length ? `{"record":${recordText},"receipts":${JSON.stringify(receipts)}}` : recordText),
   analysis: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
+  chat: (id, token) => call("GET", `/api/tables/${encodeURIComponent(id)}/chat`, undefined, token),
   replay: (id, seat) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`),
   session: () => call("GET", "/api/session"),
   signUp: (body) => call("POST", "/api/accounts", body),

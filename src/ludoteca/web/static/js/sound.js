@@ -99,6 +99,10 @@ const SOUNDS = {
     tone(at, { freq: 520, to: 190, type: "sawtooth", length: 0.25, volume: 0.12 });
     noise(at + 0.05, 0.12, 0.15, 600);
   },
+  chat(at) {
+    tone(at, { freq: 990, length: 0.07, volume: 0.08 });
+    tone(at + 0.08, { freq: 1320, length: 0.09, volume: 0.06 });
+  },
   low(at) {
     tone(at, { freq: 1200, type: "square", length: 0.05, volume: 0.06 });
   },
@@ -107,7 +111,7 @@ const SOUNDS = {
   },
 };
 
-/** Play a named sound (turn, place, dice, capture, low, end) unless muted or not yet allowed. */
+/** Play a named sound (turn, place, dice, capture, chat, low, end) unless muted or not yet allowed. */
 export function play(name) {
   if (muted || !context || context.state !== "running" || !SOUNDS[name]) return;
   SOUNDS[name](context.currentTime + 0.01);

@@ -58,7 +58,7 @@ export function mountLobby(root) {
   let open = [];
   let finished = [];
   let listFailed = false;
-  const form = { game: null, players: 2, seats: [], pace: "real-time", turn: 60, rated: false, options: {} };
+  const form = { game: null, players: 2, seats: [], pace: "real-time", turn: 60, rated: false, chat: "phrases", options: {} };
   let feed = null;
   let signedIn = false;
 
@@ -93,6 +93,7 @@ export function mountLobby(root) {
           name: yourName(),
           start: seats.slice(1).every((seat) => seat.bot),
           ...(form.rated && signedIn ? { rated: true } : {}),
+          chat: form.chat,
         }),
       );
     } catch (error) {
@@ -255,6 +256,22 @@ export function mountLobby(root) {
             },
           },
           TURN_TIMES.map((n) => h("option", { value: String(n), selected: n === form.turn }, turnLabel(n))),
+        ),
+      ),
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "create-chat" }, t("lobby.chat")),
+        h(
+          "select",
+          {
+            id: "create-chat",
+            name: "chat",
+            onChange: (e) => {
+              form.chat = e.target.value === "text" ? "text" : "phrases";
+            },
+          },
+          ["phrases", "text"].map((value) => h("option", { value, selected: value === form.chat }, t(`lobby.chat_${value}`))),
         ),
       ),
       signedIn &&

@@ -17,6 +17,8 @@ import { entryLines, logPanel } from "../table/log.js";
 import { analysisPanel } from "./analysis.js";
 import { seatName } from "../table/seats.js";
 import { icon } from "../icons.js";
+import { chatRecord } from "../table/chat.js";
+import { seatAt } from "../store.js";
 
 /** Where the verify page leaves a record file the person asked to replay (this tab only). */
 export const RECORD_KEY = "ludoteca.replay-record";
@@ -43,7 +45,10 @@ export function mount(root, [tableId], query) {
   const dockEl = h("div", { class: "board-controls replay-dock" });
   const logEl = h("div", { class: "replay-log" });
   const analysisEl = h("div", { class: "replay-analysis" });
-  replace(root, h("section", { class: "page replay-page" }, headEl, h("div", { class: "replay-layout" }, h("div", { class: "replay-main" }, barEl, boardEl, dockEl), h("div", { class: "replay-side" }, nowEl, analysisEl, logEl))));
+  // the table's chat, for those who sat there (their seat's token opens it)
+  const chatEl = h("div", { class: "replay-chat" });
+  let chat = null;
+  replace(root, h("section", { class: "page replay-page" }, headEl, h("div", { class: "replay-layout" }, h("div", { class: "replay-main" }, barEl, boardEl, dockEl), h("div", { class: "replay-side" }, nowEl, analysisEl, logEl, chatEl))));
 
   function msgAt(k) {
     const data = state.data;
@@ -192,7 +197,12 @@ export function mount(root, [tableId], query) {
     drawAnalysis();
   }
 
+  function drawChat() {
+    rerender(chatEl, () => (chat ? chatRecord(chat.messages, state.data ? state.data.seat : null) : null));
+  }
+
   function draw() {
+    drawChat();
     drawHead();
     drawBoard();
     drawBar();
@@ -252,6 +262,15 @@ export function mount(root, [tableId], query) {
   );
   if (tableId) load(state.seat).then(() => state.data && loadAnalysis());
   else if (!fromVerify()) drawHead();
+  const mine = tableId && seatAt(tableId);
+  if (mine && mine.token)
+    api.chat(tableId, mine.token).then(
+      (found) => {
+        chat = found;
+        drawChat();
+      },
+      () => {},
+    );
   debug.go = go;
 
   return {

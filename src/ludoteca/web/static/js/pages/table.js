@@ -22,6 +22,8 @@ import { markTurn } from "../table/turn-mark.js";
 import { waitingRoom } from "../table/waiting.js";
 import { createDeal } from "../table/deal.js";
 import { createRematch } from "../table/rematch.js";
+import { createChat } from "../table/chat.js";
+import { me } from "../account.js";
 import { keepReceipt } from "../receipts.js";
 import { navigate } from "../nav.js";
 
@@ -60,8 +62,18 @@ export function mount(root, [tableId]) {
   const keysEl = h("div");
   const notifyEl = h("div", { class: "panel notify-panel" });
   notifyEl.hidden = true;
-  const sideEl = h("aside", { class: "table-side", "aria-label": t("table.side") }, seatsEl, notifyEl, logEl, keysEl);
-  const mainEl = h("div", { class: "table-main" }, waitingEl, endEl, boardEl, dockEl);
+  // the chat (table/chat.js): the person's rooms, the quick phrases, free text where allowed
+  let signedIn = false;
+  const chat = createChat({ send: (m) => socket.send(m), seat: () => shell.seat, signedIn: () => signedIn, redraw: () => {} });
+  me().then((found) => {
+    signedIn = Boolean(found);
+    chat.draw();
+  });
+  // the chat sits in the side column during the match, and under the waiting room before it
+  const chatSideEl = h("div", {}, chat.element);
+  const chatWaitingEl = h("div");
+  const sideEl = h("aside", { class: "table-side", "aria-label": t("table.side") }, seatsEl, notifyEl, chatSideEl, logEl, keysEl);
+  const mainEl = h("div", { class: "table-main" }, waitingEl, chatWaitingEl, endEl, boardEl, dockEl);
   const layoutEl = h("div", { class: "table-layout" }, mainEl, sideEl);
   // the end panel: beside the final position on a wide screen (atop the side column, the board
   // keeping its width), above it on a narrow one
@@ -249,6 +261,9 @@ export function mount(root, [tableId]) {
     // before the start the waiting room shows the seats, and there is no log yet
     layoutEl.classList.toggle("no-side", !msg.view);
     sideEl.setAttribute("aria-label", t("table.side"));
+    const chatHome = msg.view ? chatSideEl : chatWaitingEl;
+    if (chat.element.parentNode !== chatHome) chatHome.append(chat.element);
+    chat.draw();
     rerender(seatsEl, () => (msg.view ? [seatsPanel(msg, shell.seat, shell.board), resignPanel(msg, shell.seat, (m) => socket.send(m))] : null));
     drawNotify(msg);
     rerender(logEl, () => (shell.board && msg.view ? logPanel(shell.log, shell.board, msg.view, ctx.seatName) : null));
@@ -261,7 +276,7 @@ export function mount(root, [tableId]) {
             h(
               "dl",
               { class: "keys" },
-              [...shell.board.keys(), ["M", t("keys.mute")]].map(([keys, what]) => [h("dt", {}, h("kbd", {}, keys)), h("dd", {}, what)]),
+              [...shell.board.keys(), ["C", t("keys.chat")], ["M", t("keys.mute")]].map(([keys, what]) => [h("dt", {}, h("kbd", {}, keys)), h("dd", {}, what)]),
             ),
           )
         : null,
@@ -428,6 +443,7 @@ export function mount(root, [tableId]) {
   }
 
   function onMessage(message) {
+    if (chat.onMessage(message)) return;
     if (message.type === "welcome") {
       shell.seat = message.seat;
       debug.seat = message.seat;
@@ -455,6 +471,8 @@ export function mount(root, [tableId]) {
 
   // drop the connection as a network failure would (the tests check the reconnection)
   debug.drop = () => socket.ws && socket.ws.close();
+  // send a message as a client other than this page would (the tests check the server's refusals)
+  debug.send = (message) => socket.send(message);
 
   // -------------------------------------------------------------------- waiting actions
   async function join(seat, button, name) {
@@ -553,6 +571,7 @@ export function mount(root, [tableId]) {
     refresh: draw,
     onKey(event) {
       if (!shell.board || !shell.msg || !shell.msg.view) return false;
+      if (chat.onKey(event)) return true;
       if (shell.msg.view.over && rematch.onKey(event)) return true;
       return shell.board.onKey(event);
     },
