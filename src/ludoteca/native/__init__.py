@@ -92,7 +92,7 @@ def examine(manifest: Path) -> tuple[str, dict[str, Path], list[str]]:
 def install() -> str:
     """Place the finder when the build matches the sources (not with ``LUDOTECA_PURE=1``); says
     in one line on stderr when a stale build is left aside. Returns (and keeps) the status."""
-    global status, asked_pure  # the one status of this process, set once on import
+    global status, asked_pure  # noqa: PLW0603 (this process's one status, set on import)
     if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
         asked_pure = True
         return status

@@ -72,7 +72,8 @@ def main() -> int:
         print(f"compiling the rules in the background (process {pid}, {background.LOG})")
         return 0
     if sys.argv[1:]:
-        print("usage: python -m ludoteca.native [--sources | --background COMMAND...]", file=sys.stderr)
+        usage = "usage: python -m ludoteca.native [--sources | --background COMMAND...]"
+        print(usage, file=sys.stderr)
         return 2
     with background.exclusive() as waited:
         if waited and current():
