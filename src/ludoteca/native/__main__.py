@@ -68,7 +68,7 @@ def main() -> int:
         print("\n".join(inputs()))
         return 0
     if sys.argv[1:2] == ["--background"] and sys.argv[2:]:
-        pid = background.start(sys.argv[2:])
+        pid = background.start(sys.argv[2:], os.environ)
         print(f"compiling the rules in the background (process {pid}, {background.LOG})")
         return 0
     if sys.argv[1:]:

@@ -13,8 +13,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import subprocess
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from ludoteca import native
 
@@ -25,24 +24,29 @@ LOG = BUILD / "background.log"
 LOCK = BUILD / "lock"
 
 
-def start(command: Sequence[str]) -> int:
-    """Start ``command`` detached (its own session: the terminal's Ctrl-C or closing it does not
-    stop it), unless a background build is already running; returns its process id (or the
-    running one's)."""
+def start(command: Sequence[str], env: Mapping[str, str]) -> int:
+    """Start ``command`` detached with ``env`` (its own session: the terminal's Ctrl-C or closing
+    it does not stop it), unless a background build is already running; returns its process id
+    (or the running one's)."""
     running = building()
     if running is not None:
         return running
     BUILD.mkdir(parents=True, exist_ok=True)
-    with LOG.open("wb") as log:
-        child = subprocess.Popen(
+    with LOG.open("wb") as log, open(os.devnull, "rb") as nothing:
+        # spawned, not a Popen: nobody waits for it, it outlives the command that started it
+        pid = os.posix_spawnp(
+            command[0],
             list(command),
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+            env,
+            setsid=True,
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, nothing.fileno(), 0),
+                (os.POSIX_SPAWN_DUP2, log.fileno(), 1),
+                (os.POSIX_SPAWN_DUP2, log.fileno(), 2),
+            ],
         )
-    PID.write_text(f"{child.pid}\n")
-    return child.pid
+    PID.write_text(f"{pid}\n")
+    return pid
 
 
 def building() -> int | None:
