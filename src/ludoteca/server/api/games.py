@@ -26,6 +26,9 @@ BOARD_TYPES = {
     ".js": "text/javascript",
     ".css": "text/css",
     ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".webp": "image/webp",
     ".json": "application/json",
 }
 """What a board folder serves, by suffix: its modules, style sheets, pictures and words."""
