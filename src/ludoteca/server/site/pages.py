@@ -122,15 +122,16 @@ def module_graph(static: Path, entries: list[str]) -> list[str]:
     return found
 
 
-# the modules each route's page needs at once (main.js imports the page's module on its own)
+# the modules each route's page needs at once (main.js imports the page's module on its own; a
+# table's page runs EARLY_SOCKET at once, the others keep it for when a table opens)
 ROUTE_MODULES = {
-    "home": ["js/main.js", "js/pages/home.js"],
-    "rules": ["js/main.js", "js/pages/rules.js"],
+    "home": ["js/main.js", "js/pages/home.js", "js/table/early.js"],
+    "rules": ["js/main.js", "js/pages/rules.js", "js/table/early.js"],
     "table": ["js/main.js", "js/pages/table.js", "js/boards/kit.js"],  # every board imports the kit
-    "verify": ["js/main.js", "js/pages/verify.js"],
-    "replay": ["js/main.js", "js/pages/replay.js"],
+    "verify": ["js/main.js", "js/pages/verify.js", "js/table/early.js"],
+    "replay": ["js/main.js", "js/pages/replay.js", "js/table/early.js"],
 }
-
+EARLY_SOCKET = '  <script type="module" async src="/static/{}/js/table/early.js"></script>\n'
 
 # index.html's style sheets, served as one file (``/static/<version>/css/page.css``) in their order:
 # on a slow link each file is a round trip, and every page needs them all
@@ -206,6 +207,8 @@ class Page:
                 f'  <link rel="modulepreload" href="/static/{self.version}/{module}">\n'
                 for module in module_graph(static, entries)
             )
+            if route == "table":  # its websocket opens while the modules load (early.js)
+                links = EARLY_SOCKET.format(self.version) + links
             self._add(route, html.replace("</head>", links + "</head>"))
             if route == "table":
                 table = html.replace("</head>", links + "</head>")
