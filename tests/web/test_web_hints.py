@@ -20,20 +20,21 @@ def test_each_hand_tile_says_what_its_roles_trick_does(
     assert len(tricks) == 8
     page = pages.open("/")
     start_from_home(page, "heroes")
-    tiles = page.locator(".hr-hand .hr-hero")
-    assert tiles.count() >= 4
-    for index in range(tiles.count()):
-        tile = tiles.nth(index)
-        role = tile.get_attribute("data-role")
+    # read in one go: the board is redrawn on every state
+    tiles = page.eval_on_selector_all(
+        ".hr-hand .hr-hero",
+        "els => els.map(e => [e.dataset.role, e.title, e.getAttribute('aria-description')])",
+    )
+    assert len(tiles) >= 4
+    for role, title, description in tiles:
         assert role in tricks
-        assert tile.get_attribute("title") == tricks[role]
-        assert tile.get_attribute("aria-description") == tricks[role]
+        assert title == description == tricks[role]
     # and in the reader's language
     german = web_server.get(board["words"]["de"])["trick"]
     page = pages.open("/", locale="de-DE")
     start_from_home(page, "heroes")
-    tile = page.locator(".hr-hand .hr-hero").first
-    assert tile.get_attribute("title") == german[tile.get_attribute("data-role")]
+    role, title = page.eval_on_selector(".hr-hand .hr-hero", "e => [e.dataset.role, e.title]")
+    assert title == german[role] != tricks[role]
     assert not pages.errors
 
 
@@ -49,3 +50,23 @@ def test_what_the_faces_mean_shows_that_it_opens(pages: Pages) -> None:
     summary.click()
     assert page.locator(".dh-legend").evaluate("el => el.open")
     assert "▾" in summary.evaluate(marker)[0]
+
+
+def test_at_a_table_on_a_phone_every_link_of_the_header_stays_reachable(pages: Pages) -> None:
+    """The header keeps one line at a table on a phone: the links that do not fit scroll sideways
+    inside it instead of vanishing (the Leaderboards and the Account among them)."""
+    page = pages.open("/", viewport={"width": 390, "height": 844}, touch=True)
+    start_from_home(page, "heroes")
+    header = page.locator(".site-header").bounding_box()
+    assert header is not None and header["height"] <= 60  # one line
+    for href in ("/", "/verify", "/leaderboard", "/account"):
+        link = page.locator(f".site-nav a[href='{href}']")
+        assert link.is_visible(), href
+        link.focus()  # Tab brings it into view within the header
+        box = link.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (href, box)
+        assert box["y"] + box["height"] <= header["y"] + header["height"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.locator(".site-nav a[href='/account']").click()
+    page.wait_for_url("**/account")
