@@ -100,3 +100,15 @@ def test_make_run_serves_without_waiting_for_the_compiler() -> None:
     assert "NATIVE_STAMP" not in prerequisites
     assert recipe.index("ludoteca.native --background") < recipe.index("ludoteca serve")
     assert "pytest: $(TEST_STAMP) $(NATIVE_STAMP)" in makefile
+
+
+def test_a_background_build_that_cannot_start_leaves_the_start_going(
+    build: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``make run`` serves even when the build's command cannot be started: one line says so."""
+    from ludoteca.native import __main__ as command  # noqa: PLC0415 (the command's module)
+
+    monkeypatch.setattr(sys, "argv", ["ludoteca.native", "--background", str(build / "nothing")])
+    assert command.main() == 0
+    assert capsys.readouterr().out.startswith("could not start compiling the rules")
+    assert background.building() is None

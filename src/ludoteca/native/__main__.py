@@ -68,7 +68,11 @@ def main() -> int:
         print("\n".join(inputs()))
         return 0
     if sys.argv[1:2] == ["--background"] and sys.argv[2:]:
-        pid = background.start(sys.argv[2:], os.environ)
+        try:
+            pid = background.start(sys.argv[2:], os.environ)
+        except OSError as error:  # the server starts all the same, on the pure rules
+            print(f"could not start compiling the rules ({error}): using pure Python")
+            return 0
         print(f"compiling the rules in the background (process {pid}, {background.LOG})")
         return 0
     if sys.argv[1:]:
