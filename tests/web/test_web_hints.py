@@ -1,12 +1,14 @@
-"""What a newcomer asks at the table without opening the rules: a Heroes hand tile says what its
-role's trick does (a tooltip, and a description for a screen reader), and Dice Heroes' "What the
-faces mean" shows that it opens."""
+"""What a newcomer meets at the table besides the game: a Heroes hand tile says what its role's
+trick does (a tooltip, and a description for a screen reader), Dice Heroes' "What the faces mean"
+shows that it opens, the header's links stay reachable on a phone, and the Dwarves end panel adds
+no second "Chests" landmark."""
 
 from __future__ import annotations
 
 import pytest
 
-from kit.browser import Pages, start_from_home
+from kit.browser import Pages, bots_only_match, start_from_home
+from kit.env import seconds
 from kit.servers import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -70,3 +72,15 @@ def test_at_a_table_on_a_phone_every_link_of_the_header_stays_reachable(pages: P
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.locator(".site-nav a[href='/account']").click()
     page.wait_for_url("**/account")
+
+
+def test_the_dwarves_end_panel_adds_no_second_chests_landmark(
+    pages: Pages, web_server: ServerProcess
+) -> None:
+    """At the end the chests are shown in the result panel too, but as one landmark: the board's."""
+    table = bots_only_match(web_server, "dwarves", seconds(120))
+    page = pages.open(f"/table/{table}")
+    page.wait_for_selector(".dw-chests >> nth=1")  # the board's, and the end panel's copy
+    assert page.locator(".dw-chests").count() == 2
+    assert page.get_by_role("region", name="Chests").count() == 1
+    assert not pages.errors
