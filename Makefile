@@ -1,7 +1,8 @@
 # make run  - set up on first use, then start the table on the embedded database
 # make test - set up on first use, then lint, type-check and run the whole suite
 # make fast - the tests that need no PostgreSQL, Redis or browser and are not slow
-# make native - compile the games' rules with mypyc into build/native (run and test do it too)
+# make native - compile the games' rules with mypyc into build/native (test does it first; run
+#               serves on the pure rules at once and compiles in the background for its next start)
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -39,7 +40,11 @@ $(NATIVE_STAMP): $(NATIVE_SOURCES) $(wildcard src/ludoteca/native/*.py) | $(RUN_
 
 native: $(NATIVE_STAMP)
 
-run: $(RUN_STAMP) $(NATIVE_STAMP)
+# the first start never waits for the compiler: serve the pure rules now, compile them in a
+# detached process (build/native/background.log), and the next start uses them
+run: $(RUN_STAMP)
+	@$(MAKE) --no-print-directory --question $(NATIVE_STAMP) 2>/dev/null || \
+	  $(BIN)/python -m ludoteca.native --background $(MAKE) --no-print-directory native
 	$(BIN)/ludoteca serve
 
 # Debian's Chromium for the browser tests (playwright cannot download browsers here).

@@ -13,6 +13,8 @@
 - ``kit.notify``   a push service that decrypts what it is sent, an SMTP server (aiosmtpd)
 - ``kit.browser``  Chromium pages and playing the way a person does
 - ``kit.layout``   which files outside a game's package name it (``tests/test_layout.py``)
+- ``kit.slowlink`` ``SlowLink``: a loopback proxy that really delays and limits the bytes (the
+                   slow link of ``tests/web/measure_web.py``, calibrated by ``bench/slowlink.py``)
 - ``kit.fixtures`` the fixtures (registered by tests/conftest.py, which also marks each test
                    ``postgres``, ``redis`` or ``browser`` from the fixtures it uses)
 """

@@ -48,6 +48,7 @@ def test_the_package_holds_every_file_a_game_has() -> None:
     for name in (board.module, *board.parts, *board.styles, *board.word_files().values()):
         assert (here / board.folder / name).is_file(), name
     assert board.urls("high-card", "v1") == {
+        "picture": None,
         "module": "/boards/high-card/v1/board.js",
         "parts": [],
         "styles": ["/boards/high-card/v1/board.css"],

@@ -5,9 +5,13 @@
 Starts ``ludoteca serve`` from ``--src`` (default: this checkout's src; give an exported older
 tree to compare), then prints, for a Heroes table page opened by a seated player in Chromium:
 bytes over the wire (as sent, and as the files' own sizes), the time until the board and the hand
-are usable on a throttled link (150 ms round trip, 1.6 Mbit/s down and up, Chromium's
-``Network.emulateNetworkConditions``; cold cache, and a repeat visit; median of three), the
-requests a repeat visit makes (the catalogue, and a table page; websockets counted), and the
+are usable on a slow link (a loopback proxy, ``tests/kit/slowlink.py``, that really delays each
+byte 150 ms each way and carries 1.6 Mbit/s each way, shared by all connections, a handshake's
+round trip per new connection — calibrated by ``bench/slowlink.py``; Chromium's own
+``Network.emulateNetworkConditions`` did not delay the first byte in the Debian build; cold
+cache, and a repeat visit; median of three), the requests of one cold load through the link in
+the order they started (the waterfall: start and end in ms, bytes on the wire), the requests a
+repeat visit makes (the catalogue, and a table page; websockets counted), and the
 serious/critical axe-core violations on the catalogue, a rules page, the verify page and the three
 boards in three languages (``--no-axe`` to skip them).
 """
@@ -31,13 +35,10 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the kit
 from kit.browser import CHROMIUM, CHROMIUM_ARGS
 from kit.servers import free_port, wait_healthy
+from kit.slowlink import SlowLink
 
-SLOW = {
-    "offline": False,
-    "latency": 150,
-    "downloadThroughput": 200_000,
-    "uploadThroughput": 200_000,
-}
+DELAY = 0.150  # seconds, each way
+RATE = 200_000  # bytes a second each way: 1.6 Mbit/s
 USABLE = "() => document.querySelector('.hr-hero') !== null && document.querySelector('.hr-room')"
 
 
@@ -79,9 +80,13 @@ def seated(base: str) -> tuple[str, dict[str, Any]]:
     return table, {table: {"seat": found["seat"], "token": found["token"]}}
 
 
-def load_table(browser: Any, base: str, throttle: bool) -> tuple[float, int, int]:
-    """Open a fresh seated table page; (ms until usable, bytes on the wire, bytes of bodies)."""
-    table, seats = seated(base)
+def load_table(
+    browser: Any, api: str, base: str, waterfall: list[str] | None = None
+) -> tuple[float, int, int]:
+    """Open a fresh seated table page at ``base`` (the server, or the slow link in front of it;
+    the seat is taken through ``api``); (ms until usable, bytes on the wire, bytes of bodies).
+    ``waterfall`` receives one line per request: start and end (ms), bytes, address."""
+    table, seats = seated(api)
     context = browser.new_context(viewport={"width": 390, "height": 844})
     context.add_init_script(
         f"localStorage.setItem('ludoteca.seats', {json.dumps(json.dumps(seats))})"
@@ -90,14 +95,20 @@ def load_table(browser: Any, base: str, throttle: bool) -> tuple[float, int, int
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-    if throttle:
-        cdp.send("Network.emulateNetworkConditions", SLOW)
     wire: dict[str, int] = {}
     bodies: dict[str, int] = {}
+    began: dict[str, tuple[float, str]] = {}
+    ended: dict[str, float] = {}
+
+    def finished(e: dict[str, Any]) -> None:
+        wire[e["requestId"]] = e["encodedDataLength"]
+        ended[e["requestId"]] = e["timestamp"]
+
     cdp.on(
-        "Network.loadingFinished",
-        lambda e: wire.__setitem__(e["requestId"], e["encodedDataLength"]),
+        "Network.requestWillBeSent",
+        lambda e: began.setdefault(e["requestId"], (e["timestamp"], e["request"]["url"])),
     )
+    cdp.on("Network.loadingFinished", finished)
     cdp.on(
         "Network.dataReceived",
         lambda e: bodies.__setitem__(
@@ -108,15 +119,22 @@ def load_table(browser: Any, base: str, throttle: bool) -> tuple[float, int, int
     page.wait_for_function(USABLE, timeout=60_000)
     usable = page.evaluate("() => performance.now()")
     page.wait_for_load_state("networkidle")
+    if waterfall is not None and began:
+        zero = min(t for t, _ in began.values())
+        for key, (at, url) in sorted(began.items(), key=lambda item: item[1][0]):
+            end = f"{(ended[key] - zero) * 1000:6.0f}" if key in ended else "     -"
+            size = wire.get(key, 0)
+            waterfall.append(f"{(at - zero) * 1000:6.0f} {end} {size:>7} {url.replace(base, '')}")
     context.close()
     return usable, sum(wire.values()), sum(bodies.values())
 
 
-def repeat_visit(browser: Any, base: str, throttle: bool) -> tuple[float, dict[str, list[str]]]:
+def repeat_visit(browser: Any, api: str, base: str) -> tuple[float, dict[str, list[str]]]:
     """A person comes back: the catalogue and a table page visited once, then again in the same
     browser (its cache warm). (ms until the table is usable the second time, every request of
-    each second visit with its status: "ws" for a websocket)."""
-    table, seats = seated(base)
+    each second visit with its status: "ws" for a websocket). Pages at ``base``, the seat
+    taken through ``api``."""
+    table, seats = seated(api)
     context = browser.new_context(viewport={"width": 390, "height": 844})
     context.add_init_script(
         f"localStorage.setItem('ludoteca.seats', {json.dumps(json.dumps(seats))})"
@@ -124,8 +142,6 @@ def repeat_visit(browser: Any, base: str, throttle: bool) -> tuple[float, dict[s
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
-    if throttle:
-        cdp.send("Network.emulateNetworkConditions", SLOW)
     for path, ready in (("/", "article[data-game]"), (f"/table/{table}", None)):
         page.goto(base + path)
         page.wait_for_function(USABLE) if ready is None else page.wait_for_selector(ready)
@@ -200,6 +216,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--src", type=Path, default=Path(__file__).resolve().parents[2] / "src")
     parser.add_argument("--no-axe", action="store_true", help="skip the accessibility audit")
+    parser.add_argument(
+        "--delay", type=float, default=DELAY, help="the slow link's delay each way, in seconds"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as workdir:
         process, base = serve(args.src.resolve(), Path(workdir))
@@ -208,25 +227,32 @@ def main() -> None:
                 browser = playwright.chromium.launch(
                     executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
                 )
-                _, wire, body = load_table(browser, base, throttle=False)
+                _, wire, body = load_table(browser, base, base)
                 kib = f"{wire / 1024:.1f} KiB over the wire, {body / 1024:.1f} KiB of content"
                 print(f"table page, cold: {kib}")
-                times = [load_table(browser, base, throttle=True)[0] for _ in range(3)]
-                each = ", ".join(f"{t:.0f}" for t in times)
-                median = statistics.median(times)
-                print(f"usable on 150 ms / 1.6 Mbit/s, cold: median {median:.0f} ms ({each})")
-                _, seen = repeat_visit(browser, base, throttle=False)
+                _, seen = repeat_visit(browser, base, base)
                 for name, made in seen.items():
                     answered = sum(line.startswith("304") for line in made)
                     print(f"repeat visit, {name}: {len(made)} requests ({answered} answered 304)")
                     for line in made:
                         print(f"  {line.replace(base, '')}")
-                warm = [repeat_visit(browser, base, throttle=True)[0] for _ in range(3)]
-                each = ", ".join(f"{t:.0f}" for t in warm)
-                median = statistics.median(warm)
-                print(
-                    f"usable on 150 ms / 1.6 Mbit/s, repeat visit: median {median:.0f} ms ({each})"
-                )
+                with SlowLink(int(base.rsplit(":", 1)[1]), delay=args.delay, rate=RATE) as link:
+                    slow = f"http://127.0.0.1:{link.port}"
+                    link_name = f"{args.delay * 1000:.0f} ms each way, {RATE * 8 / 1e6:.1f} Mbit/s"
+                    waterfall: list[str] = []
+                    load_table(browser, base, slow, waterfall)
+                    print(f"one cold load on {link_name}: {len(waterfall)} requests")
+                    print("  start    end   bytes address")
+                    for line in waterfall:
+                        print(f"  {line}")
+                    times = [load_table(browser, base, slow)[0] for _ in range(3)]
+                    each = ", ".join(f"{t:.0f}" for t in times)
+                    median = statistics.median(times)
+                    print(f"usable on {link_name}, cold: median {median:.0f} ms ({each})")
+                    warm = [repeat_visit(browser, base, slow)[0] for _ in range(3)]
+                    each = ", ".join(f"{t:.0f}" for t in warm)
+                    median = statistics.median(warm)
+                    print(f"usable on {link_name}, repeat visit: median {median:.0f} ms ({each})")
                 if args.no_axe:
                     browser.close()
                     return

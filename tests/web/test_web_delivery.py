@@ -268,9 +268,53 @@ def test_a_repeat_visit_makes_at_most_three_requests(
     # whose turn it is at the seats this browser holds (my tables, the count in the title) was
     # asked on an earlier page of this tab, moments ago: not again
     assert not mine(home), home
-    assert len(home) <= 3, home
+    # besides the live count of people looking for a game (asked every few seconds, never
+    # cached): the page, the lobby's feed and the finished tables
+    assert len([url for url in home if not url.endswith("/api/looking")]) <= 3, home
     page.goto(web_server.base + "/verify")
     page.wait_for_load_state("networkidle")
     again = network_requests(page, cdp, table, ".hr-room")
     assert len(again) <= 3, again
     assert not [url for url in home + again if "/static/" in url]
+
+
+@pytest.mark.browser
+def test_a_seated_table_page_opens_its_websocket_beside_its_modules(
+    pages: Pages, web_server: ServerProcess
+) -> None:
+    """On a slow link the websocket's connection, upgrade, hello and first state would follow the
+    modules' download: ``table/early.js`` opens it at once and the table adopts it (one
+    connection, nothing it heard meanwhile lost); without a seat here it opens nothing."""
+    page = pages.open("/")
+    page.click("article[data-game='heroes'] .play-now")
+    page.wait_for_url("**/table/*")
+    page.wait_for_selector(".hr-room")
+    table = page.url
+    table_id = table.rstrip("/").rsplit("/", 1)[1]
+    assert re.search(
+        r'<script type="module" async src="/static/[0-9a-f]{12}/js/table/early.js">',
+        raw(web_server, f"/table/{table_id}")[2].decode(),
+    )
+    page.goto(web_server.base + "/verify")
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    page.goto(table)
+    page.wait_for_selector(".hr-room")
+    page.wait_for_function("() => window.__ludoteca && window.__ludoteca.status === 'open'")
+    page.wait_for_load_state("networkidle")
+    assert [url for url in sockets if "/ws/tables/" in url] == [
+        f"{web_server.ws_base}/ws/tables/{table_id}"
+    ]
+    assert page.evaluate("window.__ludotecaEarlySocket") is None  # adopted, not left aside
+    # the seat's view came through the adopted connection: the player's, not a spectator's
+    page.wait_for_function("() => window.__ludoteca.seat !== null && window.__ludoteca.state")
+    page.wait_for_selector(".hr-hand")
+    assert not pages.errors
+    stranger = pages.open("/verify")
+    theirs: list[str] = []
+    stranger.on("websocket", lambda ws: theirs.append(ws.url))
+    stranger.goto(table)
+    stranger.wait_for_selector(".hr-room")
+    stranger.wait_for_function("() => window.__ludoteca && window.__ludoteca.status === 'open'")
+    assert [url for url in theirs if "/ws/tables/" in url] == sockets
+    assert stranger.evaluate("window.__ludoteca.seat") is None

@@ -45,6 +45,7 @@ def test_a_board_folder_serves_its_files_and_nothing_else(toy_server: ServerProc
     root = toy["module"].rsplit("/", 1)[0] + "/"
     assert root.startswith("/boards/high-card/") and len(root.split("/")) == 5  # its version
     assert toy == {
+        "picture": None,
         "module": root + "board.js",
         "parts": [],
         "styles": [root + "board.css"],
@@ -57,6 +58,9 @@ def test_a_board_folder_serves_its_files_and_nothing_else(toy_server: ServerProc
     for board in filter(None, boards.values()):
         for url in (board["module"], *board["parts"], *board["styles"], *board["words"].values()):
             assert status(f"{base}{url}")[0] == 200, url
+        if board["picture"]:  # the catalogue's picture of the board, from the same folder
+            answer = status(f"{base}{board['picture']}")
+            assert answer[0] == 200 and answer[1].startswith("image/"), board["picture"]
     assert status(f"{base}{root}board.js") == (200, "text/javascript; charset=utf-8")
     assert status(f"{base}{root}words.pt.json") == (200, "application/json")
     with urllib.request.urlopen(f"{base}{root}board.css", timeout=10) as answer:

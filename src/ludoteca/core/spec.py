@@ -35,6 +35,9 @@ class Board:
     ``words`` is the namespace of the board's words: the folder then holds ``words.<lang>.json``
     for every language, each a JSON object, which the page's messages take in under that name
     (``t("<words>.key")``); ``None``: the board brings no words of its own.
+
+    ``picture``: a picture of the board in play (a file in the folder: ``.svg``, ``.png``,
+    ``.jpg`` or ``.webp``), which the catalogue shows beside the game; ``None``: no picture.
     """
 
     module: str
@@ -42,6 +45,7 @@ class Board:
     styles: tuple[str, ...] = ()
     words: str | None = None
     folder: str = "board"
+    picture: str | None = None
 
     def word_files(self) -> dict[str, str]:
         """The file of the board's words per language (none without ``words``)."""
@@ -50,9 +54,10 @@ class Board:
     def urls(self, game_id: str, version: str) -> JSON:
         """The board as the catalogue API gives it: ``module``, ``parts``, ``styles`` and
         ``words`` (per language) as URLs under ``version``, the hash of the folder's files, and
-        the words' ``namespace``."""
+        the words' ``namespace``; ``picture`` as a URL, or None."""
         root = f"/boards/{game_id}/{version}/"
         return {
+            "picture": root + self.picture if self.picture else None,
             "module": root + self.module,
             "parts": [root + part for part in self.parts],
             "styles": [root + style for style in self.styles],

@@ -40,6 +40,9 @@ status = "pure"
 """``compiled`` once ``install`` placed the finder; otherwise why not (``pure``: not built or
 asked for, ``stale``: a source changed since the build, ``other python``: built for another)."""
 
+asked_pure = False
+"""True when ``LUDOTECA_PURE=1`` kept the compiled rules aside."""
+
 
 def source(module: str) -> Path:
     return SRC.joinpath(*module.split(".")).with_suffix(".py")
@@ -89,8 +92,9 @@ def examine(manifest: Path) -> tuple[str, dict[str, Path], list[str]]:
 def install() -> str:
     """Place the finder when the build matches the sources (not with ``LUDOTECA_PURE=1``); says
     in one line on stderr when a stale build is left aside. Returns (and keeps) the status."""
-    global status  # the one status of this process, set once on import
+    global status, asked_pure  # noqa: PLW0603 (this process's one status, set on import)
     if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
+        asked_pure = True
         return status
     status, files, changed = examine(MANIFEST)
     if status == "stale":

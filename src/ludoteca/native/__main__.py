@@ -1,5 +1,7 @@
 """``python -m ludoteca.native``: compile the declared modules into ``BUILD`` (what ``make``
-runs); ``--sources`` prints the files the build depends on instead (what ``make`` watches)."""
+runs); ``--sources`` prints the files the build depends on instead (what ``make`` watches);
+``--background COMMAND...`` starts COMMAND (``make native``) detached, what ``make run`` does
+before serving (``ludoteca.native.background``)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from . import BUILD, GROUP, MANIFEST, SRC, digest, source
+from . import BUILD, GROUP, MANIFEST, SRC, background, digest, examine, source
 from .declared import inputs, modules
 
 
@@ -65,9 +67,33 @@ def main() -> int:
     if sys.argv[1:] == ["--sources"]:
         print("\n".join(inputs()))
         return 0
+    if sys.argv[1:2] == ["--background"] and sys.argv[2:]:
+        try:
+            pid = background.start(sys.argv[2:], os.environ)
+        except OSError as error:  # the server starts all the same, on the pure rules
+            print(f"could not start compiling the rules ({error}): using pure Python")
+            return 0
+        print(f"compiling the rules in the background (process {pid}, {background.LOG})")
+        return 0
     if sys.argv[1:]:
-        print("usage: python -m ludoteca.native [--sources]", file=sys.stderr)
+        usage = "usage: python -m ludoteca.native [--sources | --background COMMAND...]"
+        print(usage, file=sys.stderr)
         return 2
+    with background.exclusive() as waited:
+        if waited and current():
+            print(f"the rules were compiled meanwhile into {BUILD}")
+            return 0
+        return compile_logged()
+
+
+def current() -> bool:
+    """Whether ``BUILD`` holds every declared module, compiled from the sources there are now."""
+    state, files, _ = examine(MANIFEST)
+    return state == "compiled" and set(files) >= set(modules())
+
+
+def compile_logged() -> int:
+    """``build`` with the compiler's output in ``build.log``; 0 when done, else 1 and one line."""
     BUILD.mkdir(parents=True, exist_ok=True)
     log = BUILD / "build.log"
     saved = os.dup(1), os.dup(2)

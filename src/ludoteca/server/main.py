@@ -13,6 +13,8 @@ from pathlib import Path
 import uvicorn
 from fastapi import FastAPI
 
+from ludoteca.native.background import describe as rules_in_use
+
 from .app import create_app
 from .config import DEFAULT_HOST, DEFAULT_PORT, Settings
 from .guards.transport import uvicorn_protocols
@@ -196,6 +198,7 @@ def serve(
     else:
         where = f"{url_of('localhost', port)}  (this machine only: --host 0.0.0.0 for others"
     print(f"ludoteca: the table is at {where}; database: {database}{processes})", flush=True)
+    print(f"ludoteca: {rules_in_use()}", flush=True)  # kept until the next start
     options = {"host": host, "port": port, "log_config": None, **uvicorn_options(settings)}
     if workers == 1:
         app = create_app(settings)

@@ -35,6 +35,7 @@ class DiceHeroesGame(Game[DiceState, Action]):
             parts=("dice-art.js", "dice-heroes-text.js"),
             styles=("dice-heroes.css",),
             words="dice",
+            picture="picture.jpg",
         ),
     )
 

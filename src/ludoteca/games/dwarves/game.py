@@ -40,6 +40,7 @@ class DwarvesGame(Game[DwarvesState, Action]):
             parts=("dwarves-art.js", "dwarves-text.js"),
             styles=("dwarves.css",),
             words="dwarves",
+            picture="picture.jpg",
         ),
     )
 

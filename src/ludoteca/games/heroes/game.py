@@ -34,6 +34,7 @@ class HeroesGame(Game[HeroesState, Action]):
             parts=tuple(f"heroes-{part}.js" for part in ("art", "panels", "text")),
             styles=("heroes.css",),
             words="heroes",
+            picture="picture.jpg",
         ),
     )
 

@@ -31,7 +31,11 @@ class LiarsDiceGame(Game[LiarsState, Action]):
         perfect_information=False,
         constant_sum=True,
         board=Board(
-            "liars-dice.js", parts=("liars-text.js",), styles=("liars-dice.css",), words="liars"
+            "liars-dice.js",
+            parts=("liars-text.js",),
+            styles=("liars-dice.css",),
+            words="liars",
+            picture="picture.jpg",
         ),
         options=(
             Option("dice", tuple(range(1, MAX_DICE + 1)), MAX_DICE),

@@ -18,7 +18,8 @@ from ludoteca.core import LANGUAGES
 from ludoteca.core.game import Game
 from ludoteca.games import all_games, get
 from ludoteca.server.messages import ErrorCode, Rejected
-from ludoteca.server.site.pages import IMMUTABLE, has_tag, static_version
+from ludoteca.server.site.delivery import has_tag
+from ludoteca.server.site.pages import IMMUTABLE, static_version
 
 router = APIRouter(tags=["games"])
 
@@ -26,6 +27,9 @@ BOARD_TYPES = {
     ".js": "text/javascript",
     ".css": "text/css",
     ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".webp": "image/webp",
     ".json": "application/json",
 }
 """What a board folder serves, by suffix: its modules, style sheets, pictures and words."""

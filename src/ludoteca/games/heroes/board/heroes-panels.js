@@ -52,6 +52,9 @@ export function handPanel(state, actions) {
           class: ["hr-hero", up && "lifted", !can && "idle"],
           dataset: { key: `hand-${index}`, role, index: String(index) },
           "aria-pressed": up ? "true" : "false",
+          // what the role's trick does, on hover and for a screen reader (after the name)
+          title: t(`heroes.trick.${role}`),
+          "aria-description": t(`heroes.trick.${role}`),
           onClick: () => actions.lift(index),
         },
         // the name comes from the content (so it holds the visible text): the spoken line

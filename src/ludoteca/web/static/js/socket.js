@@ -39,11 +39,25 @@ export class TableSocket {
     return token ? { type: "hello", token } : { type: "hello" };
   }
 
+  /** The connection table/early.js opened to this address while the page loaded, once, if it
+   * is still open or opening: {ws, heard (its messages so far)}; it said hello when it opened.
+   * Leaves null behind: early.js, if it runs only now, opens nothing. */
+  adopt() {
+    const early = window.__ludotecaEarlySocket;
+    window.__ludotecaEarlySocket = null;
+    if (!early || early.url !== this.url()) {
+      if (early) early.ws.close(); // another table's: never adopted
+      return null;
+    }
+    return early.ws.readyState <= WebSocket.OPEN ? early : null;
+  }
+
   connect() {
     if (this.closed) return;
     clearTimeout(this.timer);
     this.handlers.status(this.attempts ? "reconnecting" : "connecting");
-    const ws = new WebSocket(this.url());
+    const early = this.attempts ? null : this.adopt();
+    const ws = early ? early.ws : new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
       this.attempts = 0;
@@ -70,6 +84,12 @@ export class TableSocket {
     ws.onerror = () => {
       // onclose follows and schedules the retry
     };
+    if (early && ws.readyState === WebSocket.OPEN) {
+      // it said hello on opening: what it heard since, in order, as if heard now
+      this.attempts = 0;
+      this.handlers.status("open");
+      for (const event of early.heard) ws.onmessage(event);
+    }
   }
 
   reconnectNow() {

@@ -1,4 +1,6 @@
-// Home (/): the catalogue of games, each with its entry and "play now against bots", and the lobby.
+// Home (/): the catalogue of games, each with a picture of its board (from the game's own board
+// folder), its entry and "play now against bots", and the lobby beside it (below it on a phone,
+// where the games scroll sideways so that the lobby starts on the first screen).
 
 import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
@@ -35,6 +37,7 @@ function listOrText(value) {
 function more(entry) {
   const credits = entry.credits || {};
   const parts = [
+    glance(entry),
     entry.how_to_play && [h("h3", {}, t("catalogue.how_to_play")), (Array.isArray(entry.how_to_play) ? entry.how_to_play : [entry.how_to_play]).map((p) => h("p", { class: "game-content" }, p))],
     entry.components && [h("h3", {}, t("catalogue.components")), listOrText(entry.components)],
     entry.editions && [h("h3", {}, t("catalogue.editions")), listOrText(entry.editions)],
@@ -65,16 +68,22 @@ function facts(game, entry) {
   );
 }
 
+function picture(game, name) {
+  const url = game.board && game.board.picture;
+  if (!url) return null;
+  return h("img", { class: "game-picture", src: url, alt: t("catalogue.picture", { game: name }), decoding: "async" });
+}
+
 function card(game, lobby, signedIn, find, looking) {
   const entry = catalogueEntry(game);
   const name = gameName(game);
   return h(
     "article",
     { class: "game-card", dataset: { game: game.id } },
+    picture(game, name),
     h("h2", {}, h("a", { href: `/games/${game.id}`, "data-link": "" }, name)),
     entry.tagline && h("p", { class: "tagline game-content" }, entry.tagline),
     facts(game, entry),
-    glance(entry),
     h(
       "div",
       { class: "card-actions" },
@@ -83,8 +92,7 @@ function card(game, lobby, signedIn, find, looking) {
       h("a", { class: "button", href: `/games/${game.id}`, "data-link": "" }, t("catalogue.rules")),
       h("button", { type: "button", class: "quiet", onClick: () => lobby.prepare(game.id) }, t("lobby.set_up")),
     ),
-    h("p", { class: "looking-count", dataset: { looking: game.id } }, t("pairing.looking_game", { count: looking })),
-    find,
+    h("div", { class: "card-find" }, h("p", { class: "looking-count", dataset: { looking: game.id } }, t("pairing.looking_game", { count: looking })), find),
     more(entry),
   );
 }
@@ -129,14 +137,18 @@ export function mount(root) {
       root,
       minePart,
       h(
-        "section",
-        { class: "page" },
-        h("h1", {}, t("catalogue.title")),
-        h("p", { class: "lead" }, t("catalogue.lead")),
-        h("p", { class: "online", dataset: { key: "online" } }, t("pairing.online", { count: looking.online })),
-        gamesPart,
+        "div",
+        { class: "home-layout" },
+        h(
+          "section",
+          { class: "page catalogue" },
+          h("h1", {}, t("catalogue.title")),
+          h("p", { class: "lead" }, t("catalogue.lead")),
+          h("p", { class: "online", dataset: { key: "online" } }, t("pairing.online", { count: looking.online })),
+          gamesPart,
+        ),
+        lobbyPart,
       ),
-      lobbyPart,
     );
     if (failed) replace(gamesPart, h("p", { class: "error", role: "alert" }, t("errors.games")));
     else if (games) replace(gamesPart, games.map((game) => card(game, lobby, signedIn, finderOf(game).element, looking.games[game.id] || 0)));
