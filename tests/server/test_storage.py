@@ -78,7 +78,7 @@ def test_a_table_comes_back_as_stored_and_copies_are_the_callers(store_url: str)
         assert loaded.params == {"players": 2, "variant": {"deck": [1, 2]}}
         assert [(s.seat, s.name) for s in loaded.seats] == [(0, "Ana"), (1, "Seat 2")]
         assert (loaded.created_at, loaded.version, loaded.outcome) == (12.5, 0, None)
-        assert loaded.format == 4, "a new table is format 4 unless told"
+        assert loaded.format == 5, "a new table is format 5 unless told"
         loaded.seats[0].name = "changed on a copy"
         again = await store.load_table("t1")
         assert again is not None and again.seats[0].name == "Ana"

@@ -176,7 +176,7 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     assert page.locator("[data-signing-key]").inner_text() == keys[0]["key_id"]
     assert page.locator("[data-key-published]").get_attribute("data-key-published") == "yes"
     record = json.loads(page.input_value("#record-text"))
-    assert record["format"] == 4 and record["contributions"] == [typed, None]
+    assert record["format"] == 5 and record["contributions"] == [typed, None]
     assert record["commitments"] == [typed_commitment, None]
     assert record["salts"] == [own["salt"], None]
     assert page.locator("[data-computed]").inner_text() == record["commitment"]

@@ -90,7 +90,7 @@ def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_pat
     assert "step 1" in page.locator("[data-problem]").inner_text().lower()
 
     # the person's reveal changed: it no longer opens the commitment the seat published first
-    assert record["format"] == 4 and record["commitments"][0] and record["contributions"][0]
+    assert record["format"] == 5 and record["commitments"][0] and record["contributions"][0]
     tampered = resigned(dict(record, contributions=["other-seed", *record["contributions"][1:]]))
     assert check(page, tampered) == "failed"
     assert statuses(page)["reveal"] == "failed" and statuses(page)["seed"] == "skipped"

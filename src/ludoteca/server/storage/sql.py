@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .analyses import SqlAnalyses
 from .due import SqlDeadlines
+from .prelude import SqlPrelude, prelude_of
 from .rematches import SqlRematches
 from .rows import (
     EXPIRED,
@@ -78,7 +79,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class SqlStorage(SqlAnalyses, SqlDeadlines, SqlRematches):
+class SqlStorage(SqlAnalyses, SqlDeadlines, SqlRematches, SqlPrelude):
     """Tables, seats and actions in one SQLite or PostgreSQL database at the current schema."""
 
     def __init__(self, engine: Engine) -> None:
@@ -355,6 +356,7 @@ class SqlStorage(SqlAnalyses, SqlDeadlines, SqlRematches):
                 return None
             loaded = table_row(row)
             loaded.seats = seats_of(conn, [table_id])[table_id]
+            loaded.prelude = prelude_of(conn, table_id)
             return loaded
 
     async def versions(self, table_ids: Iterable[str]) -> dict[str, tuple[int, str]]:
