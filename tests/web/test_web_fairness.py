@@ -398,8 +398,9 @@ def test_the_page_says_plainly_when_the_table_changed_what_it_showed(
 ) -> None:
     """The operator writes its own database in the reveal window (issue 38's "frame" and
     "secret"): after the person's page revealed, it replaces her commitment, erases her reveal and
-    replaces the server's commitment, then restarts the server. The page, reconnecting, does not
-    reveal again against another secret, and says plainly what changed."""
+    replaces the server's commitment, in the seats and in the table's history before the deal,
+    then restarts the server. The page, reconnecting, does not reveal again against another
+    secret, and says plainly what changed, the history it checked included."""
     server = ServerProcess(tmp_path, env={"LUDOTECA_CONTRIBUTION_SECONDS": "60"}).start()
     opened = Pages(browser, server.base)
     try:
@@ -430,10 +431,34 @@ def test_the_page_says_plainly_when_the_table_changed_what_it_showed(
                 "UPDATE tables SET seed = ?, commitment = ? WHERE id = ?",
                 (secret, hashlib.sha256(secret.encode()).hexdigest(), table_id),
             )
+            # and its history before the deal, in place (format 5): the creation, her commitment,
+            # without her reveal
+            rows = db.execute(
+                "SELECT seq, event FROM prelude WHERE table_id = ? ORDER BY seq", (table_id,)
+            ).fetchall()
+            for seq, text in rows:
+                event = json.loads(text)
+                if event["event"] == "create":
+                    event["commitment"] = hashlib.sha256(secret.encode()).hexdigest()
+                if event["event"] == "commit" and event["seat"] == 1:
+                    event["commitment"] = forged
+                db.execute(
+                    "UPDATE prelude SET event = ? WHERE table_id = ? AND seq = ?",
+                    (json.dumps(event), table_id, seq),
+                )
+            db.execute(
+                "DELETE FROM prelude WHERE table_id = ? AND event LIKE '%\"reveal\"%' "
+                "AND event LIKE '%\"seat\": 1%'",
+                (table_id,),
+            )
+        kept = page.evaluate("() => JSON.parse(localStorage.getItem('ludoteca.receipts'))")
+        before_deal = [r for r in kept[table_id]["list"] if "prelude" in r]
+        assert before_deal, "the page kept the heads it was shown before the deal"
         server.start()
 
         page.wait_for_selector("[data-fair-problem='secret']", timeout=seconds(60) * 1000)
         page.wait_for_selector("[data-fair-problem='commitment']")
+        page.wait_for_selector("[data-fair-problem='history']")
         text = page.locator(".fair-alarm").inner_text()
         assert "The server changed your commitment" in text and forged in text
         assert "The server's secret is not the one it showed you" in text and shown in text

@@ -89,6 +89,15 @@ def prelude_heads(events: Sequence[Event]) -> list[str]:
     return heads
 
 
+def closed_head(events: Sequence[Event]) -> str | None:
+    """The head right after the ``close`` event (what the public log pins), or None."""
+    heads = prelude_heads(events)
+    for n, event in enumerate(events):
+        if event.get("event") == "close":
+            return heads[n]
+    return None
+
+
 @dataclass(slots=True)
 class SeatState:
     """One seat as the prelude leaves it."""
@@ -238,6 +247,7 @@ __all__ = [
     "EVENT_FIELDS",
     "Event",
     "close_event",
+    "closed_head",
     "commit_event",
     "create_event",
     "leave_event",
