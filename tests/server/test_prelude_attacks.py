@@ -213,7 +213,7 @@ def cli_verify(tmp_path: Path, record: dict[str, Any], receipts: list[dict[str, 
         [
             sys.executable,
             "-m",
-            "ludoteca",
+            "ludoteca.cli",
             "verify",
             str(tmp_path / "record.json"),
             "--receipt",
