@@ -150,14 +150,18 @@ def staged(tmp_path: Path, attack: str) -> tuple[ServerProcess, str, Honest, str
     the server, the table, Ana's client and Bob's token."""
     env = {"LUDOTECA_CONTRIBUTION_SECONDS": WINDOW}
     server = ServerProcess(tmp_path, env=env).start()
-    created = server.post("/api/tables", {"game": "heroes", "seats": [{}, {}], "name": "Bob"})
+    seats: list[dict[str, Any]] = [{}, {}, {}] if attack == "handover" else [{}, {}]
+    game = "dice-heroes" if attack == "handover" else "heroes"  # three seats
+    created = server.post("/api/tables", {"game": game, "seats": seats, "name": "Bob"})
     table, bob = created["table"]["id"], created["token"]
     post(server, f"/api/tables/{table}/commit", bob, {"commitment": seat_commitment(*BOB)})
     if attack == "handover":  # Carl sits at seat 1, commits and leaves before the start
-        carl = post(server, f"/api/tables/{table}/join", "", {"name": "Carl"})["token"]
+        carl = post(server, f"/api/tables/{table}/join", "", {"name": "Carl", "seat": 1})["token"]
         post(server, f"/api/tables/{table}/commit", carl, {"commitment": seat_commitment(*CARL)})
         post(server, f"/api/tables/{table}/leave", carl, {})
-    ana = post(server, f"/api/tables/{table}/join", "", {"name": "Ana"})
+    ana = post(server, f"/api/tables/{table}/join", "", {"name": "Ana", "seat": 1})
+    if attack == "handover":  # Bob starts: a bot takes the third seat
+        post(server, f"/api/tables/{table}/start", bob, {})
     honest = Honest(table, ana["seat"], ana["token"])
 
     async def until_revealed() -> None:

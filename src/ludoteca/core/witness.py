@@ -66,6 +66,8 @@ class Witness:
                 and contributions[self.seat] is None
             ):
                 self._found("withheld")
+            if self.prelude and not _dealt_as_checked(self.prelude, commitments, contributions):
+                self._found("history")
 
     def _see_prelude(self, prelude: list[Event], chain: str | None) -> None:
         heads = prelude_heads(prelude)
@@ -95,6 +97,32 @@ class Witness:
         closed = any(e["event"] == "close" for e in self.prelude)
         commits = [e for e in self.prelude if e["event"] == "commit" and e.get("seat") == self.seat]
         return closed and bool(commits) and commits[-1]["commitment"] == self.own
+
+
+def _dealt_as_checked(
+    prelude: list[Event], commitments: list[str | None], contributions: list[str | None]
+) -> bool:
+    """Whether the deal's seats show every commitment and reveal of the prelude the client
+    checked (a seat's last commitment; a reveal made before it checked)."""
+    for event in prelude:
+        seat = event.get("seat")
+        if not isinstance(seat, int) or seat >= len(commitments):
+            continue
+        last = event["event"] == "commit" and _last_commit(prelude, seat) is event
+        if last and commitments[seat] != event["commitment"]:
+            return False
+        if event["event"] == "reveal" and contributions[seat] != event["contribution"]:
+            return False
+    return True
+
+
+def _last_commit(prelude: list[Event], seat: int) -> Event | None:
+    """The seat's last commitment, unless the seat was freed after it."""
+    last = None
+    for event in prelude:
+        if event.get("seat") == seat and event["event"] in ("commit", "leave"):
+            last = event if event["event"] == "commit" else None
+    return last
 
 
 def _own_problems(witness: Witness, prelude: list[Event]) -> list[tuple[str, bool]]:

@@ -123,6 +123,19 @@ export function createDeal(tableId, send, redraw) {
     sendIfDue();
   }
 
+  /** Format 5: whether the deal shows every seat's last commitment and every reveal of the
+   * prelude this page checked. */
+  function dealtAsChecked(view) {
+    const commitments = view.commitments || [];
+    const contributions = view.contributions || [];
+    return proof.events.every((e, i) => {
+      if (e.event === "reveal") return contributions[e.seat] === e.contribution;
+      if (e.event !== "commit") return true;
+      const later = proof.events.slice(i + 1).some((x) => x.seat === e.seat && (x.event === "commit" || x.event === "leave"));
+      return later || commitments[e.seat] === e.commitment;
+    });
+  }
+
   /** Format 5: whether the head the table shows now is one this page checked and binds this
    * seat's own commitment and the server's commitment shown when it sat (older formats: yes). */
   function checkedNow(msg, kept) {
@@ -168,7 +181,7 @@ export function createDeal(tableId, send, redraw) {
     if (kept.revealed && row && row.commitment !== kept.revealed) found.push(["commitment", { shown: kept.revealed, now: row.commitment || "—" }]);
     const given = msg.view && msg.view.contributions;
     if (kept.revealed && given && given[seat] == null) found.push(["withheld", {}]);
-    if (proof.rewritten) found.push(["history", {}]);
+    if (proof.rewritten || (msg.view && !dealtAsChecked(msg.view))) found.push(["history", {}]);
     return found;
   }
 
