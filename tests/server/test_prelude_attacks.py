@@ -38,7 +38,7 @@ from ludoteca.core.prelude import commit_event, reveal_event
 from ludoteca.core.witness import Witness
 from ludoteca.games import get
 
-WINDOW = "6"  # seconds each of the commitments and the reveals may take
+WINDOW = "10"  # seconds each of the commitments and the reveals may take
 BOB = ("bob-seed", "b" * 32)
 ANA = ("ana-seed", "a" * 32)
 CARL = ("carl-seed", "c" * 32)
@@ -160,12 +160,14 @@ def staged(tmp_path: Path, attack: str) -> tuple[ServerProcess, str, Honest, str
         post(server, f"/api/tables/{table}/commit", carl, {"commitment": seat_commitment(*CARL)})
         post(server, f"/api/tables/{table}/leave", carl, {})
     ana = post(server, f"/api/tables/{table}/join", "", {"name": "Ana", "seat": 1})
-    if attack == "handover":  # Bob starts: a bot takes the third seat
-        post(server, f"/api/tables/{table}/start", bob, {})
     honest = Honest(table, ana["seat"], ana["token"])
 
     async def until_revealed() -> None:
         await honest.connect(server.ws_base)
+        if attack == "handover":  # once Ana committed, Bob starts: a bot takes the third seat
+            mine = honest.witness.own
+            await honest.until(lambda m: m["type"] == "state" and _committed(m, 1, mine))
+            post(server, f"/api/tables/{table}/start", bob, {})
         await honest.until(lambda m: m["type"] == "state" and honest.witness.revealed)
         assert honest.witness.problems == []
         assert honest.client is not None
@@ -180,6 +182,10 @@ def staged(tmp_path: Path, attack: str) -> tuple[ServerProcess, str, Honest, str
         operate(db, table, attack)
     server.start()
     return server, table, honest, bob
+
+
+def _committed(message: dict[str, Any], seat: int, commitment: str) -> bool:
+    return bool(message["table"]["seats"][seat]["commitment"] == commitment)
 
 
 def play_out(server: ServerProcess, honest: Honest, bob: str) -> dict[str, Any]:

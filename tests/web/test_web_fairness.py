@@ -143,11 +143,15 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     end.locator("[data-key-id]").wait_for()
     assert end.locator("[data-key-id]").inner_text() == keys[0]["key_id"]
 
-    # the page kept a receipt per version it was shown, at most one per version
+    # the page kept a receipt per version it was shown, at most one per version, and before the
+    # deal one per head of the table's history it was shown (format 5), those first
     kept = page.evaluate("() => JSON.parse(localStorage.getItem('ludoteca.receipts'))")[table_id]
     receipts = kept["list"]
     assert receipts[-1] == {"table": table_id, "version": final["version"], "chain": view["chain"]}
-    versions = [r["version"] for r in receipts]
+    before = [r["prelude"] for r in receipts if "prelude" in r]
+    assert before and before == sorted(set(before))
+    assert all("prelude" in r for r in receipts[: len(before)])
+    versions = [r["version"] for r in receipts[len(before) :]]
     assert versions == sorted(set(versions))
     assert end.locator("[data-receipts]").get_attribute("data-receipts") == str(len(receipts))
 
@@ -183,7 +187,7 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     no_serious_violation(page)
 
     # a receipt the table never showed: the receipt check fails at its version
-    forged_receipt = dict(receipts[1], chain="0" * 64)
+    forged_receipt = dict(receipts[len(before) + 1], chain="0" * 64)
     assert check(page, record, json.dumps(forged_receipt)) == "failed"
     assert statuses(page)["outcome"] == "ok" and statuses(page)["receipt"] == "failed"
     assert f"version {forged_receipt['version']}" in page.locator("[data-problem]").inner_text()
@@ -191,6 +195,9 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     # a name changed: the server's signature no longer matches
     renamed = json.loads(json.dumps(record))
     renamed["players"][0]["name"] = "Bia"
+    for event in renamed["prelude"]:  # and where the table's history seats her (format 5)
+        if event["event"] == "sit" and event["seat"] == 0:
+            event["name"] = "Bia"
     assert check(page, renamed) == "failed"
     assert statuses(page)["signature"] == "failed"
 
