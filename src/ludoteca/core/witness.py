@@ -95,8 +95,8 @@ class Witness:
         if self.problems or not self.prelude:
             return False
         closed = any(e["event"] == "close" for e in self.prelude)
-        commits = [e for e in self.prelude if e["event"] == "commit" and e.get("seat") == self.seat]
-        return closed and bool(commits) and commits[-1]["commitment"] == self.own
+        last = _last_commit(self.prelude, self.seat)
+        return closed and last is not None and last["commitment"] == self.own
 
 
 def _dealt_as_checked(
@@ -120,7 +120,7 @@ def _last_commit(prelude: list[Event], seat: int) -> Event | None:
     """The seat's last commitment, unless the seat was freed after it."""
     last = None
     for event in prelude:
-        if event.get("seat") == seat and event["event"] in ("commit", "leave"):
+        if event.get("seat") == seat and event["event"] in ("commit", "leave", "sit"):
             last = event if event["event"] == "commit" else None
     return last
 
@@ -129,7 +129,7 @@ def _own_problems(witness: Witness, prelude: list[Event]) -> list[tuple[str, boo
     """What a prelude says of the witness's own seat: ``(problem or "", revealed)`` items."""
     mine = [e for e in prelude if e.get("seat") == witness.seat]
     found: list[tuple[str, bool]] = [("", any(e["event"] == "reveal" for e in mine))]
-    last_commit = next((e for e in reversed(mine) if e["event"] == "commit"), None)
+    last_commit = _last_commit(prelude, witness.seat)  # not one made before a leave
     if last_commit is not None and last_commit["commitment"] != witness.own:
         found.append(("commitment", False))
     if witness.revealed and not found[0][1]:

@@ -29,13 +29,17 @@ export function extendsPrelude(earlier, later) {
   return earlier.length <= later.length && earlier.every((e, i) => canonical(e) === canonical(later[i]));
 }
 
-/** What the prelude says of one seat: its last commitment, whether it revealed, whether it was
- * marked withheld. */
+/** What the prelude says of one seat: the commitment of whoever holds it now (a commitment made
+ * before the seat was freed is not theirs), whether it revealed, whether it was marked withheld. */
 export function seatInPrelude(events, seat) {
   const mine = events.filter((e) => e.seat === seat);
-  const commits = mine.filter((e) => e.event === "commit");
+  let commitment = null;
+  for (const e of mine) {
+    if (e.event === "commit") commitment = e.commitment;
+    else if (e.event === "leave" || e.event === "sit") commitment = null;
+  }
   return {
-    commitment: commits.length ? commits[commits.length - 1].commitment : null,
+    commitment,
     revealed: mine.some((e) => e.event === "reveal"),
     withheld: mine.some((e) => e.event === "withheld"),
   };

@@ -131,7 +131,7 @@ export function createDeal(tableId, send, redraw) {
     return proof.events.every((e, i) => {
       if (e.event === "reveal") return contributions[e.seat] === e.contribution;
       if (e.event !== "commit") return true;
-      const later = proof.events.slice(i + 1).some((x) => x.seat === e.seat && (x.event === "commit" || x.event === "leave"));
+      const later = proof.events.slice(i + 1).some((x) => x.seat === e.seat && ["commit", "leave", "sit"].includes(x.event));
       return later || commitments[e.seat] === e.commitment;
     });
   }
