@@ -193,3 +193,52 @@ def test_receipts_before_the_deal_are_read_strictly() -> None:
     ):
         with pytest.raises(ValueError, match="prelude"):
             Receipt.from_json(bad)
+
+
+def test_a_client_reveals_only_against_a_head_it_checked() -> None:
+    """The witness (as the web table does): at the seat Cy committed at and left, Ana's own
+    commitment is the one it checks; it reveals once the head shows the close; a prelude that
+    rewrote her commitment, or another secret, is said and stops the reveal."""
+
+    async def scenario() -> tuple[Witness, dict[str, Any]]:
+        async with lobby_on(MemoryStorage(), FakeClock()) as lobby:
+            seats = [SeatRequest(), SeatRequest(), SeatRequest()]
+            table, _, bob = await lobby.create(
+                "dice-heroes", players=3, seats=seats, turn_seconds=None, name="Bob", start=False
+            )
+            assert bob is not None
+            await table.commit(0, seat_commitment("bob-seed", SALT_B))
+            _, cy = await lobby.join(table.id, "Cy", 1)
+            await table.commit(1, seat_commitment("cy-seed", SALT_C))
+            await lobby.leave(table.id, cy)
+            await lobby.join(table.id, "Ana", 1)
+            witness = Witness(table.id, 1, seat_commitment("ana-seed", SALT_A))
+            witness.see(copy.deepcopy(table.message_for(1, 0)))
+            assert not witness.may_reveal() and witness.problems == []
+            await table.commit(1, witness.own)
+            witness.see(copy.deepcopy(table.message_for(1, 0)))
+            assert not witness.may_reveal(), "the commitments are still open"
+            await lobby.start(table.id, bob)
+            message = copy.deepcopy(table.message_for(1, 0))
+            witness.see(message)
+            return witness, message
+
+    witness, message = asyncio.run(scenario())
+    assert message["table"]["revealing"] and witness.may_reveal() and witness.problems == []
+    kept = len(witness.receipts)
+    # the same table shown again with Ana's commitment rewritten (Cy's handed over to her)
+    handed = copy.deepcopy(message)
+    for event in handed["prelude"]:
+        if event["event"] == "commit" and event["commitment"] == witness.own:
+            event["commitment"] = seat_commitment("cy-seed", SALT_C)
+    handed["chain"] = prelude_heads(handed["prelude"])[-1]
+    witness.see(handed)
+    assert set(witness.problems) == {"history", "commitment"} and not witness.may_reveal()
+    assert len(witness.receipts) == kept + 1, "what it was shown is kept: it proves the change"
+    # another secret
+    other = Witness(message["table"]["id"], 1, witness.own)
+    other.see(message)
+    secret = copy.deepcopy(message)
+    secret["table"]["commitment"] = "0" * 64
+    other.see(secret)
+    assert "secret" in other.problems and not other.may_reveal()

@@ -80,7 +80,8 @@ class Witness:
         if prelude[: len(self.prelude)] != self.prelude:
             self._found("history")  # the prelude it checked stays the one it holds
             for code, _ in _own_problems(self, prelude):
-                self._found(code)
+                if code:
+                    self._found(code)
             return
         self.prelude = list(prelude)
         for code, revealed in _own_problems(self, prelude):
