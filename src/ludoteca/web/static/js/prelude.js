@@ -48,3 +48,11 @@ export function seatInPrelude(events, seat) {
 export function closed(events) {
   return events.some((e) => e.event === "close");
 }
+
+/** The head right after the `close` event (what the public log pins for a format-5 table), or
+ * null. */
+export async function closedHead(events) {
+  const at = (events || []).findIndex((e) => e && e.event === "close");
+  if (at < 0) return null;
+  return (await preludeHeads(events.slice(0, at + 1)))[at];
+}
