@@ -6,10 +6,9 @@ it twice — the property several server processes rely on. SQLite (a file, WAL 
 default; PostgreSQL is the same code with another URL. The schema is made and changed by the
 migrations (see ``migrate``), never by this module.
 
-The driver calls block, so they run on a small thread pool (one thread for SQLite, whose writes are
-serial anyway) behind the async methods of the ``Storage`` protocol. Accepted actions go through
-``append``, which commits whatever actions are waiting in one transaction (group commit): under
-load many tables share a commit, and each caller still returns only once its own action is durable.
+The driver calls block, so they run on a small thread pool (one thread for SQLite) behind the
+async methods of ``Storage``. ``append`` commits whatever actions wait in one transaction (group
+commit): many tables share a commit, each caller returns once its own action is durable.
 """
 
 from __future__ import annotations
