@@ -5,12 +5,16 @@
 
 1. SHA-256 of the revealed secret (format 1: the seed) must equal the commitment shown before the
    match, and its fingerprint the one shown at the table.
-2. Formats 2 to 4: the Ed25519 signature must sign the record, by the key the record names, or,
+2. Formats 2 to 5: the Ed25519 signature must sign the record, by the key the record names, or,
    with --key, by that key; format 4: who played each step must be what the seats say, and a
    bot's seat commits to nothing; formats 3 and 4: each seat's revealed contribution and salt
    must give its commitment; the seed must be HMAC-SHA-256(secret, "ludoteca/N", table, one line
    per seat); the chain is recomputed from the header, every step and (format 4) every takeover
-   and must end at the record's head (and pass through every receipt given).
+   and must end at the record's head (and pass through every receipt given). Format 5: the
+   prelude (every event from the table's creation to the deal) must follow the rules and leave
+   the record's seats, commitments and reveals; the chain starts at the creation, runs through
+   every event of the prelude, then the header, and a receipt {"prelude": k} is the head after
+   the first k events.
 3. The set-up is dealt again from the seed with the stream of docs/fairness.md: compare it with what
    you saw at the table (your opening hand, who started, the set-aside heroes shown at the end).
 Replaying every action and comparing the outcome needs the rules: `ludoteca verify RECORD.json`.
@@ -108,11 +112,106 @@ def chain(record: dict) -> list:
                 head = link(head, event)
         return head
 
-    heads = [takeovers(hashlib.sha256(domain + canonical(header)).hexdigest(), 0)]
+    if record["format"] >= 5:
+        first = prelude_heads(record["prelude"])[-1]
+        heads = [takeovers(link(first, header), 0)]
+    else:
+        heads = [takeovers(hashlib.sha256(domain + canonical(header)).hexdigest(), 0)]
     for n, step in enumerate(record["actions"], 1):
         step_link = {"seat": step["seat"], "action": step["action"], "by": step["by"]}
         heads.append(takeovers(link(heads[-1], step_link), n))
     return heads
+
+
+def prelude_heads(events: list) -> list:
+    """Format 5: the head after each event from the table's creation."""
+    heads = [hashlib.sha256(b"ludoteca/5 chain\n" + canonical(events[0])).hexdigest()]
+    for event in events[1:]:
+        heads.append(hashlib.sha256(heads[-1].encode() + b"\n" + canonical(event)).hexdigest())
+    return heads
+
+
+FIELDS = {
+    "create": {"event", "game", "params", "table", "commitment"},
+    "sit": {"event", "seat", "name", "bot", "level"},
+    "leave": {"event", "seat"},
+    "commit": {"event", "seat", "commitment"},
+    "close": {"event"},
+    "reveal": {"event", "seat", "contribution", "salt"},
+    "withheld": {"event", "seat"},
+}
+
+
+def prelude_problem(record: dict) -> str | None:
+    """Format 5: replay the prelude. The first event, and only it, is the creation, naming the
+    record's game, params, table and commitment; a seat is taken only when free, freed only when
+    a person's, committed only by its person, and all three only before the close (once); a
+    reveal opens its seat's commitment; a seat withholds only what it committed and did not
+    reveal. At the end every seat is held, as the record's seats as dealt, with its commitments,
+    contributions and salts."""
+    events, players = record.get("prelude"), record["players"]
+    if not isinstance(events, list) or not events or not all(isinstance(e, dict) for e in events):
+        return "the prelude is not a non-empty list of events"
+    want = {"event": "create"} | {k: record[k] for k in ("game", "params", "table", "commitment")}
+    seats = [None] * len(players)  # [name, bot, level, commitment, contribution, salt, withheld]
+    closed = False
+    for n, e in enumerate(events, 1):
+        kind = e.get("event")
+        if kind not in FIELDS or set(e) - FIELDS[kind] or (kind == "create") != (n == 1):
+            return f"event {n} is not an event of the prelude, in its place"
+        if kind == "create":
+            if e != want:
+                return "the prelude's creation is not the record's table"
+            continue
+        if kind == "close":
+            if closed:
+                return f"event {n}: the commitments close once"
+            closed = True
+            continue
+        seat = e.get("seat")
+        if type(seat) is not int or not 0 <= seat < len(players):
+            return f"event {n}: no such seat"
+        s = seats[seat]
+        if kind in ("sit", "leave", "commit") and closed:
+            return f"event {n}: a {kind} after the commitments closed"
+        if kind == "sit":
+            if (
+                s is not None
+                or not isinstance(e.get("name"), str)
+                or type(e.get("bot")) is not bool
+            ):
+                return f"event {n}: seat {seat} is taken, or the sit is malformed"
+            seats[seat] = [e["name"], e["bot"], e.get("level"), None, None, None, False]
+        elif kind in {"leave", "commit"}:
+            if s is None or s[1]:
+                return f"event {n}: seat {seat} holds no person"
+            if kind == "leave":
+                seats[seat] = None
+            elif not isinstance(e.get("commitment"), str) or len(e["commitment"]) != 64:
+                return f"event {n}: a commitment is 64 hex digits"
+            else:
+                s[3] = e["commitment"]
+        elif s is None or s[3] is None or s[4] is not None or s[6] or not closed:
+            return f"event {n}: seat {seat} has no open commitment"
+        elif kind == "withheld":
+            s[6] = True
+        elif seat_commitment(str(e.get("contribution")), str(e.get("salt"))) != s[3]:
+            return f"event {n}: the reveal of seat {seat} does not open its commitment"
+        else:
+            s[4], s[5] = e["contribution"], e["salt"]
+    if not closed:
+        return "the commitments never closed before the deal"
+    for seat, (s, p) in enumerate(zip(seats, players, strict=True)):
+        dealt = (p["name"], False, None) if p.get("bot_from") is not None else None
+        dealt = dealt or (p["name"], p["bot"], p.get("level"))
+        if s is None or (s[0], s[1], s[2]) != dealt:
+            return f"seat {seat}: the prelude does not seat the record's player"
+        if s[3] is not None and s[4] is None and not s[6]:
+            return f"seat {seat} neither revealed nor was marked withheld"
+        given = (record["commitments"][seat], record["contributions"][seat], record["salts"][seat])
+        if (s[3], s[4], s[5]) != given:
+            return f"seat {seat}: the prelude's commitment or reveal is not the record's"
+    return None
 
 
 def seats_problem(record: dict) -> str | None:
@@ -317,7 +416,7 @@ def deal(game: str, players: int, seed: str, params: dict | None = None) -> dict
 
 
 def check_signed(record: dict, key: str | None, receipts: list) -> str | None:
-    """The format-2 to format-4 checks that need no rules; a problem, or None."""
+    """The format-2 to format-5 checks that need no rules; a problem, or None."""
     signature = record.get("signature")
     if signature is None:
         return "the record is not signed"
@@ -335,6 +434,10 @@ def check_signed(record: dict, key: str | None, receipts: list) -> str | None:
         problem = seats_problem(record)
         if problem:
             return problem
+    if record["format"] >= 5:
+        problem = prelude_problem(record)
+        if problem:
+            return problem
     if record["format"] >= 3:
         for seat, (promised, given, salt) in enumerate(
             zip(record["commitments"], record["contributions"], record["salts"], strict=True)
@@ -347,7 +450,15 @@ def check_signed(record: dict, key: str | None, receipts: list) -> str | None:
     heads = chain(record)
     if heads[-1] != record["chain"]:
         return f"the chain ends at {heads[-1]}, the record says {record['chain']}"
+    before = prelude_heads(record["prelude"]) if record["format"] >= 5 else []
     for receipt in receipts:
+        if "prelude" in receipt:
+            k = receipt["prelude"]
+            if receipt["table"] != record["table"] or not 1 <= k <= len(before):
+                return f"receipt for event {k} before the deal of {receipt['table']} does not fit"
+            if before[k - 1] != receipt["chain"]:
+                return f"after event {k} you were shown {receipt['chain']}, not {before[k - 1]}"
+            continue
         version = receipt["version"]
         if receipt["table"] != record["table"] or version >= len(heads):
             return f"receipt for version {version} of table {receipt['table']} does not fit"
@@ -369,7 +480,7 @@ def main(argv: list) -> int:
             loaded = json.load(file)
         receipts = loaded if isinstance(loaded, list) else [loaded]
     form = record.get("format")
-    signed = form in (2, 3, 4)
+    signed = form in (2, 3, 4, 5)
     secret = record.get("secret") if signed else record.get("seed")
     promised = record["commitment"]
     if secret is None:
@@ -398,6 +509,8 @@ def main(argv: list) -> int:
     print(f"OK: sha256(secret) is the commitment; fingerprint {fingerprint(promised, bits)}")
     if signed:
         key = record["signature"]["key_id"]
+        if form >= 5:
+            print("OK: the prelude, from the table's creation, leaves these seats and reveals")
         if form >= 4:
             print("OK: who played each step is what the seats say; bots committed to nothing")
         if form >= 3:

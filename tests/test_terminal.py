@@ -18,9 +18,9 @@ import pytest
 from kit import processes
 from kit.env import seconds
 from ludoteca.bots import make_bot
+from ludoteca.cli.play import table_deal
 from ludoteca.cli.terminal import LISTED, Terminal, TerminalTable, changed_lines, choices_text
-from ludoteca.core import Deal, Match, Player, verify
-from ludoteca.core.fairness import seat_commitment
+from ludoteca.core import Match, Player, Receipt, verify
 from ludoteca.games import get
 
 SECRET = "5e3d0b9c2a7f4e6190d8c1b2a3f4e5d60718293a4b5c6d7e8f90a1b2c3d4e5f6"
@@ -76,9 +76,8 @@ def table(
 ) -> tuple[TerminalTable, io.StringIO, Script]:
     game = get(game_id)
     seats = [Player("you"), Player(f"{bots} bot", bot=True, level=bots)]
-    # the deal as `ludoteca play` makes it: your seed committed and revealed, format 4
-    promised = seat_commitment("mine", SALT)
-    deal = Deal(SECRET, "terminal-test", ("mine", None), (promised, None), (SALT, None), 4)
+    # the deal as `ludoteca play` makes it: your seed committed and revealed, format 5
+    deal = table_deal(game, {"players": 2}, seats, 0, (SECRET, "terminal-test", "mine", SALT))
     match = Match(game, {"players": 2}, deal, seats)
     clock = FakeClock()
     out = io.StringIO()
@@ -197,6 +196,15 @@ def test_the_record_is_written_with_the_table_id_and_the_seed(tmp_path: Path) ->
     assert f"The record of this match: {path.resolve()}" in text
     verdict = verify(data, get)
     assert verdict.ok, verdict
+    # format 5, and every head the table showed from its creation kept beside the record
+    kept = tmp_path / "rec.receipts.json"
+    assert data["format"] == 5 and f"(receipts): {kept.resolve()}" in text
+    receipts = json.loads(kept.read_text(encoding="utf-8"))
+    assert [r.get("prelude") for r in receipts[:6]] == [1, 2, 3, 4, 5, 6]
+    last = {"table": "terminal-test", "version": len(data["actions"]), "chain": data["chain"]}
+    assert receipts[-1] == last
+    verdict = verify(data, get, receipts=[Receipt.from_json(r) for r in receipts])
+    assert verdict.ok and verdict.receipts == len(receipts), verdict
 
 
 def test_a_record_that_cannot_be_written_is_said(tmp_path: Path) -> None:

@@ -127,7 +127,7 @@ def test_a_withheld_reveal_counts_by_its_commitment_and_no_commitment_adds_nothi
             while match.to_move is not None:
                 await table.submit(match.to_move, match.legal(match.to_move)[0], None)
             record = table.record().to_json()
-            assert record["format"] == 4
+            assert record["format"] == 5
             assert (record["contributions"], record["salts"]) == (
                 ["ana-seed", None, None],
                 [SALT_A, None, None],

@@ -231,7 +231,7 @@ def test_a_bot_takeover_verifies_survives_a_restart_and_finishes(
     run(after_restart)
     record, receipts = found["record"], found["receipts"]
     sleeper, at = found["sleeper"], found["at"]
-    assert record["format"] == 4
+    assert record["format"] == 5
     assert record["players"][sleeper]["bot_from"] == at
     assert record["players"][sleeper]["level"] == "random"
     assert record["contributions"][sleeper] is not None  # the person's reveal still counts

@@ -16,6 +16,7 @@ import pytest
 from kit.client import person_against_bot
 from kit.servers import ThreadServer, api
 from ludoteca.cli import main
+from ludoteca.core.prelude import closed_head
 from ludoteca.core.publog import (
     HeadBook,
     TreeHead,
@@ -47,10 +48,14 @@ def test_the_log_proves_each_table_and_refuses_bad_sizes(
     proof = http.get(f"/api/log/tables/{table_id}", params={"size": first.size}).json()
     assert set(proof) == {"index", "size", "leaf", "path"} and proof["size"] == first.size
     assert inclusion_problem(proof["leaf"], proof["index"], proof["path"], first) is None
-    assert (
-        entry_problem(proof["leaf"], table_id, record["commitment"], record["commitments"]) is None
-    )
+    closed = closed_head(record["prelude"])
+    leaf, commitments = proof["leaf"], record["commitments"]
+    assert entry_problem(leaf, table_id, record["commitment"], commitments, closed) is None
     entry = parse_entry(proof["leaf"])
+    assert entry["chain"] == closed, "the log pins the head every person was shown at the close"
+    # without the head at the close (a record of another history before the deal): refused
+    other = entry_problem(leaf, table_id, record["commitment"], commitments, "0" * 64)
+    assert other == "the chain head the log holds for the close is not the record's"
     assert entry["status"] == "starting" and entry["seats"][1]["kind"] == "bot"
 
     # a bots' table is logged when it is dealt at once; the log grows, consistently

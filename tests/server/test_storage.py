@@ -78,7 +78,7 @@ def test_a_table_comes_back_as_stored_and_copies_are_the_callers(store_url: str)
         assert loaded.params == {"players": 2, "variant": {"deck": [1, 2]}}
         assert [(s.seat, s.name) for s in loaded.seats] == [(0, "Ana"), (1, "Seat 2")]
         assert (loaded.created_at, loaded.version, loaded.outcome) == (12.5, 0, None)
-        assert loaded.format == 4, "a new table is format 4 unless told"
+        assert loaded.format == 5, "a new table is format 5 unless told"
         loaded.seats[0].name = "changed on a copy"
         again = await store.load_table("t1")
         assert again is not None and again.seats[0].name == "Ana"
@@ -548,5 +548,26 @@ def test_due_tables_come_by_due_time_and_a_step_moves_the_due_time_and_the_seat(
         # start-up leaves the turn-based tables in play asleep in the database
         awake = await store.tables_with_status(["playing"], sleeping=False)
         assert [r.id for r in awake] == ["real"]
+
+    check(store_url, scenario)
+
+
+def test_a_prelude_is_stored_in_order_each_place_once(store_url: str) -> None:
+    """Format 5: a table's events before the deal, each at its place; a place taken is a
+    conflict (another writer added an event first); ``load_table`` reads them with the row."""
+
+    async def scenario(store: Storage) -> None:
+        await store.create_table(table("t1", status="open"))
+        events = [{"event": "create", "table": "t1"}, {"event": "sit", "seat": 0, "name": "Ana"}]
+        for seq, event in enumerate(events):
+            await store.add_event("t1", seq, event)
+        with pytest.raises(ConflictError):
+            await store.add_event("t1", 1, {"event": "close"})
+        assert await store.load_prelude("t1") == events
+        loaded = await store.load_table("t1")
+        assert loaded is not None and loaded.prelude == events
+        loaded.prelude.append({"event": "close"})  # a copy: the store keeps its own
+        assert await store.load_prelude("t1") == events
+        assert await store.load_prelude("nothing") == []
 
     check(store_url, scenario)

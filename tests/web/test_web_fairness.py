@@ -144,11 +144,15 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     end.locator("[data-key-id]").wait_for()
     assert end.locator("[data-key-id]").inner_text() == keys[0]["key_id"]
 
-    # the page kept a receipt per version it was shown, at most one per version
+    # the page kept a receipt per version it was shown, at most one per version, and before the
+    # deal one per head of the table's history it was shown (format 5), those first
     kept = page.evaluate("() => JSON.parse(localStorage.getItem('ludoteca.receipts'))")[table_id]
     receipts = kept["list"]
     assert receipts[-1] == {"table": table_id, "version": final["version"], "chain": view["chain"]}
-    versions = [r["version"] for r in receipts]
+    before = [r["prelude"] for r in receipts if "prelude" in r]
+    assert before and before == sorted(set(before))
+    assert all("prelude" in r for r in receipts[: len(before)])
+    versions = [r["version"] for r in receipts[len(before) :]]
     assert versions == sorted(set(versions))
     assert end.locator("[data-receipts]").get_attribute("data-receipts") == str(len(receipts))
 
@@ -177,14 +181,14 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     assert page.locator("[data-signing-key]").inner_text() == keys[0]["key_id"]
     assert page.locator("[data-key-published]").get_attribute("data-key-published") == "yes"
     record = json.loads(page.input_value("#record-text"))
-    assert record["format"] == 4 and record["contributions"] == [typed, None]
+    assert record["format"] == 5 and record["contributions"] == [typed, None]
     assert record["commitments"] == [typed_commitment, None]
     assert record["salts"] == [own["salt"], None]
     assert page.locator("[data-computed]").inner_text() == record["commitment"]
     no_serious_violation(page)
 
     # a receipt the table never showed: the receipt check fails at its version
-    forged_receipt = dict(receipts[1], chain="0" * 64)
+    forged_receipt = dict(receipts[len(before) + 1], chain="0" * 64)
     assert check(page, record, json.dumps(forged_receipt)) == "failed"
     assert statuses(page)["outcome"] == "ok" and statuses(page)["receipt"] == "failed"
     assert f"version {forged_receipt['version']}" in page.locator("[data-problem]").inner_text()
@@ -192,6 +196,9 @@ def test_own_seed_to_the_end_panel_and_receipts_on_the_verify_page(
     # a name changed: the server's signature no longer matches
     renamed = json.loads(json.dumps(record))
     renamed["players"][0]["name"] = "Bia"
+    for event in renamed["prelude"]:  # and where the table's history seats her (format 5)
+        if event["event"] == "sit" and event["seat"] == 0:
+            event["name"] = "Bia"
     assert check(page, renamed) == "failed"
     assert statuses(page)["signature"] == "failed"
 
@@ -400,8 +407,9 @@ def test_the_page_says_plainly_when_the_table_changed_what_it_showed(
 ) -> None:
     """The operator writes its own database in the reveal window (issue 38's "frame" and
     "secret"): after the person's page revealed, it replaces her commitment, erases her reveal and
-    replaces the server's commitment, then restarts the server. The page, reconnecting, does not
-    reveal again against another secret, and says plainly what changed."""
+    replaces the server's commitment, in the seats and in the table's history before the deal,
+    then restarts the server. The page, reconnecting, does not reveal again against another
+    secret, and says plainly what changed, the history it checked included."""
     server = ServerProcess(tmp_path, env={"LUDOTECA_CONTRIBUTION_SECONDS": "60"}).start()
     opened = Pages(browser, server.base)
     try:
@@ -432,10 +440,34 @@ def test_the_page_says_plainly_when_the_table_changed_what_it_showed(
                 "UPDATE tables SET seed = ?, commitment = ? WHERE id = ?",
                 (secret, hashlib.sha256(secret.encode()).hexdigest(), table_id),
             )
+            # and its history before the deal, in place (format 5): the creation, her commitment,
+            # without her reveal
+            rows = db.execute(
+                "SELECT seq, event FROM prelude WHERE table_id = ? ORDER BY seq", (table_id,)
+            ).fetchall()
+            for seq, text in rows:
+                event = json.loads(text)
+                if event["event"] == "create":
+                    event["commitment"] = hashlib.sha256(secret.encode()).hexdigest()
+                if event["event"] == "commit" and event["seat"] == 1:
+                    event["commitment"] = forged
+                db.execute(
+                    "UPDATE prelude SET event = ? WHERE table_id = ? AND seq = ?",
+                    (json.dumps(event), table_id, seq),
+                )
+            db.execute(
+                "DELETE FROM prelude WHERE table_id = ? AND event LIKE '%\"reveal\"%' "
+                "AND event LIKE '%\"seat\": 1%'",
+                (table_id,),
+            )
+        kept = page.evaluate("() => JSON.parse(localStorage.getItem('ludoteca.receipts'))")
+        before_deal = [r for r in kept[table_id]["list"] if "prelude" in r]
+        assert before_deal, "the page kept the heads it was shown before the deal"
         server.start()
 
         page.wait_for_selector("[data-fair-problem='secret']", timeout=seconds(60) * 1000)
         page.wait_for_selector("[data-fair-problem='commitment']")
+        page.wait_for_selector("[data-fair-problem='history']")
         text = page.locator(".fair-alarm").inner_text()
         assert "The server changed your commitment" in text and forged in text
         assert "The server's secret is not the one it showed you" in text and shown in text

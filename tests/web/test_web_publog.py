@@ -13,6 +13,7 @@ import pytest
 from kit.browser import Pages
 from kit.servers import api
 from ludoteca.core.merkle import MerkleTree, leaf_hash
+from ludoteca.core.prelude import closed_head
 
 pytestmark = pytest.mark.browser
 
@@ -44,6 +45,22 @@ def test_the_verify_page_finds_the_table_in_the_log_and_catches_a_fork(pages: Pa
     said = log_panel(page, "ok")
     assert "of the server's public log" in said and "had seen no head of this log" in said
     assert "checked by your browser" in said  # Ed25519 by WebCrypto
+
+    # format 5: the entry pins the head at the close, and the page computes the record's own
+    http = api(pages.base)
+    record = http.get(f"/api/tables/{table_id}/record").json()
+    leaf = json.loads(http.get(f"/api/log/tables/{table_id}").json()["leaf"])
+    computed = page.evaluate(
+        "async (events) => (await import('/static/js/prelude.js')).closedHead(events)",
+        record["prelude"],
+    )
+    assert computed == leaf["chain"] == closed_head(record["prelude"])
+    changed = [*record["prelude"][:1], {**record["prelude"][1], "name": "Other"}]
+    changed += record["prelude"][2:]
+    other = page.evaluate(
+        "async (events) => (await import('/static/js/prelude.js')).closedHead(events)", changed
+    )
+    assert other != leaf["chain"]
 
     finished_bots_table(pages.base)  # the log grows: the next check needs a consistency proof
     page.reload()

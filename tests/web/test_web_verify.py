@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
-# the server's checks in its order (format 4), with the browser's own SHA-256 after the server's
+# the server's checks in its order (format 5), with the browser's own SHA-256 after the server's
 # commitment
-STEPS = [*CHECKS[:4], "browser", *CHECKS[4:]]
+STEPS = [*CHECKS[:5], "browser", *CHECKS[5:]]
 
 
 def resigned(record: dict[str, Any]) -> dict[str, Any]:
@@ -77,6 +77,7 @@ def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_pat
         "record": "ok",
         "signature": "ok",
         "seats": "ok",
+        "prelude": "ok",
         "commitment": "ok",
         "browser": "ok",
         "reveal": "ok",
@@ -89,10 +90,15 @@ def test_finished_record_checks_out_and_tampered_ones_fail(pages: Pages, tmp_pat
     }
     assert "step 1" in page.locator("[data-problem]").inner_text().lower()
 
-    # the person's reveal changed: it no longer opens the commitment the seat published first
-    assert record["format"] == 4 and record["commitments"][0] and record["contributions"][0]
+    # the person's reveal changed: it no longer opens the commitment the seat published first;
+    # format 5 says so at the table's history (its reveal event is the one that opened it), and
+    # a format-4 record at the reveal check
+    assert record["format"] == 5 and record["commitments"][0] and record["contributions"][0]
     tampered = resigned(dict(record, contributions=["other-seed", *record["contributions"][1:]]))
     assert check(page, tampered) == "failed"
+    assert statuses(page)["prelude"] == "failed" and statuses(page)["reveal"] == "skipped"
+    as_four = {k: v for k, v in tampered.items() if k != "prelude"} | {"format": 4}
+    assert check(page, resigned(as_four)) == "failed"
     assert statuses(page)["reveal"] == "failed" and statuses(page)["seed"] == "skipped"
 
     # every step re-marked as a bot's and signed again: the seats check refuses it (format 4)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ludoteca.cli.arguments import UsageError
 from ludoteca.core import MatchRecord
+from ludoteca.core.prelude import closed_head
 from ludoteca.core.publog import HeadBook, TreeHead, entry_problem, inclusion_problem
 
 
@@ -53,7 +54,13 @@ def check(base: str, record: MatchRecord, keys: dict[str, str], heads: Path | No
         p
         for p in (
             inclusion_problem(leaf, index, [str(h) for h in path], head),
-            entry_problem(leaf, record.table, record.commitment, list(record.commitments)),
+            entry_problem(
+                leaf,
+                record.table,
+                record.commitment,
+                list(record.commitments),
+                closed_head(record.prelude),
+            ),
         )
         if p
     ]

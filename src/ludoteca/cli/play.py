@@ -32,7 +32,14 @@ from ludoteca.core.fairness import (
     new_secret,
     seat_commitment,
 )
-from ludoteca.core.record import RECORD_FORMAT
+from ludoteca.core.prelude import (
+    close_event,
+    commit_event,
+    create_event,
+    reveal_event,
+    sit_event,
+)
+from ludoteca.core.record import PRELUDE_FORMAT
 from ludoteca.games import get
 
 
@@ -88,11 +95,8 @@ def run(args: argparse.Namespace) -> int:
     ]
     salt = new_salt()
     promised = seat_commitment(mine, salt)
-    contributions = tuple(mine if lv is None else None for lv in levels)
-    commitments = tuple(promised if lv is None else None for lv in levels)
-    salts = tuple(salt if lv is None else None for lv in levels)
     table_id = f"terminal-{secrets.token_hex(4)}"
-    deal = Deal(secret, table_id, contributions, commitments, salts, RECORD_FORMAT)
+    deal = table_deal(game, params, seats, human, (secret, table_id, mine, salt))
     match = Match(game, params, deal, seats)
     bots = {seat: make_bot(lv, game) for seat, lv in enumerate(levels) if lv is not None}
     live = os.name == "posix" and sys.stdin.isatty() and sys.stdout.isatty()  # select() on stdin
@@ -118,6 +122,34 @@ def run(args: argparse.Namespace) -> int:
         " finish for you, 'quit' to leave.",
     ]
     return table.run()
+
+
+def table_deal(
+    game: Game[Any, Any],
+    params: JSON,
+    seats: list[Player],
+    human: int,
+    given: tuple[str, str, str, str],
+) -> Deal:
+    """The deal of a terminal table as the server makes it (record format 5): ``given`` is the
+    table's secret, its id, the person's seed and salt. Its prelude: the table made, every seat
+    taken, the person's commitment, the close, their reveal
+    (docs/fairness.md#the-prelude-format-5)."""
+    secret, table_id, mine, salt = given
+    promised = seat_commitment(mine, salt)
+    people = [n == human for n in range(len(seats))]
+    events = [create_event(game.spec.id, game.spec.params(params), table_id, commitment(secret))]
+    events += [sit_event(n, p.name, p.bot, p.level) for n, p in enumerate(seats)]
+    events += [commit_event(human, promised), close_event(), reveal_event(human, mine, salt)]
+    return Deal(
+        secret,
+        table_id,
+        tuple(mine if person else None for person in people),
+        tuple(promised if person else None for person in people),
+        tuple(salt if person else None for person in people),
+        PRELUDE_FORMAT,
+        tuple(events),
+    )
 
 
 def options_line(game: Game[Any, Any], params: JSON, lang: str) -> list[str]:

@@ -13,6 +13,7 @@ rest of the match (marked in the record, as at the server).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import select
@@ -333,12 +334,27 @@ class TerminalTable:
             self.write(f"The record could not be written to {path}: {exc.strerror or exc}\n")
             return
         shown = path.resolve()
+        kept = path.with_name(path.stem + ".receipts.json")
+        with contextlib.suppress(OSError):  # every head shown, from the table's creation
+            kept.write_text(json.dumps(receipts(match), indent=1) + "\n", encoding="utf-8")
         self.write(
             f"The record of this match: {shown}\n"
-            f"Check it with 'ludoteca verify {shown}', or deal it again with "
+            f"The chain heads this table showed (receipts): {kept.resolve()}\n"
+            f"Check it with 'ludoteca verify {shown} --receipt {kept.resolve()}', or deal it "
+            "again with "
             f"'python3 docs/verify_deal.py {shown}'.\n"
             f"See how each of your decisions compares with the best: 'ludoteca analyse {shown}'.\n"
         )
+
+
+def receipts(match: Match) -> list[dict[str, Any]]:
+    """Every head the match showed: before the deal after each event (format 5), then at each
+    version (``docs/fairness.md#receipts``)."""
+    table = match.deal.table
+    return [
+        *({"table": table, "prelude": k, "chain": h} for k, h in enumerate(match.prelude_chain, 1)),
+        *({"table": table, "version": v, "chain": h} for v, h in enumerate(match.chain)),
+    ]
 
 
 def describe_outcome(outcome: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> str:

@@ -195,6 +195,8 @@ class Deal:
     commitments: tuple[str | None, ...] | None = None
     salts: tuple[str | None, ...] | None = None
     record_format: int | None = None
+    prelude: tuple[dict[str, Any], ...] | None = field(default=None, compare=False)
+    """Format 5: every event from the table's creation to the deal (``core.prelude``)."""
 
     @property
     def format(self) -> int:

@@ -32,6 +32,7 @@ from .fairness import (
 )
 from .game import Game
 from .outcome import Event, Outcome
+from .prelude import prelude_heads
 from .record import Actor, MatchRecord, Player, Step
 from .spec import JSON
 
@@ -82,8 +83,13 @@ class Match:
             if given is not None and len(given) != count:
                 raise ValueError(f"{count} seats but {len(given)} {name} given")
         self.steps: list[Step] = []
-        domain = CHAIN_DOMAIN_4 if self.deal.format >= 4 else CHAIN_DOMAIN
-        self.chain = [chain_start(self.header(), domain)]
+        self.prelude_chain = prelude_heads(self.deal.prelude or ()) if self.deal.format >= 5 else []
+        """Format 5: the head after each event from the table's creation to the deal."""
+        if self.prelude_chain:
+            self.chain = [chain_next(self.prelude_chain[-1], self.header())]
+        else:
+            domain = CHAIN_DOMAIN_4 if self.deal.format >= 4 else CHAIN_DOMAIN
+            self.chain = [chain_start(self.header(), domain)]
         """The chain's head after each version (index = version); format 4: after the step and
         the takeovers it led to."""
         self._take_overs()
@@ -124,7 +130,7 @@ class Match:
         adds every seat's commitment; format 4 has the seats as dealt: a seat a bot took over
         later is the person's, ``{name, bot: false}``, its takeover a chain event)."""
         players = self.players
-        if self.deal.format >= 4:
+        if self.deal.format >= 4:  # format 5 too: the deal's link is format 4's header
             players = [p.as_dealt() for p in players]
         header: JSON = {
             "game": self.game.spec.id,
@@ -254,6 +260,7 @@ class Match:
             salts=list(self.deal.salts or ()),
             secret=self.revealed_secret if self.deal.format >= 2 else None,
             chain=self.chain[-1],
+            prelude=list(self.deal.prelude or ()),
         )
 
     # --------------------------------------------------------------------------- replay

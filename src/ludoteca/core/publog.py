@@ -47,12 +47,16 @@ def table_entry(
     seats: list[tuple[int, str, str | None]],
     status: str,
     at: float,
+    chain: str | None = None,
 ) -> str:
     """The entry of a table whose commitments just closed (``status`` "starting": the reveals
     are open) or that was dealt at once (``playing``: no person to wait for); ``seats`` as (seat,
-    kind, commitment or None)."""
+    kind, commitment or None). Format 5: ``chain`` is the head of its chain at the close (after
+    the ``close`` event of its prelude), the head every person at the table was shown then."""
+    pinned = {"chain": chain} if chain is not None else {}
     return canonical(
-        {
+        pinned
+        | {
             "log": LOG_VERSION,
             "kind": TABLE,
             "table": table,
@@ -189,10 +193,15 @@ class HeadBook:
 
 
 def entry_problem(
-    leaf: str, table: str | None, commitment: str, commitments: list[str | None]
+    leaf: str,
+    table: str | None,
+    commitment: str,
+    commitments: list[str | None],
+    closed_head: str | None = None,
 ) -> str | None:
     """Why a table's log entry does not bind this record's table, server commitment and seat
-    commitments (a seat the entry lists without one must have none in the record), or None."""
+    commitments (a seat the entry lists without one must have none in the record), and (an entry
+    with a ``chain``, format 5) the record's head at the close of its commitments, or None."""
     try:
         entry = parse_entry(leaf)
     except ValueError as exc:
@@ -207,6 +216,8 @@ def entry_problem(
     for seat, (was, now) in enumerate(zip(logged, commitments, strict=True)):
         if was != now:
             return f"seat {seat}'s commitment in the log is not the record's"
+    if "chain" in entry and entry["chain"] != closed_head:
+        return "the chain head the log holds for the close is not the record's"
     return None
 
 

@@ -21,7 +21,9 @@ from .signing import Signature, SigningKey
 from .spec import JSON
 
 RECORD_FORMAT = 4
-FORMATS = (1, 2, 3, 4)
+FORMATS = (1, 2, 3, 4, 5)
+PRELUDE_FORMAT = 5
+"""A table's record: format 4 and the chain from the table's creation (``core.prelude``)."""
 _COMMON = {"format", "game", "params", "commitment", "fingerprint", "seed", "players", "actions"}
 _SIGNED = _COMMON | {"outcome", "table", "contributions", "secret", "chain", "signature"}
 FORMAT_FIELDS = {
@@ -29,6 +31,7 @@ FORMAT_FIELDS = {
     2: _SIGNED,
     3: _SIGNED | {"commitments", "salts"},
     4: _SIGNED | {"commitments", "salts"},
+    5: _SIGNED | {"commitments", "salts", "prelude"},
 }
 Actor = Literal["player", "bot", "table"]
 ACTORS: tuple[Actor, ...] = ("player", "bot", "table")
@@ -101,6 +104,7 @@ class MatchRecord:
     secret: str | None = None
     chain: str | None = None
     signature: Signature | None = None
+    prelude: list[JSON] = field(default_factory=list)
 
     @property
     def fingerprint(self) -> str:
@@ -131,6 +135,8 @@ class MatchRecord:
         if self.format >= 3:
             data["commitments"] = list(self.commitments)
             data["salts"] = list(self.salts)
+        if self.format >= 5:
+            data["prelude"] = list(self.prelude)
         data |= {
             "secret": self.secret,
             "seed": self.seed,
@@ -172,6 +178,7 @@ class MatchRecord:
             tuple(self.commitments),
             tuple(self.salts),
             self.format if self.format >= 4 else None,
+            tuple(self.prelude) if self.format >= 5 else None,
         )
 
     def dumps(self) -> str:
@@ -184,7 +191,7 @@ class MatchRecord:
             raise RecordError("a record is a JSON object")
         form = data.get("format")
         if type(form) is not int or form not in FORMATS:
-            raise RecordError(f"unknown record format {form!r} (expected 1, 2, 3 or 4)")
+            raise RecordError(f"unknown record format {form!r} (expected 1, 2, 3, 4 or 5)")
         known = FORMAT_FIELDS[form]
         unknown = sorted(set(data) - known)
         if unknown:
@@ -229,6 +236,13 @@ class MatchRecord:
             record.table, record.contributions = table, contributions
             if form >= 3:
                 record.commitments, record.salts = _seat_seeds(data, contributions)
+            if form >= 5:
+                prelude = data.get("prelude")
+                if not isinstance(prelude, list) or not prelude:
+                    raise RecordError("field 'prelude' must be a non-empty list of events")
+                if not all(isinstance(e, dict) for e in prelude):
+                    raise RecordError("field 'prelude': every event is an object")
+                record.prelude = prelude
             record.secret, record.chain = data.get("secret"), data["chain"]
             if "signature" in data:
                 try:

@@ -14,6 +14,7 @@ from .fairness import commitment, is_hex64, seat_commitment
 from .game import Game
 from .match import Match
 from .outcome import Outcome
+from .prelude import prelude_problem
 from .record import MatchRecord, RecordError, seats_problem
 from .signing import key_fingerprint
 from .spec import JSON
@@ -22,6 +23,7 @@ CHECKS = (
     "record",
     "signature",
     "seats",
+    "prelude",
     "commitment",
     "reveal",
     "seed",
@@ -52,22 +54,43 @@ class Problem:
 
 @dataclass(frozen=True, slots=True)
 class Receipt:
-    """What a player was shown at one version of a match: the chain's head then."""
+    """What a player was shown at one version of a match: the chain's head then. Format 5, before
+    the deal: ``prelude`` is how many events of the prelude the head covers (``version`` is then
+    0 and unused)."""
 
     table: str
     version: int
     chain: str
+    prelude: int | None = None
 
     @classmethod
     def from_json(cls, data: Any) -> Receipt:
         if not isinstance(data, dict):
             raise ValueError("a receipt is an object with 'table', 'version' and 'chain'")
         table, version, chain = data.get("table"), data.get("version"), data.get("chain")
+        events = data.get("prelude")
+        if events is not None:
+            if (
+                version is not None
+                or not isinstance(events, int)
+                or isinstance(events, bool)
+                or events < 1
+            ):
+                raise ValueError(
+                    "a receipt before the deal has a whole-number 'prelude' (1 or more) "
+                    "and no 'version'"
+                )
+            version = 0
         if not isinstance(table, str) or not isinstance(version, int) or isinstance(version, bool):
             raise ValueError("a receipt needs a text 'table' and a whole-number 'version'")
         if version < 0 or not is_hex64(chain):
             raise ValueError("a receipt's 'chain' is 64 lowercase hex digits, its version >= 0")
-        return cls(table, version, str(chain))
+        return cls(table, version, str(chain), events)
+
+    def to_json(self) -> JSON:
+        if self.prelude is not None:
+            return {"table": self.table, "prelude": self.prelude, "chain": self.chain}
+        return {"table": self.table, "version": self.version, "chain": self.chain}
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +165,20 @@ def verify(
         problem = seats_problem(record)
         if problem:
             return _failed("seats", problem)
+    if record.format >= 5:
+        problem = prelude_problem(
+            record.prelude,
+            game=record.game,
+            params=record.params,
+            table=record.table,
+            commitment=record.commitment,
+            players=[(p.name, p.bot, p.level) for p in (q.as_dealt() for q in record.players)],
+            commitments=record.commitments,
+            contributions=record.contributions,
+            salts=record.salts,
+        )
+        if problem:
+            return _failed("prelude", problem)
     secret = record.secret if record.format >= 2 else record.seed
     if secret is None or record.seed is None:
         return _failed("commitment", "the seed is not revealed: the match is not over")
@@ -218,6 +255,19 @@ def verify(
 def _receipt_problem(receipt: Receipt, record: MatchRecord, match: Match) -> str | None:
     if receipt.table != record.table:
         return f"the receipt is for table {receipt.table}, the record for table {record.table}"
+    if receipt.prelude is not None:
+        heads = match.prelude_chain
+        if receipt.prelude > len(heads):
+            return (
+                f"the receipt is for event {receipt.prelude} before the deal; "
+                f"the record's prelude has {len(heads)}"
+            )
+        if heads[receipt.prelude - 1] != receipt.chain:
+            return (
+                f"after event {receipt.prelude} before the deal the player was shown chain head "
+                f"{receipt.chain}, the record gives {heads[receipt.prelude - 1]}"
+            )
+        return None
     if receipt.version >= len(match.chain):
         return f"the receipt is for version {receipt.version}; the record ends at {match.version}"
     if match.chain[receipt.version] != receipt.chain:

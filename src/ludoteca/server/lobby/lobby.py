@@ -14,12 +14,13 @@ from typing import Any
 from ludoteca.bots import LEVELS
 from ludoteca.core import InvalidParamsError, MatchRecord, commitment
 from ludoteca.core.fairness import new_secret
+from ludoteca.core.prelude import leave_event
 from ludoteca.games import all_games
 from ludoteca.server.logs import log
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
 from ludoteca.server.storage import ConflictError, SeatRow, Storage, TableRow
 from ludoteca.server.storage.rows import REAL_TIME
-from ludoteca.server.table import pacing
+from ludoteca.server.table import pacing, prelude
 from ludoteca.server.table.ledger import token_hash
 from ludoteca.server.table.services import Services
 from ludoteca.server.table.table import Table
@@ -173,6 +174,7 @@ class Lobby:
         """Store a new table (ConflictError if its id is taken: nothing else happens), hold it
         here, and start it when asked."""
         await self.storage.create_table(row)
+        await prelude.extend(self.storage, row, *prelude.created(row, row.params))
         table = self.residency._table(row)
         self.residency._hold(table, None if start else row.created_at)
         log("table_created", table=row.id, game=row.game, players=len(row.seats), pace=row.pace)
@@ -238,6 +240,7 @@ class Lobby:
             )
             row.commitment = row.contribution = row.salt = None  # nothing of whoever sat before
             await self.storage.update_seat(table_id, row)
+            await prelude.extend(self.storage, table.row, prelude.sit_of(table.row, row.seat))
             full = not any(s.kind == SeatKind.OPEN for s in table.seats)
         held = self.residency.held.get(table_id)
         if held is not None:
@@ -275,6 +278,8 @@ class Lobby:
                 return None
             await self.storage.update_seat(table_id, row)
             freed = seat if row.kind == SeatKind.OPEN else None
+            if freed is not None:
+                await prelude.extend(self.storage, table.row, leave_event(seat))
         log("seat_left", table=table_id, seat=seat)
         await table.after_change()
         return freed

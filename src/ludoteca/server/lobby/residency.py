@@ -255,6 +255,8 @@ class Residency:
 
     async def _read(self, row: TableRow) -> Table:
         """The table of a row just read, its stored steps replayed (Rejected if they do not)."""
+        if row.format >= 5 and not row.prelude:  # a row from a listing: read its prelude
+            row.prelude = await self.storage.load_prelude(row.id)
         table = self._table(row)
         if row.status in (Status.PLAYING, Status.OVER):
             try:

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Protocol
 
 from ludoteca.core.merkle import MerkleTree, leaf_hash
+from ludoteca.core.prelude import closed_head
 from ludoteca.core.publog import TreeHead, head_payload, status_entry, table_entry
 from ludoteca.server.logs import log
 from ludoteca.server.messages import Status
@@ -69,6 +70,7 @@ def entry_of(row: TableRow) -> str:
         seats=seats,
         status=str(Status.STARTING if row.revealing_at is not None else Status.PLAYING),
         at=at,
+        chain=closed_head(row.prelude) if row.format >= 5 else None,
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from .pairings import Placed, SearchRow
 from .rows import (
@@ -89,6 +89,13 @@ class Storage(Protocol):
         ...
 
     async def load_table(self, table_id: str) -> TableRow | None: ...
+
+    async def add_event(self, table_id: str, seq: int, event: dict[str, Any]) -> None:
+        """Store event ``seq`` (from 0) of the table's prelude; ConflictError if that place is
+        taken (another writer added an event first)."""
+
+    async def load_prelude(self, table_id: str) -> list[dict[str, Any]]:
+        """The table's prelude, in order (``load_table`` reads it too)."""
 
     async def versions(self, table_ids: Iterable[str]) -> dict[str, tuple[int, str]]:
         """The version and status of each of these tables that exists (one cheap read: how a

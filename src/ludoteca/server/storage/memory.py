@@ -13,6 +13,7 @@ import json
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .pairings import MemoryPairings, SearchRow
 from .rows import (
@@ -81,6 +82,7 @@ class MemoryStorage(MemoryPairings):
             params=json.loads(to_json(row.params)),
             outcome=None if row.outcome is None else json.loads(to_json(row.outcome)),
             seats=[],
+            prelude=[],  # only ``add_event`` adds to it
         )
         self._tables[row.id] = _Stored(kept, {s.seat: replace(s) for s in row.seats})
 
@@ -342,6 +344,19 @@ class MemoryStorage(MemoryPairings):
         self._open()
         job = self._analyses.get(table_id)
         return None if job is None else replace(job)
+
+    # ------------------------------------------------------------------------------ prelude
+    async def add_event(self, table_id: str, seq: int, event: dict[str, Any]) -> None:
+        self._open()
+        stored = self._tables.get(table_id)
+        if stored is None or len(stored.row.prelude) != seq:
+            raise ConflictError(f"table {table_id} cannot take prelude event {seq}")
+        stored.row.prelude.append(json.loads(json.dumps(event)))
+
+    async def load_prelude(self, table_id: str) -> list[dict[str, Any]]:
+        self._open()
+        stored = self._tables.get(table_id)
+        return [] if stored is None else copy.deepcopy(stored.row.prelude)
 
     # ---------------------------------------------------------------------------- rematches
     async def offer_rematch(self, row: RematchRow) -> bool:

@@ -61,7 +61,7 @@ class TableRow:
     version: int = 0
     outcome: dict[str, Any] | None = None
     seats: list[SeatRow] = field(default_factory=list)
-    format: int = 4  # new tables: record format 4 (core.record.RECORD_FORMAT)
+    format: int = 5  # new tables: record format 5, the chain from creation (core.prelude)
     owner: str | None = field(default=None, repr=False)  # who opened it (a digest), if anyone
     revealing_at: float | None = None  # when a starting table closed its commitments
     pace: str = REAL_TIME  # or TURN_BASED (revision 0007)
@@ -69,6 +69,9 @@ class TableRow:
     # turn-based: when the table must act by itself at the latest (a person's deadline, a bot's
     # move); a hint never later than that, read by the deadlines loop (``server/deadlines``)
     due_at: float | None = None
+    # format 5 (revision 0017): every event from the table's creation to the deal, in order;
+    # ``load_table`` reads it (a row from a listing has it empty)
+    prelude: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

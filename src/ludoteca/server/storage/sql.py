@@ -6,10 +6,9 @@ it twice — the property several server processes rely on. SQLite (a file, WAL 
 default; PostgreSQL is the same code with another URL. The schema is made and changed by the
 migrations (see ``migrate``), never by this module.
 
-The driver calls block, so they run on a small thread pool (one thread for SQLite, whose writes are
-serial anyway) behind the async methods of the ``Storage`` protocol. Accepted actions go through
-``append``, which commits whatever actions are waiting in one transaction (group commit): under
-load many tables share a commit, and each caller still returns only once its own action is durable.
+The driver calls block, so they run on a small thread pool (one thread for SQLite) behind the
+async methods of ``Storage``. ``append`` commits whatever actions wait in one transaction (group
+commit): many tables share a commit, each caller returns once its own action is durable.
 """
 
 from __future__ import annotations
@@ -36,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from .analyses import SqlAnalyses
 from .due import SqlDeadlines
 from .pairings import SqlPairings
+from .prelude import SqlPrelude, prelude_of
 from .rematches import SqlRematches
 from .rows import (
     EXPIRED,
@@ -79,7 +79,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class SqlStorage(SqlAnalyses, SqlDeadlines, SqlRematches, SqlPairings):
+class SqlStorage(SqlAnalyses, SqlDeadlines, SqlRematches, SqlPairings, SqlPrelude):
     """Tables, seats and actions in one SQLite or PostgreSQL database at the current schema."""
 
     def __init__(self, engine: Engine) -> None:
@@ -356,6 +356,7 @@ class SqlStorage(SqlAnalyses, SqlDeadlines, SqlRematches, SqlPairings):
                 return None
             loaded = table_row(row)
             loaded.seats = seats_of(conn, [table_id])[table_id]
+            loaded.prelude = prelude_of(conn, table_id)
             return loaded
 
     async def versions(self, table_ids: Iterable[str]) -> dict[str, tuple[int, str]]:

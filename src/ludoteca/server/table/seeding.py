@@ -34,7 +34,8 @@ def deal_of(row: TableRow) -> Deal:
     commitments = tuple(s.commitment for s in people)
     salts = tuple(s.salt for s in people)
     form = row.format if row.format >= 4 else None
-    return Deal(row.seed, row.id, contributions, commitments, salts, form)
+    prelude = tuple(row.prelude) if row.format >= 5 else None
+    return Deal(row.seed, row.id, contributions, commitments, salts, form, prelude)
 
 
 def commitment_problem(text: object) -> str | None:

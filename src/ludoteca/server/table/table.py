@@ -24,13 +24,14 @@ from dataclasses import replace
 from typing import Any
 
 from ludoteca.core import Game, LudotecaError, Match, MatchRecord
+from ludoteca.core.prelude import commit_event, reveal_event
 from ludoteca.core.record import Actor
 from ludoteca.server.cluster.base import Notice, NoticeKind
 from ludoteca.server.logs import log, monotonic_ms
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
 from ludoteca.server.storage import ActionRow, Append, ConflictError, SeatRow, TableRow
 
-from . import pacing
+from . import pacing, prelude
 from .audience import Audience, Listener
 from .clock import next_turn_start
 from .driver import Driver
@@ -209,6 +210,7 @@ class Table:
                 ) from None
             row = self.seats[seat]
             row.commitment, row.contribution, row.salt = text, None, None
+            await prelude.extend(self.services.storage, self.row, commit_event(seat, text))
             closed = self.row.status == Status.STARTING and not self.waiting_for()
             if closed:
                 await self._close_commitments()
@@ -241,6 +243,7 @@ class Table:
                 await self.catch_up()
                 raise Rejected(ErrorCode.ALREADY_DEALT, "the match was dealt meanwhile") from None
             row.contribution, row.salt = seed, salt
+            await prelude.extend(self.services.storage, self.row, reveal_event(seat, seed, salt))
             dealt = not self.waiting_for()
             if dealt:
                 await self._deal()
@@ -248,13 +251,7 @@ class Table:
         await self.after_change()
 
     def _refuse_once_dealt(self) -> None:
-        if self.row.status not in (Status.OPEN, Status.STARTING):
-            raise Rejected(ErrorCode.ALREADY_DEALT, "the match is already dealt")
-        if self.row.format < 2:
-            raise Rejected(
-                ErrorCode.ALREADY_DEALT,
-                "this table was made before players' seeds: its deal is fixed",
-            )
+        prelude.refuse_once_dealt(self.row)
 
     async def start(self) -> None:
         """Start the match (the caller holds the lock and has seated bots in empty seats). A
@@ -266,7 +263,9 @@ class Table:
         await self.services.storage.start_table(self.id, self.seats, now, status)
         self.row.status, self.row.started_at, self.row.turn_started_at = status, now, now
         self.row.due_at = now if pacing.turn_based(self.row) else None
+        await prelude.extend(self.services.storage, self.row, *prelude.seated_at_start(self.row))
         if not waiting:
+            await prelude.extend(self.services.storage, self.row, *prelude.at_deal(self.row))
             await self.services.publog.closed(self.row)  # no one to wait for: fixed at once
             self.ledger.begin()
             await self._turn_began()
@@ -283,6 +282,7 @@ class Table:
             await self.catch_up()
             return
         self.row.revealing_at = now
+        await prelude.extend(self.services.storage, self.row, *prelude.closing(self.row))
         await self.services.publog.closed(self.row)  # public before anyone reveals
         log("commitments_closed", table=self.id, missing=self.waiting_for())
         if not self.waiting_for():
@@ -298,6 +298,7 @@ class Table:
             await self.catch_up()
             return
         self.row.seats = stored
+        await prelude.extend(self.services.storage, self.row, *prelude.at_deal(self.row))
         self.row.status, self.row.turn_started_at = Status.PLAYING, now
         self.row.due_at = now if pacing.turn_based(self.row) else None
         self.ledger.begin()

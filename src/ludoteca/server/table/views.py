@@ -10,6 +10,7 @@ from ludoteca.core import MatchRecord
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
 from ludoteca.server.storage.rows import LAPSED, OFFERED, RematchRow
 
+from . import prelude
 from .audience import Audience
 from .ledger import Ledger
 from .seeding import due
@@ -149,7 +150,7 @@ class Views:
             "type": "state",
             "table": self.summary(),
             "version": ledger.version,
-            "chain": ledger.match.chain[-1] if ledger.match else None,
+            "chain": ledger.match.chain[-1] if ledger.match else prelude.head(ledger.row),
             "seat": seat,
             "view": view,
             "legal": [c["text"] for c in choices],
@@ -158,6 +159,8 @@ class Views:
             "log_from": log_from,
             "log": [entry.for_seat(seat) for entry in ledger.log[log_from:]],
             "rematch": rematch_json(ledger.rematch, ledger.services.now()),
+            # format 5, until the deal: every event since the table's creation (the head binds)
+            "prelude": None if ledger.match else list(ledger.row.prelude),
         }
 
 

@@ -39,6 +39,7 @@ from .people import (
 from .tables import (
     actions,
     analyses,
+    prelude,
     publog_entries,
     publog_heads,
     rematches,
@@ -65,6 +66,7 @@ __all__ = [
     "operators",
     "passkeys",
     "password_resets",
+    "prelude",
     "presence",
     "publog_entries",
     "publog_heads",

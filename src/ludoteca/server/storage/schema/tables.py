@@ -73,6 +73,16 @@ actions = Table(
     Column("at", Float, nullable=False),
 )
 
+# Format 5 (revision 0017): every event of a table from its creation to the deal, in order
+# (docs/fairness.md#the-prelude); ``event`` is the event's JSON.
+prelude = Table(
+    "prelude",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("event", Text, nullable=False),
+)
+
 # A rematch offered at the end of a table (revision 0012): the new table's id, each seat's
 # answer and the hash of the token each person who accepted holds there (JSON lists, by seat of
 # the finished table); ``version`` fences every write (docs/protocol.md#rematch).

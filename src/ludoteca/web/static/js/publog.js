@@ -5,6 +5,7 @@
 // one by the server's consistency proof, RFC 6962/9162). The heads seen are kept in localStorage.
 
 import { sha256Plain } from "./fairness.js";
+import { closedHead } from "./prelude.js";
 
 const HEADS_KEY = "ludoteca.log-heads";
 const KEPT = 20; // heads kept, the largest sizes
@@ -170,6 +171,9 @@ export async function checkLog(record) {
   }
   if (rootFromPath(proof.index, head.size, proof.leaf, proof.path) !== head.root) return { ok: false, problem: "inclusion" };
   if (!entryBinds(proof.leaf, record)) return { ok: false, problem: "entry" };
+  // format 5: the entry pins the head at the close, the one the record's prelude gives
+  const pinned = JSON.parse(proof.leaf).chain;
+  if (pinned !== undefined && pinned !== (await closedHead(record.prelude))) return { ok: false, problem: "entry" };
   const heads = seenHeads();
   const same = heads[head.size];
   if (same && same.root !== head.root) return { ok: false, problem: "fork", heads: [{ size: head.size, ...same }, head] };

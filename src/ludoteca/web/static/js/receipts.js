@@ -1,5 +1,6 @@
 // Receipts (docs/fairness.md#receipts): every {table, version, chain} a state message showed this
-// browser for the person's own matches, and the latest one of each match it watched, kept in
+// browser for the person's own matches (and, format 5, before the deal every {table, prelude,
+// chain}: the head after that many events since the table's creation), and the latest one of each match it watched, kept in
 // localStorage so that the finished record can be checked against what the table really showed.
 // Bounded: the last PER_TABLE heads of each table, the MAX_TABLES most recently seen tables.
 
@@ -28,20 +29,25 @@ function writeAll(all) {
 /** A receipt as the verifier takes it, or null for anything else. */
 export function receiptOf(value) {
   if (!value || typeof value !== "object") return null;
-  const { table, version, chain } = value;
-  if (typeof table !== "string" || !Number.isInteger(version) || version < 0 || !HEX64.test(String(chain))) return null;
+  const { table, version, chain, prelude } = value;
+  if (typeof table !== "string" || !HEX64.test(String(chain))) return null;
+  if (prelude !== undefined) return Number.isInteger(prelude) && prelude >= 1 && version === undefined ? { table, prelude, chain } : null;
+  if (!Number.isInteger(version) || version < 0) return null;
   return { table, version, chain };
 }
 
-/** Keep the head a state message showed (once per version); `latest`: keep only the newest of
- * the table (a spectator's). */
-export function keepReceipt(table, version, chain, latest = false) {
-  const receipt = receiptOf({ table, version, chain });
+// before the deal first (by events), then by version
+const order = (r) => (r.prelude !== undefined ? r.prelude - 1e9 : r.version);
+
+/** Keep the head a state message showed (once per version, or per prelude length before the
+ * deal: `prelude`); `latest`: keep only the newest of the table (a spectator's). */
+export function keepReceipt(table, version, chain, latest = false, prelude = null) {
+  const receipt = receiptOf(prelude ? { table, prelude, chain } : { table, version, chain });
   if (!receipt) return;
   const all = readAll();
   const entry = all[table] && Array.isArray(all[table].list) ? all[table] : { list: [] };
-  if (!entry.list.some((r) => r.version === version && r.chain === chain)) {
-    entry.list = [...entry.list, receipt].sort((a, b) => a.version - b.version).slice(latest ? -1 : -PER_TABLE);
+  if (!entry.list.some((r) => order(r) === order(receipt) && r.chain === chain)) {
+    entry.list = [...entry.list, receipt].sort((a, b) => order(a) - order(b)).slice(latest ? -1 : -PER_TABLE);
   }
   entry.at = Date.now();
   all[table] = entry;
@@ -51,7 +57,7 @@ export function keepReceipt(table, version, chain, latest = false) {
   writeAll(Object.fromEntries(recent));
 }
 
-/** The receipts this browser kept for a table, oldest version first. */
+/** The receipts this browser kept for a table, the oldest first. */
 export function receiptsFor(table) {
   const entry = readAll()[table];
   return entry && Array.isArray(entry.list) ? entry.list.map(receiptOf).filter(Boolean) : [];

@@ -1,4 +1,4 @@
-// The verify page's format-2, 3 and 4 part (docs/fairness.md, docs/records.md): which checks a
+// The verify page's format-2 to 5 part (docs/fairness.md, docs/records.md): which checks a
 // record gets, their names and details (signature, secret, each seat's reveal against its
 // commitment, seed, chain, receipts), the key that signed
 // next to the keys this server publishes, what a format-1 record cannot prove, and the receipts
@@ -14,6 +14,8 @@ const FORMAT_2 = ["record", "signature", "commitment", "browser", "seed", "redea
 const FORMAT_3 = ["record", "signature", "commitment", "browser", "reveal", "seed", "redeal", "actions", "chain", "outcome"];
 // format 4: who played each step against the seats, and bots committed to nothing
 const FORMAT_4 = ["record", "signature", "seats", "commitment", "browser", "reveal", "seed", "redeal", "actions", "chain", "outcome"];
+// format 5: and the prelude, every event from the table's creation to the deal
+const FORMAT_5 = ["record", "signature", "seats", "prelude", "commitment", "browser", "reveal", "seed", "redeal", "actions", "chain", "outcome"];
 
 let published = null;
 
@@ -31,7 +33,7 @@ export function isFormat2(record) {
 export function stepsFor(record, receipts) {
   if (!isFormat2(record)) return FORMAT_1;
   const form = Number(record.format);
-  const steps = form >= 4 ? FORMAT_4 : form >= 3 ? FORMAT_3 : FORMAT_2;
+  const steps = form >= 5 ? FORMAT_5 : form >= 4 ? FORMAT_4 : form >= 3 ? FORMAT_3 : FORMAT_2;
   return receipts && receipts.length ? [...steps, "receipt"] : steps;
 }
 

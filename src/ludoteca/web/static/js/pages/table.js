@@ -427,7 +427,7 @@ export function mount(root, [tableId]) {
     debug.state = msg;
     if (msg.view) debug.states[msg.version] = { view: msg.view, legal: msg.legal };
     debug.log = shell.log;
-    if (msg.chain) keepReceipt(msg.table.id, msg.version, msg.chain, shell.seat === null);
+    if (msg.chain) keepReceipt(msg.table.id, msg.version, msg.chain, shell.seat === null, msg.prelude && msg.prelude.length ? msg.prelude.length : null);
     deal.onState(msg, shell.seat);
     // the match just ended: the result takes the focus once the end panel is drawn
     if (msg.view && msg.view.over && !(before && before.view && before.view.over) && !first) shell.focusEnd = true;

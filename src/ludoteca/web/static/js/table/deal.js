@@ -12,9 +12,15 @@
 // (a refusal, a lost frame); a new connection, told by `connected()`, sends them again; the server
 // accepts the same reveal twice. While the table is starting the panel
 // says whose commitment or reveal the deal still waits for and counts down to `deal_by`.
+// Format 5: the page reveals only against a head it checked itself: the prelude the table sent
+// (every event since its creation) gives the head sent with it, starts with every event the page
+// checked before, names the server's commitment shown when the person sat, has closed the
+// commitments and holds this seat's own commitment as its last; the page keeps that head as a
+// receipt (pages/table.js), and says plainly when a later prelude rewrote what it checked.
 
 import { h } from "../dom.js";
 import { commitmentOf } from "../fairness.js";
+import { closed, extendsPrelude, preludeHeads, seatInPrelude } from "../prelude.js";
 import { list, t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { seatName } from "./seats.js";
@@ -100,6 +106,43 @@ export function createDeal(tableId, send, redraw) {
   // sentCommit / sentReveal: what this connection already sent (reset by connected()), at sentAt;
   // sent again only if the table still does not show it RESEND_MS later (a refusal, a lost frame)
   const state = { seed: own.seed, salt: own.salt, commitment: null, draft: null, problem: null, msg: null, seat: null, sentCommit: null, sentReveal: false, sentAt: 0 };
+  // format 5: the prelude this page checked (its events and head) and whether a later one
+  // rewrote it (`rewritten`)
+  const proof = { events: [], head: null, rewritten: false };
+
+  async function checkPrelude(msg) {
+    const events = msg.prelude;
+    const heads = await preludeHeads(events);
+    if (heads[heads.length - 1] !== msg.chain) return; // not the head it came with: not checked
+    if (!extendsPrelude(proof.events, events)) {
+      proof.rewritten = true;
+      redraw();
+      return;
+    }
+    [proof.events, proof.head] = [events, msg.chain];
+    sendIfDue();
+  }
+
+  /** Format 5: whether the deal shows every seat's last commitment and every reveal of the
+   * prelude this page checked. */
+  function dealtAsChecked(view) {
+    const commitments = view.commitments || [];
+    const contributions = view.contributions || [];
+    return proof.events.every((e, i) => {
+      if (e.event === "reveal") return contributions[e.seat] === e.contribution;
+      if (e.event !== "commit") return true;
+      const later = proof.events.slice(i + 1).some((x) => x.seat === e.seat && ["commit", "leave", "sit"].includes(x.event));
+      return later || commitments[e.seat] === e.commitment;
+    });
+  }
+
+  /** Format 5: whether the head the table shows now is one this page checked and binds this
+   * seat's own commitment and the server's commitment shown when it sat (older formats: yes). */
+  function checkedNow(msg, kept) {
+    if (!msg.prelude || !msg.prelude.length) return msg.table.format < 5;
+    const events = proof.events;
+    return !proof.rewritten && proof.head === msg.chain && closed(events) && events[0].commitment === kept.server && seatInPrelude(events, state.seat).commitment === state.commitment;
+  }
 
   async function recompute() {
     const seed = state.seed;
@@ -138,6 +181,7 @@ export function createDeal(tableId, send, redraw) {
     if (kept.revealed && row && row.commitment !== kept.revealed) found.push(["commitment", { shown: kept.revealed, now: row.commitment || "—" }]);
     const given = msg.view && msg.view.contributions;
     if (kept.revealed && given && given[seat] == null) found.push(["withheld", {}]);
+    if (proof.rewritten || (msg.view && !dealtAsChecked(msg.view))) found.push(["history", {}]);
     return found;
   }
 
@@ -158,7 +202,9 @@ export function createDeal(tableId, send, redraw) {
       }
       return;
     }
-    // the reveals are open: reveal only the seed of the commitment the table shows for this seat
+    // the reveals are open: reveal only the seed of the commitment the table shows for this seat,
+    // against a head this page checked (format 5)
+    if (!checkedNow(msg, kept)) return;
     if (!row.contributed && row.commitment === state.commitment && (!state.sentReveal || overdue())) {
       if (send({ type: "reveal", seed: state.seed, salt: state.salt })) [state.sentReveal, state.sentAt] = [true, Date.now()];
     }
@@ -250,6 +296,7 @@ export function createDeal(tableId, send, redraw) {
       state.msg = msg;
       state.seat = seat;
       remember(msg, seat);
+      if (msg.prelude && msg.prelude.length && seat !== null) checkPrelude(msg);
       sendIfDue();
     },
     /** A plain alarm when the table disagrees with what this browser kept (null otherwise). */
