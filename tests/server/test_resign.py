@@ -76,7 +76,8 @@ def test_a_resigned_seat_is_played_by_a_bot_to_the_end() -> None:
                 await clock.advance(0.5)
                 await watcher.until(lambda v=moved: table.version > v or table.row.status == "over")
             assert table.row.status == "over"
-            assert {e.by for e in table.log[version + 1 :]} == {"bot"}
+            # every step after Ana's own last one (the log's entry k is the step to version k)
+            assert {e.by for e in table.log[ana_from + 1 :]} == {"bot"}
             record = table.record().to_json()
             assert [p.get("bot_from") for p in record["players"]] == [ana_from, version, None]
             assert verify(record, get).ok, "the chain's header holds the seats as dealt"
