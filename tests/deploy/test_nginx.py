@@ -228,8 +228,21 @@ def site(
 
 
 def source(address: str) -> httpx.Client:
-    """An HTTP client whose connections come from ``address`` (any of 127.0.0.0/8 on Linux)."""
-    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=seconds(30))
+    """An HTTP client whose connections come from ``address`` (any of 127.0.0.0/8 on Linux),
+    closed at the end of the test that made it whatever happens (``_close_sources``)."""
+    made = httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=seconds(30))
+    _sources.append(made)
+    return made
+
+
+_sources: list[httpx.Client] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_sources() -> Iterator[None]:
+    yield
+    while _sources:
+        _sources.pop().close()
 
 
 def loopback() -> str:
@@ -253,9 +266,12 @@ async def play_until_over(client: Client, pick: random.Random) -> None:
 
 
 def receipts(client: Client, table_id: str) -> list[dict[str, Any]]:
-    """The chain heads the client was shown, as ``ludoteca verify --receipt`` reads them."""
+    """The chain heads the client was shown, as ``ludoteca verify --receipt`` reads them: before
+    the deal by the number of events since the table's creation (``prelude``), then by version."""
     return [
-        {"table": table_id, "version": m["version"], "chain": m["chain"]}
+        {"table": table_id, "prelude": len(m["prelude"]), "chain": m["chain"]}
+        if m.get("prelude")
+        else {"table": table_id, "version": m["version"], "chain": m["chain"]}
         for m in client.messages
         if m["type"] == "state" and m["chain"] is not None
     ]
@@ -341,7 +357,6 @@ def test_two_people_play_a_whole_match_through_nginx(site: Site, tmp_path: Path)
     assert [p["name"] for p in record["players"]] == ["Ana", "Bruno"]
     assert {a["by"] for a in record["actions"]} == {"player"}
     verify_through(site, record, receipts(ana, table_id) + receipts(bruno, table_id), tmp_path)
-    http.close()
 
 
 def test_a_person_plays_now_against_a_bot_through_nginx(site: Site, tmp_path: Path) -> None:
@@ -367,7 +382,6 @@ def test_a_person_plays_now_against_a_bot_through_nginx(site: Site, tmp_path: Pa
     record = got.json()
     assert {a["by"] for a in record["actions"]} == {"player", "bot"}
     verify_through(site, record, receipts(client, table_id), tmp_path)
-    http.close()
 
 
 def test_the_limits_count_the_address_nginx_saw(site: Site) -> None:

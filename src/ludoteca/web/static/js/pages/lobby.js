@@ -271,7 +271,7 @@ export function mountLobby(root) {
               form.chat = e.target.value === "text" ? "text" : "phrases";
             },
           },
-          ["phrases", "text"].map((value) => h("option", { value, selected: value === form.chat }, t(`lobby.chat_${value}`))),
+          ["phrases", "text"].map((value) => h("option", { value, selected: value === form.chat }, value === "text" ? t("lobby.chat_text") : t("lobby.chat_phrases"))),
         ),
       ),
       signedIn &&
