@@ -240,3 +240,48 @@ def test_the_command_grants_operators_and_shows_the_audit_log(
     assert lines[-1].endswith("grant Olga: new on the team") and " cli:" in lines[-1]
     assert main(["admin", "reports", "--db", db]) == 0
     assert capsys.readouterr().out == "0 open report(s)\n"
+
+
+def test_a_chat_message_is_reported_by_its_table_and_id_and_its_author_is_the_chats(
+    server: ThreadServer,
+) -> None:
+    ana, bia = sign_up(server, "Ana"), sign_up(server, "Bia")
+    created = ana.post("/api/tables", json={"game": "heroes", "seats": [{"bot": False}] * 2})
+    table, ana_token = created.json()["table"]["id"], created.json()["token"]
+    bia_token = bia.post(f"/api/tables/{table}/join", json={}).json()["token"]
+
+    async def say(token: str, cookie: str) -> int:
+        headers = {"Cookie": f"ludoteca_session={cookie}", "Origin": server.base}
+        async with websockets.connect(
+            f"{server.ws_base}/ws/tables/{table}", additional_headers=headers
+        ) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            await ws.send(json.dumps({"type": "chat", "ref": 1, "phrase": "oops"}))
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), seconds(20)))
+                if message["type"] == "chat_ack":
+                    return int(message["id"])
+
+    said = asyncio.run(say(bia_token, bia.cookies["ludoteca_session"]))
+    own = asyncio.run(say(ana_token, ana.cookies["ludoteca_session"]))
+    body = {"kind": "message", "table": table, "reason": "abuse", "name": "Ana"}
+    made = ana.post("/api/reports", json=body | {"message": str(said)})
+    assert made.status_code == 201, made.text
+    mine = ana.post("/api/reports", json=body | {"message": str(own)})
+    assert mine.status_code == 422 and mine.json()["error"] == "not_yourself"
+    for wrong in ({"message": str(said), "table": "nope"}, {"message": "x"}):
+        answer = ana.post("/api/reports", json=body | wrong)
+        assert answer.status_code == 404 and answer.json()["error"] in ("no_message", "no_table")
+    olga = sign_up(server, "Olga")
+    grant(server, "Olga")
+    (found,) = olga.get("/api/admin/reports").json()["reports"]
+    # the author is the chat's (Bia), not the name the reporter typed; the desk shows the context
+    assert found["account"] == "Bia" and found["message"] == str(said)
+    assert [(m["author"], m["text"]) for m in found["context"]] == [
+        ("Bia", "[oops]"),
+        ("Ana", "[oops]"),
+    ]
+    hide = {"table": table, "message": str(said), "why": "rude"}
+    assert olga.post("/api/admin/messages/hide", json=hide).status_code == 204
+    (again,) = olga.get("/api/admin/reports").json()["reports"]
+    assert [m["hidden"] for m in again["context"]] == [True, False]

@@ -1,6 +1,7 @@
 """The table chat in the browser (docs/protocol.md#chat): two people at a Heroes table, one page
 in German and one in English, exchange a quick phrase and each reads it in their own language,
-the other's said in the live region, and the replay shows it to them afterwards; free text at a
+the other's said in the live region, and the replay shows it to them afterwards; a signed-in
+person reports another's message from the chat (never their own); free text at a
 table of quick phrases is refused with a clear error; at a table that allows it, a signed-in
 person's `<img src=x onerror=alert(1)>` is shown as text; a spectator's message never reaches the
 seated; on a phone the chat is below the board, not over it."""
@@ -155,3 +156,48 @@ def test_text_is_shown_as_text_and_spectators_do_not_coach(pages: Pages) -> None
     shows(ana, "Thinking…")
     assert said(ana) == [XSS, "Thinking…"], "no spectator's word reaches a seat during the match"
     assert said(carla) == ["Your turn!"]
+
+
+def test_a_signed_in_person_reports_another_s_message_from_the_chat(pages: Pages) -> None:
+    ana = pages.open("/")
+    made = ana.request.post(
+        f"{pages.base}/api/accounts",
+        data={"name": "Reporting Ana", "password": "a long pass phrase 7"},
+        headers={"Origin": pages.base},
+    )
+    assert made.status == 201, made.text()
+    ana.reload()
+    ana.select_option("#create-game", "heroes")
+    ana.select_option("#seat-kind-1", "person")
+    ana.click(".create-form button[type=submit]")
+    ana.wait_for_url("**/table/*")
+    table = ana.url.rsplit("/", 1)[1]
+    bia = pages.open(f"/table/{table}", locale="de-DE")
+    bia.fill("#guest-name", "Bia")
+    bia.click("[data-key='join-1']")
+    dealt(ana)
+    dealt(bia)
+    open_chat(bia)
+    bia.click("[data-phrase='oops']")
+    shows(ana, "Oops")
+    if not ana.locator(".chat-panel[open]").count():
+        ana.click(".chat-panel summary")
+    line = ana.locator(".chat-line", has_text="Oops")
+    # a guest has no report button; a signed-in reader has one on others' messages only
+    assert bia.locator(".chat-report").count() == 0
+    line.locator(".chat-report").click()
+    form = ana.locator(".chat-report-form")
+    assert ana.evaluate("() => document.activeElement.name") == "reason"
+    form.locator("select").select_option("spam")
+    form.locator("input[name=note]").fill("again and again")
+    form.locator("button[type=submit]").click()
+    form.wait_for(state="detached")
+    reports = ana.request.get(f"{pages.base}/api/me/export").json()["friends"]["reports_made"]
+    assert [(r["kind"], r["reason"], r["note"]) for r in reports] == [
+        ("message", "spam", "again and again")
+    ]
+    # one's own message has no report button
+    ana.click("[data-phrase='thanks']")
+    shows(ana, "Thanks")
+    own = ana.locator(".chat-line", has_text="Thanks")
+    assert own.locator(".chat-report").count() == 0

@@ -80,6 +80,7 @@ class ErrorCode(StrEnum):
     NOT_YOURSELF = "not_yourself"
     NOT_OPERATOR = "not_operator"
     NO_REPORT = "no_report"
+    NO_MESSAGE = "no_message"
     # chat (websocket)
     BAD_CHAT = "bad_chat"
     CHAT_PHRASES_ONLY = "chat_phrases_only"
@@ -134,6 +135,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.NOT_YOURSELF: 422,
     ErrorCode.NOT_OPERATOR: 403,
     ErrorCode.NO_REPORT: 404,
+    ErrorCode.NO_MESSAGE: 404,
     ErrorCode.BAD_LOGIN: 401,
     ErrorCode.BAD_PASSKEY: 401,
     ErrorCode.BAD_NAME: 422,

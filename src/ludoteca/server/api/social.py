@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from ludoteca.server.accounts.origin import own_origin
 from ludoteca.server.accounts.service import COOKIE
-from ludoteca.server.messages import CloseCode
+from ludoteca.server.chat import author_of
+from ludoteca.server.messages import CloseCode, ErrorCode, Rejected
 from ludoteca.server.notify.invites import tell_invite
 from ludoteca.server.social.service import MAX_NOTE, REASONS
 
@@ -114,8 +115,15 @@ async def invite(body: Invite, me: Me, state: State) -> Response:
 
 @router.post("/api/reports", status_code=201, summary="Report a person, a table or a message")
 async def report(body: Report, me: Me, state: State) -> dict[str, Any]:
+    """A message is named by its table and id; its author is the chat's, whatever ``name``
+    says (404 ``no_message`` when the table holds no such message)."""
+    author = None
+    if body.kind == "message" and body.table and body.message:
+        found, author = await author_of(state.chat, body.table, body.message)
+        if not found:
+            raise Rejected(ErrorCode.NO_MESSAGE, "there is no such message at this table")
     report_id = await state.social.report(
-        me.account, body.kind, body.name, body.table, body.message, body.reason, body.note
+        me.account, body.kind, body.name, body.table, body.message, body.reason, body.note, author
     )
     return {"id": report_id}
 

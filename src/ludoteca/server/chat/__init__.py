@@ -3,7 +3,7 @@ with the table and heard by every process (docs/protocol.md#chat)."""
 
 from __future__ import annotations
 
-from .moderation import DeskChat, hide_message, messages_around
+from .moderation import DeskChat, author_of, hide_message, messages_around
 from .notices import WithChat
 from .phrases import MAX_TEXT, PHRASES, ROOMS, SEATS, SPECTATORS, check, reads, room_of
 from .service import HISTORY, Chat, Hook, Keep, Reader, keep_all, no_filter
@@ -26,6 +26,7 @@ __all__ = [
     "Reader",
     "SqlChatStore",
     "WithChat",
+    "author_of",
     "check",
     "hide_message",
     "keep_all",

@@ -23,6 +23,16 @@ async def messages_around(
     return await chat.around(message_id, before, after)
 
 
+async def author_of(chat: Chat, table_id: str, message_id: str) -> tuple[bool, str | None]:
+    """Whether message ``message_id`` (as text) was said at ``table_id``, and its sender's
+    account (None: a guest's)."""
+    number = int(message_id) if message_id.isdecimal() and len(message_id) < 19 else None
+    found = await chat.around(number, 0, 0) if number is not None else []
+    if not found or found[0].table_id != table_id:
+        return False, None
+    return True, found[0].account_id
+
+
 class DeskChat:
     """The chat as the operator's desk asks it (``social.desk.ChatDesk``): by a report's table
     and message id (text, as the report keeps it), each message with its author and its words
@@ -32,11 +42,8 @@ class DeskChat:
         self.chat = chat
 
     async def _message(self, table_id: str, message_id: str) -> int | None:
-        number = int(message_id) if message_id.isdecimal() and len(message_id) < 19 else None
-        if number is None:
-            return None
-        found = await self.chat.around(number, 0, 0)
-        return number if found and found[0].table_id == table_id else None
+        found, _author = await author_of(self.chat, table_id, message_id)
+        return int(message_id) if found else None
 
     async def around(self, table_id: str, message_id: str) -> list[dict[str, Any]] | None:
         number = await self._message(table_id, message_id)

@@ -215,20 +215,25 @@ class Social:
         message_id: str | None,
         reason: str,
         note: str,
+        author: str | None = None,
     ) -> int:
         """Store a report with its context; refused: a report against oneself, an unknown
-        reason, a note too long, a report naming nothing, too many reports in an hour."""
+        reason, a note too long, a report naming nothing, too many reports in an hour. A
+        message's ``author`` (an account id, None for a guest's) comes from the chat, never
+        from the reporter."""
         if reason not in REASONS:
             raise Rejected(ErrorCode.BAD_REQUEST, f"reason: one of {', '.join(REASONS)}")
         if len(note) > MAX_NOTE:
             raise Rejected(ErrorCode.BAD_REQUEST, f"note: at most {MAX_NOTE} characters")
-        if kind in ("account", "message") and not name:
+        if kind == "account" and not name:
             raise Rejected(ErrorCode.BAD_REQUEST, "name: whom the report is about")
         if kind == "table" and not table_id:
             raise Rejected(ErrorCode.BAD_REQUEST, "table: which table the report is about")
         if kind == "message" and not (message_id and table_id):
             raise Rejected(ErrorCode.BAD_REQUEST, "message, table: which message, at which table")
-        them = await self.other(me, name, "report") if name else None
+        them = await self.other(me, name, "report") if name and kind != "message" else None
+        if kind == "message" and author == me.id:
+            raise Rejected(ErrorCode.NOT_YOURSELF, "you cannot report yourself")
         if table_id and self.table_status is not None and await self.table_status(table_id) is None:
             raise Rejected(ErrorCode.NO_TABLE, f"there is no table '{table_id[:32]}'")
         now = self.now()
@@ -237,7 +242,7 @@ class Social:
         values = {
             "reporter_id": me.id,
             "kind": kind,
-            "account_id": None if them is None else them.id,
+            "account_id": author if kind == "message" else None if them is None else them.id,
             "table_id": table_id,
             "message_id": message_id,
             "reason": reason,

@@ -64,7 +64,7 @@ export function mount(root, [tableId]) {
   notifyEl.hidden = true;
   // the chat (table/chat.js): the person's rooms, the quick phrases, free text where allowed
   let signedIn = false;
-  const chat = createChat({ send: (m) => socket.send(m), seat: () => shell.seat, signedIn: () => signedIn, redraw: () => {} });
+  const chat = createChat({ send: (m) => socket.send(m), seat: () => shell.seat, signedIn: () => signedIn, redraw: () => {}, table: () => tableId });
   me().then((found) => {
     signedIn = Boolean(found);
     chat.draw();

@@ -4,6 +4,7 @@
 // messages from others are said in the polite live region and make a soft sound (muted with M).
 
 import { announce, errorText } from "../announce.js";
+import { api } from "../api.js";
 import { h, rerender } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
@@ -15,6 +16,8 @@ const SHOWN = 100;
 // the chat's own refusals; the others are the chat's only while a message of it awaits its answer
 const CHAT_ONLY = new Set(["bad_chat", "chat_phrases_only"]);
 const CHAT_ERRORS = new Set([...CHAT_ONLY, "not_signed_in", "rate_limited", "server_busy"]);
+// why a signed-in person reports a message (the desk's list, docs/accounts.md#reports)
+const REASONS = ["abuse", "spam", "name", "cheating", "other"];
 
 /**
  * @param {{send: (message: object) => boolean, seat: () => (number|null), signedIn: () => boolean, redraw: () => void}} options
@@ -42,17 +45,18 @@ function who(message) {
   return message.name || t("chat.spectator");
 }
 
-function line(message, seat) {
+function line(message, seat, extra = null) {
   return h(
     "li",
     { class: ["chat-line", message.room === "spectators" && "from-spectators"], dataset: { id: String(message.id), phrase: message.phrase || null } },
     h("span", { class: "chat-who" }, who(message), message.room === "spectators" && seat !== null ? ` (${t("chat.spectators")})` : "", ": "),
     h("span", { class: "chat-words" }, words(message)),
+    extra,
   );
 }
 
-export function createChat({ send, seat, signedIn, redraw }) {
-  const chat = { messages: [], text: false, open: false, problem: null, draft: "", waiting: new Set(), ref: 0 };
+export function createChat({ send, seat, signedIn, redraw, table }) {
+  const chat = { messages: [], text: false, open: false, problem: null, draft: "", waiting: new Set(), ref: 0, reporting: null };
   const root = h("div", { class: "chat-root" });
 
   function say(body) {
@@ -84,7 +88,7 @@ export function createChat({ send, seat, signedIn, redraw }) {
       h(
         "ol",
         { class: "chat-list", tabindex: "0", "aria-label": t("chat.title") },
-        chat.messages.length ? chat.messages.map((m) => line(m, seat())) : h("li", { class: "chat-empty" }, t("chat.empty")),
+        chat.messages.length ? chat.messages.map((m) => [line(m, seat(), reportButton(m)), chat.reporting === m.id && reportForm(m)]) : h("li", { class: "chat-empty" }, t("chat.empty")),
       ),
       h(
         "div",
@@ -102,6 +106,48 @@ export function createChat({ send, seat, signedIn, redraw }) {
         : h("p", { class: "hint chat-note" }, chat.text ? t("chat.sign_in") : t("chat.phrases_only")),
       chat.problem && h("p", { class: "chat-problem", role: "alert" }, chat.problem),
     ];
+  }
+
+  // a signed-in person reports someone else's message to the operators: a reason and a note
+  function reportButton(m) {
+    if (!signedIn() || (m.seat !== null && m.seat === seat())) return null;
+    return h("button", { type: "button", class: "quiet chat-report", dataset: { key: `report-${m.id}` }, "aria-label": t("chat.report_title"), onClick: () => {
+      chat.reporting = chat.reporting === m.id ? null : m.id;
+      draw();
+      const reason = root.querySelector(".chat-report-form select");
+      if (reason) reason.focus();
+    } }, t("chat.report"));
+  }
+
+  function reportForm(m) {
+    async function sendReport(event) {
+      event.preventDefault();
+      const form = event.currentTarget;
+      const body = { kind: "message", table: table(), message: String(m.id), reason: form.reason.value, note: form.note.value.trim() };
+      try {
+        await api.report(body);
+        chat.reporting = null;
+        chat.problem = null;
+        announce(t("friends.done.report"));
+      } catch (error) {
+        chat.problem = errorText(error);
+      }
+      draw();
+    }
+    return h(
+      "li",
+      { class: "chat-report-line" },
+      h(
+        "form",
+        { class: "chat-report-form", onSubmit: sendReport, "aria-label": t("chat.report_title") },
+        h("label", { for: `chat-report-reason-${m.id}` }, t("chat.report_why")),
+        h("select", { id: `chat-report-reason-${m.id}`, name: "reason" }, REASONS.map((reason) => h("option", { value: reason }, t(`friends.reasons.${reason}`)))),
+        h("label", { class: "sr-only", for: `chat-report-note-${m.id}` }, t("friends.note")),
+        h("input", { id: `chat-report-note-${m.id}`, name: "note", type: "text", maxlength: "500", placeholder: t("friends.note") }),
+        h("button", { type: "submit", class: "primary" }, t("chat.report_send")),
+        h("button", { type: "button", class: "quiet", onClick: () => { chat.reporting = null; draw(); } }, t("chat.report_cancel")),
+      ),
+    );
   }
 
   function draw() {
