@@ -94,9 +94,10 @@ def test_one_table_served_by_three_processes(cluster: list[ServerProcess]) -> No
         await settle(everyone, 0)
 
         # each sees both people connected, though each process holds only one of them
-        def both_connected(message: dict[str, Any]) -> bool:
-            seats = message["table"]["seats"]
-            return message["type"] == "state" and all(s["connected"] for s in seats)
+        def both_connected(message: dict[str, Any]) -> bool:  # a state (not the chat's words)
+            if message["type"] != "state":
+                return False
+            return all(s["connected"] for s in message["table"]["seats"])
 
         if not both_connected(state_of(watcher)):
             await watcher.until(both_connected)

@@ -242,3 +242,45 @@ def test_a_client_reveals_only_against_a_head_it_checked() -> None:
     secret["table"]["commitment"] = "0" * 64
     other.see(secret)
     assert "secret" in other.problems and not other.may_reveal()
+
+
+def test_a_change_stored_without_its_event_is_bound_before_the_next_phase() -> None:
+    """A process stopped between storing a change and its event (a commitment, then a reveal):
+    the next close and deal add what the stored seats show, in the prelude's order, and the
+    record verifies; an event already there is never added twice."""
+
+    async def scenario() -> dict[str, Any]:
+        clock = FakeClock()
+        db = MemoryStorage()
+        async with lobby_on(db, clock) as lobby:
+            seats = [SeatRequest(), SeatRequest()]
+            table, _, _ = await lobby.create(
+                "dice-heroes", players=2, seats=seats, turn_seconds=None, name="Ana", start=False
+            )
+            await lobby.join(table.id, "Bob", 1)
+            ana = seat_commitment("ana-seed", SALT_A)
+            # Ana's commitment stored, its event lost with the process that stored it
+            await db.commit_seat(table.id, 0, ana)
+            table.seats[0].commitment = ana
+            await table.commit(1, seat_commitment("bob-seed", SALT_B))  # the last: they close
+            kinds = [e["event"] for e in table.row.prelude]
+            assert kinds[-3:] == ["commit", "commit", "close"]
+            assert table.row.prelude[-3]["commitment"] == ana
+            # Bob's reveal stored, its event lost; Ana's reveal deals
+            await db.reveal_seat(table.id, 1, "bob-seed", SALT_B)
+            table.seats[1].contribution, table.seats[1].salt = "bob-seed", SALT_B
+            await table.reveal(0, "ana-seed", SALT_A)
+            assert table.row.status == "playing"
+            reveals = [e["seat"] for e in table.row.prelude if e["event"] == "reveal"]
+            assert sorted(reveals) == [0, 1] and len(reveals) == 2
+            assert not [e for e in table.row.prelude if e["event"] == "withheld"]
+            match = table.match
+            assert match is not None
+            while (seat := match.to_move) is not None:
+                await table.submit(seat, match.legal(seat)[0], None)
+            return table.record().to_json()
+
+    record = asyncio.run(scenario())
+    verdict = verify(record, get)
+    assert verdict.ok, verdict.problems
+    assert record["contributions"] == ["ana-seed", "bob-seed"]

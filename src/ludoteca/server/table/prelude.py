@@ -2,7 +2,13 @@
 ``docs/fairness.md#the-prelude``). Each change before the deal is stored first (a seat taken, a
 commitment, the close, a reveal, the deal), then its event is added to the stored prelude and to
 the row, so that the next message carries the head that binds it. An event is stored at its place:
-another process that added one first makes this one read the prelude again and add it after."""
+another process that added one first makes this one read the prelude again and add it after.
+
+A process stopped between a change and its event leaves a stored row the prelude does not yet
+bind: ``missing`` gives what the row shows and the prelude lacks (the creation, a seat taken or
+freed, a commitment while they are open, a reveal), added before the next event, the close or the
+deal, so the record a later process signs still follows the rules. An event the prelude already
+holds is not added twice (a retry, or another process that added it first)."""
 
 from __future__ import annotations
 
@@ -10,9 +16,12 @@ from typing import Any
 
 from ludoteca.core.prelude import (
     close_event,
+    commit_event,
     create_event,
+    leave_event,
     prelude_heads,
     replay_prelude,
+    reveal_event,
     sit_event,
     withheld_event,
 )
@@ -42,7 +51,9 @@ async def extend(storage: Storage, row: TableRow, *events: dict[str, Any]) -> No
     an older format."""
     if not chained(row):
         return
-    for event in events:
+    for event in [*missing(row, events), *events]:
+        if bound(row.prelude, event):
+            continue
         for _ in range(8):
             try:
                 await storage.add_event(row.id, len(row.prelude), event)
@@ -52,6 +63,72 @@ async def extend(storage: Storage, row: TableRow, *events: dict[str, Any]) -> No
         else:
             raise ConflictError(f"table {row.id}: the prelude kept moving")
         row.prelude.append(event)
+
+
+def bound(events: list[dict[str, Any]], event: dict[str, Any]) -> bool:
+    """Whether the prelude already holds ``event`` (so adding it again would repeat it)."""
+    kind, seat = event["event"], event.get("seat")
+    if kind == "create":
+        return bool(events)
+    if kind in ("sit", "leave"):
+        occupants = _occupants(events)
+        taken = isinstance(seat, int) and seat < len(occupants) and occupants[seat] is not None
+        return taken if kind == "sit" else not taken
+    since = _since_sit(events, seat) if seat is not None else events
+    if kind == "commit":
+        commits = [e for e in since if e["event"] == "commit"]
+        return bool(commits) and commits[-1]["commitment"] == event["commitment"]
+    return any(e["event"] == kind and e.get("seat") == seat for e in since)
+
+
+def _occupants(events: list[dict[str, Any]]) -> list[str | None]:
+    seats = max((e["seat"] + 1 for e in events if "seat" in e), default=0)
+    names: list[str | None] = [None] * max(seats, 8)
+    for e in events:
+        if e["event"] == "sit":
+            names[e["seat"]] = e["name"]
+        elif e["event"] == "leave":
+            names[e["seat"]] = None
+    return names
+
+
+def _since_sit(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The events about ``seat`` since it was last taken."""
+    sat = [i for i, e in enumerate(events) if e["event"] == "sit" and e["seat"] == seat]
+    return [e for e in events[sat[-1] + 1 if sat else 0 :] if e.get("seat") == seat]
+
+
+def missing(row: TableRow, coming: tuple[dict[str, Any], ...] = ()) -> list[dict[str, Any]]:
+    """What the stored row shows and the prelude lacks, in the prelude's order (the creation,
+    seats taken or freed, commitments while open, reveals once closed); what ``coming`` adds
+    anyway is left to it."""
+    found: list[dict[str, Any]] = []
+    if not row.prelude and not any(e["event"] == "create" for e in coming):
+        found += created(row, row.params)
+    events = [*row.prelude, *found]
+    seats = _occupants(events)
+    for n in range(len(row.seats)):
+        if held(row, n) and seats[n] is None:
+            found.append(sit_of(row, n))
+        elif not held(row, n) and seats[n] is not None and row.status == Status.OPEN:
+            found.append(leave_event(n))
+    closed = any(e["event"] == "close" for e in events)
+    for n, seat in enumerate(row.seats):
+        if seat.commitment is not None and seat.kind == SeatKind.HUMAN and not closed:
+            found.append(commit_event(n, seat.commitment))
+        elif seat.contribution is not None and seat.salt is not None and closed:
+            found.append(reveal_event(n, seat.contribution, seat.salt))
+    later = [*row.prelude]
+    kept = []
+    for event in found:
+        if not bound(later, event) and not any(_same(event, c) for c in coming):
+            kept.append(event)
+            later.append(event)
+    return kept
+
+
+def _same(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    return one["event"] == other["event"] and one.get("seat") == other.get("seat")
 
 
 def created(row: TableRow, params: dict[str, Any]) -> list[dict[str, Any]]:
