@@ -92,6 +92,11 @@ def stop(process: subprocess.Popen[Any], grace: float = 10.0) -> int | None:
     _signal_group(process.pid, signal.SIGKILL)  # the leader's helpers, or a leader that hung
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=seconds(10))
+    # a killed helper still shows as running until the kernel has ended it (a moment on a busy
+    # machine): return once the whole group is gone, not just its leader
+    deadline = time.monotonic() + seconds(10)
+    while group_alive(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
     return process.returncode
 
 

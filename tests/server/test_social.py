@@ -250,9 +250,16 @@ def test_reports_keep_their_context_and_are_limited() -> None:
             "bad_request", w.social.report(ana, "message", "Bia", "open1", None, "abuse", "")
         )
         await refused("no_table", w.social.report(ana, "table", None, "nowhere", None, "other", ""))
-        first = await w.social.report(ana, "message", "Bia", "open1", "m2", "abuse", "rude")
+        # a message's author is the chat's (the route reads it), not the name given
+        first = await w.social.report(
+            ana, "message", "Cai", "open1", "m2", "abuse", "rude", author=bia.id
+        )
         await w.social.report(ana, "table", None, "over1", None, "cheating", "")
-        await w.social.report(ana, "message", "Bia", "open1", "m9", "spam", "")
+        await w.social.report(ana, "message", None, "open1", "m9", "spam", "", author=bia.id)
+        await refused(
+            "not_yourself",
+            w.social.report(ana, "message", None, "open1", "m3", "spam", "", author=ana.id),
+        )
         listed = await w.desk.reports()
         assert len(listed) == 3
         assert listed[0] | {"at": 0} == {

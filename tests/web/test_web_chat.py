@@ -111,20 +111,27 @@ def test_a_quick_phrase_in_each_reader_s_language_and_free_text_refused(pages: P
     assert said(ana) == ["Viel Glück", "Gutes Spiel", "Gut gespielt"]
 
 
-def test_text_is_shown_as_text_and_spectators_do_not_coach(pages: Pages) -> None:
-    ana = pages.open("/")
-    made = ana.request.post(
+def signed_in_table(pages: Pages, name: str, *choices: tuple[str, str]) -> tuple[Any, str]:
+    """A page signed up as ``name`` that opened a Heroes table from the lobby form with these
+    ``(select, value)`` choices: the page and the table's id."""
+    page = pages.open("/")
+    made = page.request.post(
         f"{pages.base}/api/accounts",
-        data={"name": "Chatty Ana", "password": "a long pass phrase 7"},
+        data={"name": name, "password": "a long pass phrase 7"},
         headers={"Origin": pages.base},
     )
     assert made.status == 201, made.text()
-    ana.reload()
-    ana.select_option("#create-game", "heroes")
-    ana.select_option("#create-chat", "text")
-    ana.click(".create-form button[type=submit]")
-    ana.wait_for_url("**/table/*")
-    table = ana.url.rsplit("/", 1)[1]
+    page.reload()
+    page.select_option("#create-game", "heroes")
+    for select, value in choices:
+        page.select_option(select, value)
+    page.click(".create-form button[type=submit]")
+    page.wait_for_url("**/table/*")
+    return page, page.url.rsplit("/", 1)[1]
+
+
+def test_text_is_shown_as_text_and_spectators_do_not_coach(pages: Pages) -> None:
+    ana, table = signed_in_table(pages, "Chatty Ana", ("#create-chat", "text"))
     dealt(ana)
     alerts: list[str] = []
     ana.on("dialog", lambda dialog: (alerts.append(dialog.message), dialog.dismiss()))
@@ -159,19 +166,7 @@ def test_text_is_shown_as_text_and_spectators_do_not_coach(pages: Pages) -> None
 
 
 def test_a_signed_in_person_reports_another_s_message_from_the_chat(pages: Pages) -> None:
-    ana = pages.open("/")
-    made = ana.request.post(
-        f"{pages.base}/api/accounts",
-        data={"name": "Reporting Ana", "password": "a long pass phrase 7"},
-        headers={"Origin": pages.base},
-    )
-    assert made.status == 201, made.text()
-    ana.reload()
-    ana.select_option("#create-game", "heroes")
-    ana.select_option("#seat-kind-1", "person")
-    ana.click(".create-form button[type=submit]")
-    ana.wait_for_url("**/table/*")
-    table = ana.url.rsplit("/", 1)[1]
+    ana, table = signed_in_table(pages, "Reporting Ana", ("#seat-kind-1", "person"))
     bia = pages.open(f"/table/{table}", locale="de-DE")
     bia.fill("#guest-name", "Bia")
     bia.click("[data-key='join-1']")
