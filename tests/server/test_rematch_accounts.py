@@ -39,12 +39,12 @@ def person(srv: ThreadServer, name: str) -> httpx.Client:
 
 
 @pytest.mark.slow
-def test_a_rated_rematch_is_rated_and_the_accounts_hold_the_new_seats(
+def test_a_rated_rematch_is_rated_its_chat_as_the_host_chose_and_the_accounts_hold_the_seats(
     server: ThreadServer,
 ) -> None:
     ana, bruno = person(server, "Ana"), person(server, "Bruno")
     try:
-        body = {"game": GAME.spec.id, "seats": [{"bot": False}] * 2, "rated": True}
+        body = {"game": GAME.spec.id, "seats": [{"bot": False}] * 2, "rated": True, "chat": "text"}
         created = ana.post("/api/tables", json=body).json()
         table, ana_token = created["table"]["id"], created["token"]
         guest = httpx.post(f"{server.base}/api/tables/{table}/join", json={"name": "Eve"})
@@ -79,6 +79,9 @@ def test_a_rated_rematch_is_rated_and_the_accounts_hold_the_new_seats(
             assert [(t["seat"], t["token"], t["rated"]) for t in mine] == [
                 (seat, answer["token"], True)
             ]
+        auth = {"Authorization": f"Bearer {accepted['token']}"}
+        chat = httpx.get(f"{server.base}/api/tables/{new}/chat", headers=auth).json()
+        assert chat["text"] is True, "the rematch's chat allows free text as the host's did"
     finally:
         ana.close()
         bruno.close()

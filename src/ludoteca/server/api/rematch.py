@@ -3,7 +3,8 @@ accept the offer, decline it, or read it (``lobby/rematch.py``; docs/protocol.md
 
 Accepting (or offering) answers the person's seat and token at the new table, as a join
 would; once everyone has accepted, the answer that completed it created the table. A rated
-match's rematch is rated, and the accounts that held seats hold theirs at the new table."""
+match's rematch is rated, the accounts that held seats hold theirs at the new table, and its
+chat allows free text when the host's table did."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from fastapi import APIRouter, Body, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from ludoteca.server.accounts.service import Accounts
+from ludoteca.server.chat import Chat
 from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.lobby.rematch import Rematches, rematch_token
 from ludoteca.server.storage import RematchRow
@@ -20,7 +22,7 @@ from ludoteca.server.table.table import Table
 from ludoteca.server.table.views import rematch_json, rotated
 
 from .accounts import AccountsDep
-from .deps import LobbyDep, bearer, links, rate_limit
+from .deps import LobbyDep, State, bearer, links, rate_limit
 
 router = APIRouter(tags=["tables"])
 
@@ -37,8 +39,9 @@ class WantRematch(BaseModel):
     )
 
 
-def rematches(lobby: Lobby, accounts: Accounts) -> Rematches:
-    """The lobby's rematches, with what the accounts do before a new table is created."""
+def rematches(lobby: Lobby, accounts: Accounts, chat: Chat) -> Rematches:
+    """The lobby's rematches, with what the accounts and the chat do before a new table is
+    created."""
 
     async def prepare(row: RematchRow, table: Table) -> None:
         players = len(row.answers)
@@ -49,6 +52,7 @@ def rematches(lobby: Lobby, accounts: Accounts) -> Rematches:
         if row.rated:
             await accounts.mark_rated(row.new_table, table.game.spec.id)
         await accounts.carry_seats(table.id, row.new_table, moved)
+        await chat.configure(row.new_table, await chat.text_allowed(table.id))
 
     return Rematches(lobby, prepare)
 
@@ -63,6 +67,7 @@ async def want_rematch(  # noqa: PLR0917
     request: Request,
     lobby: LobbyDep,
     accounts: AccountsDep,
+    state: State,
     body: Annotated[WantRematch | None, Body()] = None,
     authorization: Authorization = None,
 ) -> dict[str, Any]:
@@ -70,7 +75,7 @@ async def want_rematch(  # noqa: PLR0917
     at the new table (``table``), which exists once ``rematch.state`` is ``accepted``."""
     rated = await accounts.is_rated(table_id[:64])
     bots = body is not None and body.bots
-    done = await rematches(lobby, accounts).want(
+    done = await rematches(lobby, accounts, state.chat).want(
         table_id, bearer(authorization), rated=rated, bots=bots
     )
     now = lobby.services.now()
@@ -87,16 +92,22 @@ async def want_rematch(  # noqa: PLR0917
     "/api/tables/{table_id}/rematch", summary="Decline the rematch offered", status_code=200
 )
 async def decline_rematch(
-    table_id: str, lobby: LobbyDep, accounts: AccountsDep, authorization: Authorization = None
+    table_id: str,
+    lobby: LobbyDep,
+    accounts: AccountsDep,
+    state: State,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """``{rematch}``: the offer, declined (it lapses for everyone); 409 ``no_rematch`` when
     no offer is live."""
-    offers = rematches(lobby, accounts)
+    offers = rematches(lobby, accounts, state.chat)
     await offers.decline(table_id, bearer(authorization))
     return {"rematch": await offers.state(table_id)}
 
 
 @router.get("/api/tables/{table_id}/rematch", summary="The rematch offered at a table's end")
-async def rematch_state(table_id: str, lobby: LobbyDep, accounts: AccountsDep) -> dict[str, Any]:
+async def rematch_state(
+    table_id: str, lobby: LobbyDep, accounts: AccountsDep, state: State
+) -> dict[str, Any]:
     """``{rematch}``: null when none was offered."""
-    return {"rematch": await rematches(lobby, accounts).state(table_id)}
+    return {"rematch": await rematches(lobby, accounts, state.chat).state(table_id)}

@@ -71,8 +71,7 @@ def bound(events: list[dict[str, Any]], event: dict[str, Any]) -> bool:
     if kind == "create":
         return bool(events)
     if kind in ("sit", "leave"):
-        occupants = _occupants(events)
-        taken = isinstance(seat, int) and seat < len(occupants) and occupants[seat] is not None
+        taken = _occupants(events).get(seat) is not None
         return taken if kind == "sit" else not taken
     since = _since_sit(events, seat) if seat is not None else events
     if kind == "commit":
@@ -81,9 +80,9 @@ def bound(events: list[dict[str, Any]], event: dict[str, Any]) -> bool:
     return any(e["event"] == kind and e.get("seat") == seat for e in since)
 
 
-def _occupants(events: list[dict[str, Any]]) -> list[str | None]:
-    seats = max((e["seat"] + 1 for e in events if "seat" in e), default=0)
-    names: list[str | None] = [None] * max(seats, 8)
+def _occupants(events: list[dict[str, Any]]) -> dict[int, str | None]:
+    """Who holds each seat after ``events`` (a seat never taken is absent)."""
+    names: dict[int, str | None] = {}
     for e in events:
         if e["event"] == "sit":
             names[e["seat"]] = e["name"]
@@ -108,9 +107,9 @@ def missing(row: TableRow, coming: tuple[dict[str, Any], ...] = ()) -> list[dict
     events = [*row.prelude, *found]
     seats = _occupants(events)
     for n in range(len(row.seats)):
-        if held(row, n) and seats[n] is None:
+        if held(row, n) and seats.get(n) is None:
             found.append(sit_of(row, n))
-        elif not held(row, n) and seats[n] is not None and row.status == Status.OPEN:
+        elif not held(row, n) and seats.get(n) is not None and row.status == Status.OPEN:
             found.append(leave_event(n))
     closed = any(e["event"] == "close" for e in events)
     for n, seat in enumerate(row.seats):
