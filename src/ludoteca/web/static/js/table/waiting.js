@@ -26,9 +26,11 @@ async function copy(text, input) {
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-// What a guest typed in the name field, per table: the room is drawn again on every change to
-// the table (another person joining, a seat taken by a bot), which must not wipe the name.
+// What a guest typed in the name field, and what was wrong with it, per table: the room is drawn
+// again on every change to the table (another person joining, a seat taken by a bot), which must
+// wipe neither the name nor the reason said beside it.
 const typed = new Map();
+const problems = new Map();
 
 /**
  * @param {object} table  the table summary
@@ -48,11 +50,18 @@ export function waitingRoom(table, me, actions, link, game) {
   const host = table.seats.find((seat) => seat.kind === "human");
   const nameInput = guest && h("input", { id: "guest-name", name: "name", autocomplete: "nickname", maxlength: 24, required: true, value: typed.get(table.id) ?? playerName(), "aria-describedby": "guest-name-error", onInput: (e) => { typed.set(table.id, e.target.value); mark(null); } });
   const nameError = guest && h("p", { id: "guest-name-error", class: "field-error", role: "alert", hidden: true });
-  /** The name typed, or null (the field marked, focused and the reason said beside it). */
-  function mark(problem) {
+  if (guest) show(problems.get(table.id) ?? null);
+  /** The field marked and the reason said beside it (null: nothing wrong). */
+  function show(problem) {
     nameInput.setAttribute("aria-invalid", problem ? "true" : "false");
     nameError.hidden = !problem;
     nameError.textContent = problem || "";
+  }
+  /** A new reason (or none), kept for the next drawing; the field takes the focus for it. */
+  function mark(problem) {
+    if (problem) problems.set(table.id, problem);
+    else problems.delete(table.id);
+    show(problem);
     if (problem) nameInput.focus();
   }
   function join(seat, button) {
