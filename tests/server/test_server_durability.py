@@ -19,6 +19,7 @@ from ludoteca.core import verify
 from ludoteca.games import all_games, get
 
 SLOW_BOTS = {"LUDOTECA_BOT_DELAY": "0.05"}  # slow enough that the kill finds matches running
+FAST_BOTS = {"LUDOTECA_BOT_DELAY": "0"}  # after the restart: only the ends of the matches matter
 
 
 def create_tables(srv: ServerProcess) -> tuple[list[str], dict[str, str]]:
@@ -133,7 +134,7 @@ def run_kill_and_restart(db_url: str, workdir: Path, servers: list[ServerProcess
     first.kill()
     everything = [*bot_tables, *people]
 
-    second = ServerProcess(workdir, db_url, env=SLOW_BOTS).start()
+    second = ServerProcess(workdir, db_url, env=FAST_BOTS).start()
     servers.append(second)
     # nothing anyone was told of is lost: the stored match starts with exactly what was shown
     unfinished = 0
