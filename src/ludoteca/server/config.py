@@ -163,6 +163,7 @@ class Settings:
     max_turn_based_seconds: int = 7 * 24 * 3600
     max_reserve_seconds: int = 7 * 24 * 3600
     takeover_after: int = 3
+    aborts_per_day: int = 3  # aborts a person may make in 24 hours (docs/protocol.md#aborting)
     deadline_poll: float = 0.5
     deadline_batch: int = 200
     duty_seconds: float = 1.0
