@@ -11,13 +11,28 @@ of its own (``by: "player"``) yet, in a match the rules have not ended."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .outcome import Outcome
 from .spec import JSON
 
-if TYPE_CHECKING:
-    from .record import Player, Step
+
+class Player(Protocol):
+    """A record's seat, as far as the rules of ending read it (``record.Player``)."""
+
+    @property
+    def bot(self) -> bool: ...
+
+
+class Step(Protocol):
+    """A record's step, as far as the rules of ending read it (``record.Step``)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def by(self) -> str: ...
+
 
 ABORT = "abort"
 OPERATOR = "operator"
