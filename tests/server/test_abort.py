@@ -7,18 +7,22 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
+from test_accounts_service import PASSWORD, Clock, accounts
 
 from kit.tables import FakeClock, commit_then_reveal, lobby_on, seated
 from ludoteca.core import MatchRecord, SigningKey, verify
+from ludoteca.core.ending import log_status
+from ludoteca.core.publog import status_entry
 from ludoteca.games import get
 from ludoteca.server.accounts.play import _result, _unrated
 from ludoteca.server.lobby.lobby import Lobby, SeatRequest
 from ludoteca.server.messages import Rejected
-from ludoteca.server.storage import Storage, TableRow
+from ludoteca.server.storage import ActionRow, Append, SeatRow, Storage, TableRow
 from ludoteca.server.storage.memory import MemoryStorage
 from ludoteca.server.table.ending import abort, abort_key
 from ludoteca.server.table.table import Table
@@ -185,6 +189,41 @@ def test_the_daily_limit_holds_across_a_restart() -> None:
     run(scenario)
 
 
+def test_an_aborted_rated_table_is_claimed_and_moves_no_rating() -> None:
+    async def scenario() -> None:
+        clock = Clock()
+        storage = MemoryStorage()
+        people = accounts(clock, storage)
+        try:
+            mia = (await people.sign_up("Mia", PASSWORD, "c", None)).account
+            eva = (await people.sign_up("Eva", PASSWORD, "c", None)).account
+            seats = [SeatRow(0, "human", "Mia", token_hash="m"), SeatRow(1, "human", "Eva")]
+            row = TableRow("t1", "heroes", {"players": 2}, "s", "c", "open", 60, 1.0, seats=seats)
+            await storage.create_table(row)
+            await people.hold_seat(mia, "t1", 0, "a")
+            await people.hold_seat(eva, "t1", 1, "b")
+            await people.mark_rated("t1", "heroes")
+            await storage.start_table("t1", seats, 2.0)
+            await storage.append(Append("t1", ActionRow(1, 0, "draw", "player", 3.0), 3.0, None))
+            ended = {"by": "abort", "seat": 1}
+            outcome = {"winners": [], "reason": "aborted", "draw": False, "ended": ended}
+            await storage.end_table("t1", 1, outcome, (ANA, 4.0))
+            assert await people.rate_finished() == 0, "claimed, and no rating moved"
+            said = await people.table_rating("t1")
+            assert (said["state"], said["reason"]) == ("not_rated", "the match was aborted")
+            assert said["changes"] == []
+            for name in ("mia", "eva"):
+                profile = await people.profile(name)
+                assert profile["ratings"] == {}, "not a played match: no rating, none counted"
+                assert [(m["result"], m["change"]) for m in profile["matches"]] == [
+                    ("aborted", None)
+                ]
+        finally:
+            people.close()
+
+    asyncio.run(scenario())
+
+
 def test_an_aborted_or_ended_table_moves_no_rating_and_has_no_result() -> None:
     row = TableRow("t", "heroes", {"players": 2}, "s", "c", "over", 60, 1.0)
     ended = {"by": "abort", "seat": 1}
@@ -192,8 +231,15 @@ def test_an_aborted_or_ended_table_moves_no_rating_and_has_no_result() -> None:
     assert _unrated(row) == "the match was aborted" and _result(row, 0) == "aborted"
     row.outcome = {"winners": [], "reason": "operator", "draw": False, "ended": {"by": "operator"}}
     assert _unrated(row) == "the operator ended the match" and _result(row, 1) == "ended"
+    assert log_status(row.outcome) == "ended"
     row.outcome = {"winners": [], "reason": "dragon", "draw": False}
     assert _unrated(row) is None and _result(row, 0) == "lost"
+    assert log_status(row.outcome) == "over"
+    # the public log says how a table ended: over, aborted or ended (by the operator)
+    entry = json.loads(status_entry("t", "aborted", 3, 5.0))
+    assert (entry["status"], entry["version"]) == ("aborted", 3)
+    with pytest.raises(ValueError, match="a status entry says one of"):
+        status_entry("t", "abandoned", 3, 5.0)
 
 
 @pytest.mark.parametrize("store", ["memory", "sqlite"])
