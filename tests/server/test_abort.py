@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 from test_accounts_service import PASSWORD, Clock, accounts
 
+from kit.matches import ended_record
 from kit.tables import FakeClock, commit_then_reveal, lobby_on, seated
-from ludoteca.core import MatchRecord, SigningKey, verify
+from ludoteca.bots.arena import play_match
+from ludoteca.core import Match, MatchOverError, MatchRecord, Player, SigningKey, Step, verify
 from ludoteca.core.ending import log_status
 from ludoteca.core.publog import status_entry
 from ludoteca.games import get
@@ -262,3 +264,25 @@ def test_the_stores_end_a_table_only_at_its_version(store: str, tmp_path: Any) -
             assert [await storage.count_aborts(ANA, t) for t in (5.0, 5.5)] == [1, 0]
 
     run(scenario)
+
+
+def test_a_match_ends_only_in_a_format_that_states_it_and_only_once() -> None:
+    older = play_match(get("heroes"), 2, "ab" * 32, ["random", "random"], commit=True)
+    assert older.deal.format == 4
+    problem = older.ending_problem({"by": "operator"})
+    assert problem == "a record of format 4 cannot state an end: play it out"
+    record = ended_record("operator", moves=2)
+    match = Match.replay(
+        get(record["game"]),
+        record["params"],
+        MatchRecord.from_json(record).deal(),
+        [Player(p["name"], p["bot"], p.get("level")) for p in record["players"]],
+        [Step(a["seat"], a["action"], a["by"]) for a in record["actions"]],
+    )
+    assert match.ending_problem({"by": "abort", "seat": 5}) is not None, "no such seat"
+    match.end({"by": "operator"})
+    assert match.chain[-1] == record["chain"] and match.unended is not None
+    with pytest.raises(MatchOverError, match="ended already"):
+        match.end({"by": "operator"})
+    with pytest.raises(MatchOverError):
+        match.act(0, "draw")

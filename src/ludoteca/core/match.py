@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .ending import end_event, ended_outcome, ending_problem
+from .ending import end_event, ended_outcome, ended_problem, ending_problem
 from .errors import (
     IllegalActionError,
     InvalidActionError,
@@ -218,7 +218,11 @@ class Match:
         """Why this match cannot end as ``ended`` now, or None (``core.ending``)."""
         if self.ended is not None:
             return "the match has ended already"
-        return ending_problem(self.players, self.steps, self.over, ended)
+        if self.deal.format < 5:
+            return f"a record of format {self.deal.format} cannot state an end: play it out"
+        return ended_problem(ended, len(self.players)) or ending_problem(
+            self.players, self.steps, self.over, ended
+        )
 
     def end(self, ended: JSON) -> None:
         """End the match other than by the rules (aborted, or by the operator): no seat moves

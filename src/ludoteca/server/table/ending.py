@@ -52,11 +52,7 @@ async def _end(table: Table, ended: JSON, who: str | None) -> None:
             raise Rejected(ErrorCode.NOT_STARTED, "the match has not been dealt yet")
         if table.status != Status.PLAYING:
             raise Rejected(ErrorCode.MATCH_OVER, "the match is over")
-        if table.row.format < 5:
-            raise Rejected(
-                ErrorCode.NOT_ABORTABLE, "this table's record cannot state an ending: play it out"
-            )
-        problem = match.ending_problem(ended)
+        problem = match.ending_problem(ended)  # a bot's seat, a move made, an older format
         if problem:
             raise Rejected(ErrorCode.NOT_ABORTABLE, problem)
         now = services.now()

@@ -149,7 +149,7 @@ class Views:
         ledger, match = self.ledger, self.ledger.match
         if seat is None or match is None or ledger.row.status != Status.PLAYING:
             return False
-        return ledger.row.format >= 5 and match.ending_problem(aborted(seat)) is None
+        return match.ending_problem(aborted(seat)) is None
 
     def message_for(self, seat: int | None, log_from: int) -> dict[str, Any]:
         """The ``state`` message for a seat (None = spectator), with the log since ``log_from``."""
