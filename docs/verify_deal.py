@@ -14,7 +14,10 @@
    prelude (every event from the table's creation to the deal) must follow the rules and leave
    the record's seats, commitments and reveals; the chain starts at the creation, runs through
    every event of the prelude, then the header, and a receipt {"prelude": k} is the head after
-   the first k events.
+   the first k events. A match that ended other than by the rules ("ended": aborted by a person
+   before their first move, or ended by the operator): its chain ends with the end's link, an
+   aborting seat is a person's with no step "by": "player", and the outcome is the no-result one
+   (whether the rules had already ended the match needs the rules: `ludoteca verify`).
 3. The set-up is dealt again from the seed with the stream of docs/fairness.md: compare it with what
    you saw at the table (your opening hand, who started, the set-aside heroes shown at the end).
 Replaying every action and comparing the outcome needs the rules: `ludoteca verify RECORD.json`.
@@ -415,6 +418,37 @@ def deal(game: str, players: int, seed: str, params: dict | None = None) -> dict
     return DEALS[game](Stream(seed), players, **options)
 
 
+REASONS = {"abort": "aborted", "operator": "operator"}
+
+
+def ending_problem(record: dict) -> str | None:
+    """A match that ended other than by the rules (format 5, "ended"): well formed; an abort by
+    a person's seat that made no move of its own; the outcome has no result."""
+    ended, players = record["ended"], record["players"]
+    seat = ended.get("seat") if isinstance(ended, dict) else None
+    shape = isinstance(ended, dict) and (
+        (ended.get("by") == "operator" and set(ended) == {"by"})
+        or (
+            ended.get("by") == "abort"
+            and set(ended) == {"by", "seat"}
+            and type(seat) is int
+            and 0 <= seat < len(players)
+        )
+    )
+    if record["format"] < 5 or not shape:
+        return 'field "ended" must be {"by": "abort", "seat": S} or {"by": "operator"}'
+    if ended["by"] == "abort":
+        if players[seat]["bot"]:
+            return f"seat {seat} is a bot's: only a person may abort"
+        for n, step in enumerate(record["actions"], 1):
+            if step["seat"] == seat and step["by"] == "player":
+                return f"seat {seat} made a move of its own (step {n}), so it could not abort"
+    wanted = {"winners": [], "reason": REASONS[ended["by"]], "draw": False}
+    if record.get("outcome") != wanted:
+        return f"the outcome of an ended match is {json.dumps(wanted)}"
+    return None
+
+
 def check_signed(record: dict, key: str | None, receipts: list) -> str | None:
     """The format-2 to format-5 checks that need no rules; a problem, or None."""
     signature = record.get("signature")
@@ -448,6 +482,13 @@ def check_signed(record: dict, key: str | None, receipts: list) -> str | None:
     if record["seed"] != seed:
         return f"the seed is not HMAC-SHA-256(secret, table, contributions) = {seed}"
     heads = chain(record)
+    unended = heads[-1]
+    if "ended" in record:
+        problem = ending_problem(record)
+        if problem:
+            return problem
+        end = {"event": "end", **record["ended"]}
+        heads[-1] = hashlib.sha256(unended.encode() + b"\n" + canonical(end)).hexdigest()
     if heads[-1] != record["chain"]:
         return f"the chain ends at {heads[-1]}, the record says {record['chain']}"
     before = prelude_heads(record["prelude"]) if record["format"] >= 5 else []
@@ -462,7 +503,8 @@ def check_signed(record: dict, key: str | None, receipts: list) -> str | None:
         version = receipt["version"]
         if receipt["table"] != record["table"] or version >= len(heads):
             return f"receipt for version {version} of table {receipt['table']} does not fit"
-        if heads[version] != receipt["chain"]:
+        last = version == len(heads) - 1 and "ended" in record and receipt["chain"] == unended
+        if heads[version] != receipt["chain"] and not last:  # shown before the end's link
             return f"at version {version} you were shown {receipt['chain']}, not {heads[version]}"
     return None
 
@@ -516,6 +558,10 @@ def main(argv: list) -> int:
         if form >= 3:
             print("OK: every revealed contribution and salt give the seat's commitment")
         print(f"OK: the seed mixes every contribution; the chain and the signature ({key}) hold")
+        if "ended" in record:
+            how = record["ended"]
+            by = f"aborted by seat {how['seat'] + 1}" if how["by"] == "abort" else "the operator"
+            print(f"OK: the match ended other than by the rules ({by}), with no result")
     if dealt is None:
         print(f"This script does not deal {record['game']!r} matches: ludoteca verify replays it")
         return 0

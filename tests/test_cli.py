@@ -18,6 +18,7 @@ import pytest
 
 from kit import processes
 from kit.env import seconds
+from kit.matches import ended_record
 from ludoteca.bots import make_bot
 from ludoteca.bots.arena import play_match
 from ludoteca.cli import main
@@ -556,3 +557,14 @@ def test_a_person_plays_a_whole_match_in_the_terminal(game_id: str, tmp_path: Pa
     kinds = {e["kind"] for e, _ in told(game_id, 2, "kinds")} | {"end", "result"}
     assert said and not [line for line in said if is_fallback(line, kinds)]
     assert is_fallback(plain_sentence({"kind": "end", "round": 3}), kinds)  # the check can fail
+
+
+def test_verify_says_how_an_ended_match_ended(tmp_path: Path) -> None:
+    aborted = verify_file(tmp_path, ended_record("abort"))
+    assert aborted.returncode == 0, aborted.stdout
+    assert "outcome: aborted by Ana (seat 1), no result" in aborted.stdout
+    operator = ended_record("operator", moves=2)
+    done = verify_file(tmp_path, operator)
+    assert done.returncode == 0 and "outcome: ended by the operator, no result" in done.stdout
+    changed = verify_file(tmp_path, {**operator, "ended": {"by": "abort", "seat": 1}})
+    assert changed.returncode == 1 and "FAILED (signature)" in changed.stdout

@@ -267,3 +267,26 @@ def test_resign_hands_the_seat_to_a_bot_and_the_record_still_verifies(tmp_path: 
     assert any(s["by"] == "player" for s in steps[: me["bot_from"]] if s["seat"] == 0)
     verdict = verify(data, get)
     assert verdict.ok, verdict
+
+
+def test_abort_before_the_first_move_ends_the_match_with_no_result(tmp_path: Path) -> None:
+    path = tmp_path / "rec.json"
+    made, out, _ = table("dice-heroes", "abort", record=path)
+    assert made.run() == 0
+    text = out.getvalue()
+    assert "You abort the match: it ends with no result." in text
+    assert "Result: aborted by you (seat 1), no result" in text
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["ended"] == {"by": "abort", "seat": 0}
+    assert data["outcome"] == {"winners": [], "reason": "aborted", "draw": False}
+    kept = json.loads(path.with_name("rec.receipts.json").read_text(encoding="utf-8"))
+    verdict = verify(data, get, receipts=[Receipt.from_json(r) for r in kept])
+    assert verdict.ok, verdict
+
+
+def test_abort_after_ones_own_move_is_refused_and_the_match_goes_on() -> None:
+    made, out, _ = table("dice-heroes", "1", "abort", "quit")
+    assert made.run() == 1
+    text = out.getvalue()
+    assert "You cannot abort: seat 0 made a move of its own (step" in text
+    assert made.match.ended is None and not made.match.over

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from kit.matches import ended_record
 from ludoteca.bots.arena import play_match
 from ludoteca.core import MatchRecord, SigningKey
 from ludoteca.games import all_games, get
@@ -177,3 +178,57 @@ def test_the_script_checks_a_format_2_record() -> None:
         done = run_script(path)
         assert done.returncode == 0 and "the chain and the signature" in done.stdout, done.stdout
         assert "commitment" not in done.stdout.splitlines()[1]
+
+
+@pytest.mark.parametrize("how", ["abort", "operator"])
+def test_the_script_checks_an_ended_record(tmp_path: Path, how: str) -> None:
+    """A match aborted before the person's first move, or ended by the operator: it checks, and
+    its ``ended`` added, removed or changed is caught (docs/records.md#an-ended-match)."""
+    record = ended_record(how, moves=3)
+    path = tmp_path / "ended.json"
+    path.write_text(json.dumps(record))
+    done = run_script(path)
+    assert done.returncode == 0, done.stdout
+    said = "aborted by seat 1" if how == "abort" else "the operator"
+    assert f"OK: the match ended other than by the rules ({said}), with no result" in done.stdout
+    # the receipt of the last version taken before the end, and the one after it, both agree
+    script = load_script()
+    before = script.chain({k: v for k, v in record.items() if k != "ended"})[-1]
+    last = len(record["actions"])
+    for head in (before, record["chain"]):
+        receipt = tmp_path / "receipt.json"
+        receipt.write_text(json.dumps({"table": record["table"], "version": last, "chain": head}))
+        assert run_script(path, "--receipt", receipt).returncode == 0
+    other = {"by": "operator"} if how == "abort" else {"by": "abort", "seat": 0}
+    unsigned = {**record, "ended": other}
+    path.write_text(json.dumps(unsigned))
+    bad = run_script(path)
+    assert bad.returncode == 1 and "does not match the record" in bad.stdout, bad.stdout
+    # signed again: an ending changed does not fit the outcome or the steps, one removed the chain
+    changed_ending = "the outcome of an ended match" if how == "abort" else "a move of its own"
+    for expected, changed in {
+        changed_ending: {**record, "ended": other},
+        "the outcome of an ended match is": {
+            **record,
+            "outcome": {"winners": [1], "reason": "score", "draw": False},
+        },
+    }.items():
+        resigned = MatchRecord.from_json(changed).sign(KEY)
+        path.write_text(resigned.dumps())
+        bad = run_script(path)
+        assert bad.returncode == 1 and expected in bad.stdout, (expected, bad.stdout)
+    removed = {k: v for k, v in record.items() if k != "ended"}
+    path.write_text(MatchRecord.from_json(removed).sign(KEY).dumps())
+    bad = run_script(path)
+    assert bad.returncode == 1 and "the chain ends at" in bad.stdout, bad.stdout
+
+
+def test_the_script_refuses_an_abort_by_a_seat_that_moved(tmp_path: Path) -> None:
+    record = ended_record("operator", moves=4)
+    assert any(s["seat"] == 0 and s["by"] == "player" for s in record["actions"])
+    forged = {**record, "ended": {"by": "abort", "seat": 0}, "outcome": {**record["outcome"]}}
+    forged["outcome"]["reason"] = "aborted"
+    path = tmp_path / "forged.json"
+    path.write_text(MatchRecord.from_json(forged).sign(KEY).dumps())
+    bad = run_script(path)
+    assert bad.returncode == 1 and "seat 0 made a move of its own" in bad.stdout, bad.stdout

@@ -10,10 +10,13 @@ import json
 import random
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import cleanroom_harness as harness
 import pytest
 from cleanroom_harness import Case, verifier
+
+from kit.matches import ended_record
 
 # The changed copies checked here, with the verdict the docs promise for each.
 EXPECTED = {
@@ -156,3 +159,72 @@ def test_the_pure_ed25519_agrees_with_rfc_8032() -> None:
     )
     assert verifier.ed25519_verify_pure(public, b"\x72", signature)
     assert not verifier.ed25519_verify_pure(public, b"\x73", signature)
+
+
+def test_the_clean_room_verifier_agrees_on_ended_matches(tmp_path: Path) -> None:
+    """Format 5 matches aborted before the person's first move, or ended by the operator, and
+    their ``ended`` changed (docs/records.md#an-ended-match): both verifiers, the same verdict."""
+    aborted, operator = ended_record("abort", moves=3), ended_record("operator", moves=4)
+    assert any(a["seat"] == 0 and a["by"] == "player" for a in operator["actions"])
+
+    def changed(rec: dict[str, Any], **fields: Any) -> dict[str, Any]:
+        return {**rec, **fields}
+
+    def without_end(rec: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in rec.items() if k != "ended"}
+
+    no_result = {"winners": [], "reason": "aborted", "draw": False}
+    variants = {
+        "aborted": (aborted, "ok"),
+        "operator": (operator, "ok"),
+        "ended changed": (changed(aborted, ended={"by": "operator"}), "FAILED (signature)"),
+        "ended removed, signed again": (harness.resigned(without_end(aborted)), "FAILED (chain)"),
+        "ended added, signed again": (
+            harness.resigned(changed(operator, ended={"by": "abort", "seat": 0})),
+            "FAILED (chain)",
+        ),
+        "abort by a seat that moved": (
+            harness.resigned(
+                changed(
+                    operator,
+                    ended={"by": "abort", "seat": 0},
+                    outcome=no_result,
+                    chain=end_link(operator, {"by": "abort", "seat": 0}),
+                )
+            ),
+            "FAILED (outcome)",
+        ),
+        "abort by a bot": (
+            harness.resigned(
+                changed(
+                    aborted,
+                    ended={"by": "abort", "seat": 1},
+                    chain=end_link(aborted, {"by": "abort", "seat": 1}),
+                )
+            ),
+            "FAILED (outcome)",
+        ),
+        "a winner": (
+            harness.resigned(changed(aborted, outcome={**no_result, "winners": [1]})),
+            "FAILED (outcome)",
+        ),
+        "ended malformed": (changed(aborted, ended={"by": "abort"}), "FAILED (record)"),
+        "ended in format 4": (changed(aborted, format=4), "FAILED (record)"),
+    }
+    cases = []
+    for n, (kind, (rec, _)) in enumerate(variants.items()):
+        path = tmp_path / f"ended-{n}.json"
+        path.write_text(json.dumps(rec))
+        cases.append(Case(kind, path))
+    theirs = harness.cli_verdicts(cases, jobs=1)
+    mine = [harness.own_verdict(c) for c in cases]
+    expected = [want for _, want in variants.values()]
+    assert list(zip(variants, theirs, strict=True)) == list(zip(variants, expected, strict=True))
+    assert mine == theirs
+
+
+def end_link(rec: dict[str, Any], ended: dict[str, Any]) -> str:
+    """The head of ``rec``'s chain with ``ended`` as its last link (what a forger would write)."""
+    heads = verifier.chain_heads(rec, len(rec["players"]))
+    end = {"event": "end", **ended}
+    return verifier.sha256_hex(heads[-1].encode() + b"\n" + verifier.canonical_json(end))

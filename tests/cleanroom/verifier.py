@@ -8,6 +8,11 @@ package is used for speed when it is installed, and `--pure` forces the arithmet
 
 prints one line per record: `ok` or `FAILED (<check>)` (`FAILED (actions) step N`), then the
 message, and exits with status 1 when any record fails.
+
+Format 5 (records.md "Format 5", "An ended match"): its chain runs from the table's creation
+through the prelude, and a match that ended other than by the rules (`ended`) is checked; the
+prelude's own rules (which events may follow which) are not re-implemented here: a prelude that
+breaks them but leads to the record's head is `ludoteca verify`'s to catch.
 """
 
 from __future__ import annotations
@@ -912,6 +917,9 @@ FIELDS = {
 }
 FIELDS[3] = FIELDS[2] | {"commitments", "salts"}
 FIELDS[4] = FIELDS[3]
+FIELDS[5] = FIELDS[4] | {"prelude", "ended"}
+REASONS = {"abort": "aborted", "operator": "operator"}
+"""An ended match's outcome reason (records.md, An ended match)."""
 
 
 def _is_int(value: object) -> bool:
@@ -935,8 +943,8 @@ def parse(rec: object) -> dict[str, Any]:
     if not isinstance(rec, dict):
         raise bad("a record is a JSON object")
     fmt = rec.get("format")
-    if not _is_int(fmt) or fmt not in (1, 2, 3, 4):
-        raise bad(f"unknown record format {fmt!r} (expected 1, 2, 3 or 4)")
+    if not _is_int(fmt) or fmt not in (1, 2, 3, 4, 5):
+        raise bad(f"unknown record format {fmt!r} (expected 1, 2, 3, 4 or 5)")
     extra = _unknown(rec, FIELDS[fmt])
     if extra:
         raise bad(f"unknown field(s) for format {fmt}: {extra}")
@@ -1044,6 +1052,14 @@ def parse(rec: object) -> dict[str, Any]:
                     f"seat {s}: a contribution is revealed with its salt, "
                     "and only by a seat that committed"
                 )
+    if fmt >= 5:
+        prelude = rec.get("prelude")
+        if not isinstance(prelude, list) or not prelude:
+            raise bad("field 'prelude' must be a non-empty list of events")
+        if not all(isinstance(e, dict) for e in prelude):
+            raise bad("field 'prelude': every event is an object")
+        if "ended" in rec and not _ended_shape(rec["ended"], len(players)):
+            raise bad('field \'ended\' must be {"by": "abort", "seat": S} or {"by": "operator"}')
     if fmt >= 2 and "signature" in rec:
         sig = rec["signature"]
         if not isinstance(sig, dict):
@@ -1057,6 +1073,20 @@ def parse(rec: object) -> dict[str, Any]:
         if extra:
             raise bad(f"unknown signature field(s) {extra}")
     return rec
+
+
+def _ended_shape(ended: object, players: int) -> bool:
+    if not isinstance(ended, dict):
+        return False
+    if ended.get("by") == "operator":
+        return set(ended) == {"by"}
+    seat = ended.get("seat")
+    return (
+        ended.get("by") == "abort"
+        and set(ended) == {"by", "seat"}
+        and _is_int(seat)
+        and 0 <= seat < players
+    )
 
 
 def signed_bytes(rec: dict[str, Any]) -> bytes:
@@ -1098,6 +1128,10 @@ def signed_bytes(rec: dict[str, Any]) -> bytes:
     if rec["format"] >= 3:
         body["commitments"] = rec["commitments"]
         body["salts"] = rec["salts"]
+    if rec["format"] >= 5:
+        body["prelude"] = rec["prelude"]
+        if "ended" in rec:
+            body["ended"] = rec["ended"]
     return canonical_json(body)
 
 
@@ -1159,7 +1193,13 @@ def chain_heads(rec: dict[str, Any], players_param: int) -> list[str]:
                 head = extend(head, event)
         return head
 
-    heads = [takeovers(sha256_hex(domain + canonical_json(header)), 0)]
+    if fmt >= 5:  # from the creation: each prelude event a link, then the deal's header
+        head = sha256_hex(b"ludoteca/5 chain\n" + canonical_json(rec["prelude"][0]))
+        for event in rec["prelude"][1:]:
+            head = extend(head, event)
+        heads = [takeovers(extend(head, header), 0)]
+    else:
+        heads = [takeovers(sha256_hex(domain + canonical_json(header)), 0)]
     for k, a in enumerate(rec["actions"], 1):
         step = {"seat": a["seat"], "action": a["action"], "by": a["by"]}
         heads.append(takeovers(extend(heads[-1], step), k))
@@ -1279,10 +1319,17 @@ def verify(
         if text not in game.legal():
             raise Problem("actions", f"step {k}: seat {seat} {text!r} is not legal", k)
         game.play(text)
+    ended = rec.get("ended")
     if fmt >= 2:
         heads = chain_heads(rec, n)
+        before_end = heads[-1]
+        if ended is not None:  # the end is one more link after the last step
+            end = {"event": "end", **ended}
+            heads[-1] = sha256_hex(before_end.encode() + b"\n" + canonical_json(end))
         if heads[-1] != rec["chain"]:
             raise Problem("chain", f"the chain head is {heads[-1]}, the record says {rec['chain']}")
+    if ended is not None:
+        game.outcome = _ended(rec, game.outcome, ended)
     if game.outcome is None:
         raise Problem("outcome", f"the match is not over after all {len(rec['actions'])} actions")
     stated = rec.get("outcome")
@@ -1298,9 +1345,28 @@ def verify(
             raise Problem("receipt", "the receipt is for another table")
         if receipt["version"] > len(rec["actions"]):
             raise Problem("receipt", "the receipt is for a later version")
-        if heads[receipt["version"]] != receipt["chain"]:
+        last = receipt["version"] == len(rec["actions"]) and ended is not None
+        if heads[receipt["version"]] != receipt["chain"] and not (
+            last and receipt["chain"] == before_end
+        ):
             raise Problem("receipt", "the chain head differs at the receipt's version")
     return f"{game_id} match, {len(rec['actions'])} actions replayed, outcome {_outcome_text(mine)}"
+
+
+def _ended(
+    rec: dict[str, Any], by_rules: dict[str, Any] | None, ended: dict[str, Any]
+) -> dict[str, Any]:
+    """An ended match: the rules have not ended it; an abort is by a person who made no move
+    of their own; its outcome is the no-result one."""
+    if by_rules is not None:
+        raise Problem("outcome", "the match is over by the rules: it was not ended")
+    if ended["by"] == "abort":
+        seat = ended["seat"]
+        if rec["players"][seat]["bot"]:
+            raise Problem("outcome", f"seat {seat} is a bot's: only a person may abort")
+        if any(a["seat"] == seat and a["by"] == "player" for a in rec["actions"]):
+            raise Problem("outcome", f"seat {seat} made a move of its own")
+    return make_outcome([], REASONS[ended["by"]], [])
 
 
 def _outcomes_equal(a: dict[str, Any], b: dict[str, Any]) -> bool:

@@ -85,7 +85,7 @@ def add_parser(commands: Commands) -> None:
     p.add_argument("name")
     p.add_argument("kind", choices=("mute", "suspend"))
     why(p)
-    p = action("end", "end a table that has not started", _end)
+    p = action("end", "end a table: an open one expires, a dealt one ends with no result", _end)
     p.add_argument("table")
     why(p)
     action("audit", "the audit log, newest first", _audit)
@@ -141,20 +141,13 @@ def _status(storage: Any) -> Callable[[str], Awaitable[str | None]]:
 
 
 def _ender(storage: Any) -> Callable[[str], Awaitable[str]]:
-    """An open table expires in the database; the server holding it sees that when it next
-    reads its tables' versions (every process polls them)."""
-    from ludoteca.server.messages import ErrorCode, Rejected  # noqa: PLC0415
+    """An open table expires, a dealt one ends, in the database (``table.ending.end_stored``);
+    the server holding it sees that when it next reads its tables' versions (every process
+    polls them)."""
+    from ludoteca.server.table.ending import end_stored  # noqa: PLC0415
 
     async def end(table_id: str) -> str:
-        row = await storage.load_table(table_id[:64])
-        if row is None:
-            raise Rejected(ErrorCode.NO_TABLE, f"there is no table '{table_id[:32]}'")
-        if not await storage.expire_tables([row.id]):
-            raise Rejected(
-                ErrorCode.NOT_OPEN,
-                "only a table that has not started can be ended: suspend the person instead",
-            )
-        return "expired"
+        return await end_stored(storage, table_id)
 
     return end
 

@@ -119,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
         f"Your seed, mixed into the deal: {mine} (salt {salt})",
         f"Your commitment, sent before any seed was revealed: {promised}",
         "Type the number of an action or the action, '?' for all of them, 'resign' to let a bot"
-        " finish for you, 'quit' to leave.",
+        " finish for you, 'abort' (before your first move) to end it with no result, 'quit' to"
+        " leave.",
     ]
     return table.run()
 

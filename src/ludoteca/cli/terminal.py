@@ -8,7 +8,8 @@ the output is plain lines, and a board that changed prints only its changed line
 record is written to a file and its path printed, with the table id and the seed, so the match can
 be checked and dealt again (``docs/fairness.md``). A game with no words of its own gets a plain
 line per event: its kind in words and its fields. ``resign`` hands the seat to a bot for the
-rest of the match (marked in the record, as at the server).
+rest of the match (marked in the record, as at the server); ``abort``, before the person's first
+move, ends the match with no result (the record's ``ended``, as at the server).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ludoteca.core import (
     SigningKey,
     decide,
 )
+from ludoteca.core.ending import aborted
 
 SEAT_FIELDS = {"seat", "rival", "first", "holder", "by"}
 LISTED = 60
@@ -221,7 +223,7 @@ class TerminalTable:
         for line in self.intro:
             self.write(line + "\n")
         self.tell(match.opening_events)
-        while (seat := self.game.to_move(match.state)) is not None:
+        while (seat := match.to_move) is not None:
             if seat in self.bots:
                 action = decide(self.bots[seat], self.game, match.state, seat, self.rng)
                 text = self.game.action_to_text(match.state, action)
@@ -264,6 +266,8 @@ class TerminalTable:
             if text.lower() == "resign":
                 self.resign()
                 return True
+            if text.lower() == "abort" and self.abort():
+                return True
             if text in {"?", "help", "h"}:
                 self.write("Legal actions:\n  " + "\n  ".join(choices) + "\n")
             elif text:
@@ -300,6 +304,19 @@ class TerminalTable:
         self.log.append(line)
         self.write(line + "\n")
 
+    def abort(self) -> bool:
+        """The person aborts before their first move: the match ends with no result, and the
+        record says so (``ended``), as the server does; False, said why, once they moved."""
+        problem = self.match.ending_problem(aborted(self.human))
+        if problem:
+            self.write(f"You cannot abort: {problem}.\n")
+            return False
+        self.match.end(aborted(self.human))
+        line = "You abort the match: it ends with no result."
+        self.log.append(line)
+        self.write(line + "\n")
+        return True
+
     def time_out(self, took: str) -> None:
         game, state = self.game, self.match.state
         action = decide(game.heuristic_bot(), game, state, self.human, self.rng)
@@ -321,7 +338,8 @@ class TerminalTable:
         outcome = match.outcome
         assert outcome is not None
         players = [p.to_json() for p in match.players]
-        self.write(f"\n\nResult: {describe_outcome(outcome.to_json(), players)}\n")
+        result = outcome.to_json() | ({"ended": match.ended} if match.ended else {})
+        self.write(f"\n\nResult: {describe_outcome(result, players)}\n")
         self.write("Not rated: a match in the terminal is played here, not at a server.\n")
         self.write(f"Table: {match.deal.table}\n")
         self.write(f"The seed of the deal: {match.revealed_seed}\n")
@@ -364,6 +382,11 @@ def describe_outcome(outcome: Mapping[str, Any], players: Sequence[Mapping[str, 
         p = players[seat] if seat < len(players) else {"name": f"seat {seat + 1}"}
         return f"{p['name']} (seat {seat + 1}{', bot' if p.get('bot') else ''})"
 
+    ended = outcome.get("ended")
+    if ended:  # a match that ended other than by the rules (docs/records.md#an-ended-match)
+        if ended.get("by") == "abort":
+            return f"aborted by {name(ended['seat'])}, no result"
+        return "ended by the operator, no result"
     winners = outcome["winners"]
     if winners:
         who = " and ".join(name(s) for s in winners)

@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"seed = HMAC(secret, table {record.table} and {given} players' seeds{kept})")
     if verdict.receipts:
         print(f"{verdict.receipts} receipt(s) agree with the record's chain")
-    print(f"outcome: {describe_outcome(verdict.outcome.to_json(), data['players'])}")
+    shown = verdict.outcome.to_json() | ({"ended": record.ended} if record.ended else {})
+    print(f"outcome: {describe_outcome(shown, data['players'])}")
     for note in verdict.notes:
         print(f"note: {note}")
     if args.log is not None:

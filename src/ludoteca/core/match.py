@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .ending import end_event, ended_outcome, ended_problem, ending_problem
 from .errors import (
     IllegalActionError,
     InvalidActionError,
@@ -91,7 +92,11 @@ class Match:
             domain = CHAIN_DOMAIN_4 if self.deal.format >= 4 else CHAIN_DOMAIN
             self.chain = [chain_start(self.header(), domain)]
         """The chain's head after each version (index = version); format 4: after the step and
-        the takeovers it led to."""
+        the takeovers it led to; an ended match's last head binds the end (``end``)."""
+        self.ended: JSON | None = None
+        """How the match ended other than by the rules (``core.ending``), or None."""
+        self.unended: str | None = None
+        """An ended match: the last head before the end's link (a receipt may hold it)."""
         self._take_overs()
 
     def __repr__(self) -> str:  # never the seed: reprs end up in logs
@@ -105,7 +110,7 @@ class Match:
 
     @property
     def to_move(self) -> int | None:
-        return self.game.to_move(self.state)
+        return None if self.ended is not None else self.game.to_move(self.state)
 
     @property
     def over(self) -> bool:
@@ -113,7 +118,10 @@ class Match:
 
     @property
     def outcome(self) -> Outcome | None:
-        """The result (in the one shape records use, as every game gives it), None while playing."""
+        """The result (in the one shape records use, as every game gives it), None while playing;
+        an ended match's is the "no result" shape (``core.ending``)."""
+        if self.ended is not None:
+            return ended_outcome(self.ended)
         return self.game.outcome(self.state)
 
     @property
@@ -154,7 +162,7 @@ class Match:
         Nothing changes when any of them fails.
         """
         state = self.state
-        to_move = self.game.to_move(state)
+        to_move = self.to_move
         if to_move is None:
             raise MatchOverError("the match is over")
         if seat != to_move:
@@ -189,6 +197,8 @@ class Match:
         this version. Earlier formats only mark the seat (their chain never bound a takeover)."""
         if self.players[seat].bot_from is not None:
             raise ValueError(f"seat {seat} was already taken over")
+        if self.ended is not None:
+            raise ValueError("the match has ended")
         self.players[seat] = Player(self.players[seat].name, True, level, self.version)
         self.chain[-1] = self._unbound  # every takeover at this version again, in seat order
         self._take_overs()
@@ -203,6 +213,27 @@ class Match:
         for seat, player in enumerate(self.players):
             if player.bot_from == self.version:
                 self.chain[-1] = chain_next(self.chain[-1], takeover_event(seat, player.level))
+
+    def ending_problem(self, ended: JSON) -> str | None:
+        """Why this match cannot end as ``ended`` now, or None (``core.ending``)."""
+        if self.ended is not None:
+            return "the match has ended already"
+        if self.deal.format < 5:
+            return f"a record of format {self.deal.format} cannot state an end: play it out"
+        return ended_problem(ended, len(self.players)) or ending_problem(
+            self.players, self.steps, self.over, ended
+        )
+
+    def end(self, ended: JSON) -> None:
+        """End the match other than by the rules (aborted, or by the operator): no seat moves
+        again, the outcome is the "no result" one, and the chain's last head binds the end.
+        MatchOverError (nothing changed) when ``ending_problem`` says why not."""
+        problem = self.ending_problem(ended)
+        if problem:
+            raise MatchOverError(problem)
+        self.unended = self.chain[-1]
+        self.chain[-1] = chain_next(self.chain[-1], end_event(ended))
+        self.ended = dict(ended)
 
     def act(self, seat: int, text: str, by: Actor = "player") -> list[Event]:
         """Apply ``seat``'s action text, or raise (state untouched) saying why not."""
@@ -230,9 +261,10 @@ class Match:
             "game": self.game.spec.id,
             "players": len(self.players),
             "seat": seat,
-            "to_move": self.game.to_move(self.state),
+            "to_move": self.to_move,
             "over": outcome is not None,
             "outcome": outcome.to_json() if outcome else None,
+            "ended": self.ended,
             "commitment": self.commitment,
             "fingerprint": self.fingerprint,
             "contributions": list(self.deal.contributions or ()),
@@ -261,6 +293,7 @@ class Match:
             secret=self.revealed_secret if self.deal.format >= 2 else None,
             chain=self.chain[-1],
             prelude=list(self.deal.prelude or ()),
+            ended=self.ended,
         )
 
     # --------------------------------------------------------------------------- replay

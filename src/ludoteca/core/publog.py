@@ -8,8 +8,9 @@ RFC 6962 tree is exactly those bytes:
   "kind":"human"|"bot"|"open","seat":0},…],"server_commitment":"…","status":"starting"|"playing",
   "table":"…"}`` — appended when the table's commitments close, before any seed is revealed
   (``starting``), or when a table with no person to wait for is dealt (``playing``);
-- ``{"at":…,"kind":"status","log":1,"status":"over"|"expired"|"gone","table":"…","version":n}``
-  — appended when that table ends (``over``) or is found ended without finishing.
+- ``{"at":…,"kind":"status","log":1,"status":"over"|"aborted"|"ended"|"expired"|"gone",
+  "table":"…","version":n}`` — appended when that table ends (``over``; ``aborted`` or
+  ``ended`` by the operator: ``core.ending``) or is found ended without finishing.
 
 A tree head is signed with the record-signing key over ``HEAD_PREFIX + size + "\\n" + root``
 (decimal, lowercase hex), so two heads of one size with different roots, both signed, are proof
@@ -29,9 +30,11 @@ LOG_VERSION = 1
 HEAD_PREFIX = b"ludoteca log head v1\n"
 TABLE = "table"
 STATUS = "status"
-ENDED = ("over", "expired", "gone")
-"""The statuses a status entry may give: finished, ended by the server or its operator without
-finishing (``expired``), or no longer in the database at all (``gone``)."""
+ENDED = ("over", "aborted", "ended", "expired", "gone")
+"""The statuses a status entry may give: finished, aborted by a person before their first move
+or ended by the operator once dealt (``aborted``, ``ended``: its record is published and says
+so), ended by the server or its operator without finishing and without a record (``expired``),
+or no longer in the database at all (``gone``)."""
 
 
 def canonical(entry: dict[str, Any]) -> str:

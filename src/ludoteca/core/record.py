@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .ending import ended_problem
 from .errors import LudotecaError
 from .fairness import (
     FINGERPRINT_BITS,
@@ -31,7 +32,7 @@ FORMAT_FIELDS = {
     2: _SIGNED,
     3: _SIGNED | {"commitments", "salts"},
     4: _SIGNED | {"commitments", "salts"},
-    5: _SIGNED | {"commitments", "salts", "prelude"},
+    5: _SIGNED | {"commitments", "salts", "prelude", "ended"},
 }
 Actor = Literal["player", "bot", "table"]
 ACTORS: tuple[Actor, ...] = ("player", "bot", "table")
@@ -105,6 +106,8 @@ class MatchRecord:
     chain: str | None = None
     signature: Signature | None = None
     prelude: list[JSON] = field(default_factory=list)
+    ended: JSON | None = None
+    """Format 5: how a match ended other than by the rules (``core.ending``), or None."""
 
     @property
     def fingerprint(self) -> str:
@@ -142,6 +145,10 @@ class MatchRecord:
             "seed": self.seed,
             "players": [p.to_json() for p in self.players],
             "actions": [s.to_json() for s in self.actions],
+        }
+        if self.ended is not None:
+            data["ended"] = dict(self.ended)
+        data |= {
             "chain": self.chain,
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
@@ -243,6 +250,11 @@ class MatchRecord:
                 if not all(isinstance(e, dict) for e in prelude):
                     raise RecordError("field 'prelude': every event is an object")
                 record.prelude = prelude
+                if "ended" in data:  # null too: everything a record carries is signed
+                    problem = ended_problem(data["ended"], len(players))
+                    if problem:
+                        raise RecordError(problem)
+                    record.ended = data["ended"]
             record.secret, record.chain = data.get("secret"), data["chain"]
             if "signature" in data:
                 try:

@@ -9,8 +9,9 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .ending import end_event
 from .errors import LudotecaError, ReplayError
-from .fairness import commitment, is_hex64, seat_commitment
+from .fairness import chain_next, commitment, is_hex64, seat_commitment
 from .game import Game
 from .match import Match
 from .outcome import Outcome
@@ -223,10 +224,16 @@ def verify(
         match.replay_steps(record.actions)
     except ReplayError as exc:
         return _failed("actions", str(exc), exc.step)
-    if record.format >= 2 and record.chain != match.chain[-1]:
-        return _failed(
-            "chain", f"the chain head is {match.chain[-1]}, the record says {record.chain}"
-        )
+    head = match.chain[-1]
+    if record.ended is not None:
+        head = chain_next(head, end_event(record.ended))
+    if record.format >= 2 and record.chain != head:
+        return _failed("chain", f"the chain head is {head}, the record says {record.chain}")
+    if record.ended is not None:
+        problem = match.ending_problem(record.ended)
+        if problem:
+            return _failed("outcome", problem)
+        match.end(record.ended)
     replayed = match.outcome
     if replayed is None:
         return _failed("outcome", f"the match is not over after all {len(record.actions)} actions")
@@ -270,7 +277,9 @@ def _receipt_problem(receipt: Receipt, record: MatchRecord, match: Match) -> str
         return None
     if receipt.version >= len(match.chain):
         return f"the receipt is for version {receipt.version}; the record ends at {match.version}"
-    if match.chain[receipt.version] != receipt.chain:
+    if match.chain[receipt.version] != receipt.chain and not (
+        receipt.version == match.version and match.unended == receipt.chain
+    ):  # an ended match: a receipt taken at its last version before the end holds the head then
         return (
             f"at version {receipt.version} the player was shown chain head {receipt.chain}, "
             f"the record gives {match.chain[receipt.version]}"

@@ -163,6 +163,7 @@ class Settings:
     max_turn_based_seconds: int = 7 * 24 * 3600
     max_reserve_seconds: int = 7 * 24 * 3600
     takeover_after: int = 3
+    aborts_per_day: int = 3  # aborts a person may make in 24 hours (docs/protocol.md#aborting)
     deadline_poll: float = 0.5
     deadline_batch: int = 200
     duty_seconds: float = 1.0
@@ -232,6 +233,7 @@ class Settings:
             "LUDOTECA_MIN_TURN_SECONDS": (self.min_turn_seconds, 1),
             "LUDOTECA_MIN_TURN_BASED_SECONDS": (self.min_turn_based_seconds, 1),
             "LUDOTECA_TAKEOVER_AFTER": (self.takeover_after, 1),
+            "LUDOTECA_ABORTS_PER_DAY": (self.aborts_per_day, 0),
             "LUDOTECA_DEADLINE_POLL": (self.deadline_poll, 0.05),
             "LUDOTECA_DUTY_SECONDS": (self.duty_seconds, 0.5),
             "LUDOTECA_SESSION_IDLE": (self.session_idle_seconds, 60),
@@ -357,6 +359,7 @@ class Settings:
                 "LUDOTECA_MIN_TURN_BASED_SECONDS", base.min_turn_based_seconds
             ),
             takeover_after=_int("LUDOTECA_TAKEOVER_AFTER", base.takeover_after),
+            aborts_per_day=_int("LUDOTECA_ABORTS_PER_DAY", base.aborts_per_day),
             deadline_poll=_float("LUDOTECA_DEADLINE_POLL", base.deadline_poll),
             duty_seconds=_float("LUDOTECA_DUTY_SECONDS", base.duty_seconds),
         )

@@ -91,6 +91,8 @@ class ErrorCode(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     STALE_VERSION = "stale_version"
     RESIGN_LATER = "resign_later"
+    NOT_ABORTABLE = "not_abortable"
+    ABORT_LIMIT = "abort_limit"
     SPECTATOR = "spectator"
     NO_HELLO = "no_hello"
     BAD_JSON = "bad_json"
@@ -238,6 +240,10 @@ class Resign(_Message):
     type: Literal["resign"]
 
 
+class Abort(_Message):
+    type: Literal["abort"]
+
+
 class Sync(_Message):
     type: Literal["sync"]
 
@@ -255,8 +261,19 @@ class Say(_Message):
     ref: Annotated[str, Field(max_length=64)] | StrictInt | None = None  # echoed in the ack
 
 
-ClientMessage = Hello | Act | Commit | Reveal | Back | Resign | Sync | Ping | Say
+ClientMessage = Hello | Act | Commit | Reveal | Back | Resign | Abort | Sync | Ping | Say
 CLIENT_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]
 )
-MESSAGE_TYPES = ("hello", "act", "commit", "reveal", "back", "resign", "sync", "ping", "chat")
+MESSAGE_TYPES = (
+    "hello",
+    "act",
+    "commit",
+    "reveal",
+    "back",
+    "resign",
+    "abort",
+    "sync",
+    "ping",
+    "chat",
+)

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from ludoteca.core.ending import log_status
 from ludoteca.games import get
 from ludoteca.server.logs import log
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
@@ -126,7 +127,7 @@ class Play:
                 if row.outcome is None:
                     raise LookupError("the table is over but its outcome is not stored")
                 done, why = await self.store.run(
-                    self.store.rate, table_id, row.game, _compute(row), self.now()
+                    self.store.rate, table_id, row.game, _compute(row), self.now(), _unrated(row)
                 )
             except (OperationalError, InterfaceError):
                 raise  # the database is away, or two raters met: the next round tries again
@@ -261,10 +262,22 @@ def _players(row: TableRow) -> list[dict[str, Any]]:
     ]
 
 
+def _unrated(row: TableRow) -> str | None:
+    """Why a finished table moves no rating whoever sat at it: it was aborted, or the operator
+    ended it (``docs/accounts.md#aborted-and-ended-matches``); None when it ended by the rules."""
+    status = log_status(row.outcome)
+    if status == "over":
+        return None
+    return "the match was aborted" if status == "aborted" else "the operator ended the match"
+
+
 def _result(row: TableRow, seat: int) -> str | None:
-    """won, shared, draw or lost once the match is over (None before)."""
+    """won, shared, draw or lost once the match is over (None before); aborted or ended (by
+    the operator) for a match that ended other than by the rules: no result."""
     if row.status != Status.OVER or row.outcome is None:
         return None
+    if log_status(row.outcome) != "over":
+        return log_status(row.outcome)
     winners = row.outcome.get("winners") or []
     if row.outcome.get("draw"):
         return "draw"

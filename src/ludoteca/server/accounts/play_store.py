@@ -195,11 +195,13 @@ class PlayStore:
         game: str,
         compute: Callable[[list[SeatRating]], list[tuple[SeatRating, Rating, int]]],
         now: float,
+        unrated: str | None = None,
     ) -> tuple[bool, str | None]:
         """Rate a finished table exactly once, whichever process gets there first: claim it,
         read the seated accounts' ratings, store what ``compute`` makes of them (each seat's
         new rating and place). Returns whether this call claimed it and, when it moved no
-        rating, why (accounts at it share a device)."""
+        rating, why (accounts at it share a device, or ``unrated``: the match was aborted or
+        ended by the operator, and moves no rating)."""
         with self.engine.begin() as conn:
             claimed = conn.execute(
                 update(rated_tables)
@@ -216,7 +218,7 @@ class PlayStore:
                     )
                 )
             }
-            shared = self._shared_device(conn, holders)
+            shared = unrated or self._shared_device(conn, holders)
             if shared is not None:
                 conn.execute(
                     update(rated_tables)

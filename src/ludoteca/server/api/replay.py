@@ -78,6 +78,9 @@ def replay_json(record: MatchRecord, seat: int | None) -> JSON:
     for step in record.actions:
         events = match.act(step.seat, step.action, step.by)
         steps.append(frame(step.seat, step.by, step.action, events))
+    if record.ended is not None:  # aborted, or ended by the operator: the last view says so
+        match.end(record.ended)
+        steps[-1] |= {"view": match.view(seat), "legal": []}
     return {
         "game": record.game,
         "seat": seat,

@@ -21,6 +21,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Protocol
 
+from ludoteca.core.ending import log_status
 from ludoteca.core.merkle import MerkleTree, leaf_hash
 from ludoteca.core.prelude import closed_head
 from ludoteca.core.publog import TreeHead, head_payload, status_entry, table_entry
@@ -141,7 +142,9 @@ class PublicLog:
             found = await storage.load_table(table_id)
             if found is None:
                 status, version = "gone", 0
-            elif found.status in (Status.OVER, Status.EXPIRED):
+            elif found.status == Status.OVER:
+                status, version = log_status(found.outcome), found.version
+            elif found.status == Status.EXPIRED:
                 status, version = str(found.status), found.version
             else:
                 continue

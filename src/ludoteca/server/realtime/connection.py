@@ -17,6 +17,7 @@ from ludoteca.server.config import Settings
 from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.logs import log
 from ludoteca.server.messages import (
+    Abort,
     Act,
     Back,
     CloseCode,
@@ -31,6 +32,7 @@ from ludoteca.server.messages import (
     Status,
     Sync,
 )
+from ludoteca.server.table.ending import abort, abort_key
 from ludoteca.server.table.resign import resign
 from ludoteca.server.table.table import Table
 
@@ -200,6 +202,17 @@ class Connection:
         except Rejected as exc:
             self.error(exc.code, exc.message)
 
+    async def on_abort(self, _message: Abort) -> None:
+        if self.seat is None:
+            self.error(ErrorCode.SPECTATOR, "spectators hold no seat to abort from")
+            return
+        assert self.table is not None
+        who = abort_key(self.account[0] if self.account else None, self.client)
+        try:
+            await abort(self.table, self.seat, who)
+        except Rejected as exc:
+            self.error(exc.code, exc.message)
+
     async def on_commit(self, message: Commit) -> None:
         if self.seat is None:
             self.error(ErrorCode.SPECTATOR, "only a seated person commits to a seed for the deal")
@@ -281,6 +294,7 @@ HANDLERS: dict[type, Callable[[Connection, Any], Awaitable[None]]] = {
     Reveal: Connection.on_reveal,
     Back: Connection.on_back,
     Resign: Connection.on_resign,
+    Abort: Connection.on_abort,
     Sync: Connection.on_sync,
     Ping: Connection.on_ping,
     Say: Connection.on_chat,

@@ -49,6 +49,22 @@ class Storage(Protocol):
         unless the table is playing at ``version`` and the seat is a person's."""
         ...
 
+    async def end_table(
+        self,
+        table_id: str,
+        version: int,
+        outcome: dict[str, Any],
+        abort: tuple[str, float] | None = None,
+    ) -> None:
+        """The match ends other than by the rules: the table is ``over`` with ``outcome`` (the
+        "no result" shape and its ``ended``) and no due time; ``abort`` (who, when) is kept for
+        ``count_aborts``. ConflictError, nothing changed, unless it is playing at ``version``."""
+        ...
+
+    async def count_aborts(self, who: str, since: float) -> int:
+        """How many aborts ``who`` made at ``since`` or later."""
+        ...
+
     async def start_table(
         self,
         table_id: str,

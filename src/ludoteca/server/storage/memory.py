@@ -61,6 +61,7 @@ class MemoryStorage(MemoryPairings):
         self._analyses: dict[str, AnalysisRow] = {}
         self._rematches: dict[str, RematchRow] = {}
         self._searches: dict[str, SearchRow] = {}
+        self._aborts: dict[str, tuple[str, float]] = {}  # by table: who aborted it, when
         self._closed = False
 
     @property
@@ -102,6 +103,26 @@ class MemoryStorage(MemoryPairings):
         if stored.row.version != version or stored.row.status != "playing":
             raise ConflictError(f"table {table_id} is not playing at version {version}")
         stored.seats[seat] = replace(found, kind="bot", level=level, bot_from=version, away=False)
+
+    async def end_table(
+        self,
+        table_id: str,
+        version: int,
+        outcome: dict[str, Any],
+        abort: tuple[str, float] | None = None,
+    ) -> None:
+        self._open()
+        stored = self._tables.get(table_id)
+        if stored is None or stored.row.status != "playing" or stored.row.version != version:
+            raise ConflictError(f"table {table_id} is not playing at version {version}")
+        stored.row.status, stored.row.due_at = "over", None
+        stored.row.outcome = json.loads(to_json(outcome))
+        if abort is not None:
+            self._aborts[table_id] = abort
+
+    async def count_aborts(self, who: str, since: float) -> int:
+        self._open()
+        return sum(w == who and at >= since for w, at in self._aborts.values())
 
     @staticmethod
     def _put_seat(stored: _Stored, seat: SeatRow) -> None:

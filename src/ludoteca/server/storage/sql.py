@@ -19,21 +19,13 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import (
-    ColumnElement,
-    Select,
-    and_,
-    func,
-    or_,
-    select,
-    text,
-    update,
-)
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select, text, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from .analyses import SqlAnalyses
 from .due import SqlDeadlines
+from .endings import SqlEndings
 from .pairings import SqlPairings
 from .prelude import SqlPrelude, prelude_of
 from .rematches import SqlRematches
@@ -79,7 +71,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class SqlStorage(SqlAnalyses, SqlDeadlines, SqlRematches, SqlPairings, SqlPrelude):
+class SqlStorage(SqlAnalyses, SqlDeadlines, SqlRematches, SqlPairings, SqlPrelude, SqlEndings):
     """Tables, seats and actions in one SQLite or PostgreSQL database at the current schema."""
 
     def __init__(self, engine: Engine) -> None:

@@ -123,7 +123,7 @@ class Ledger:
         return [Player(s.name, s.kind == SeatKind.BOT, s.level, s.bot_from) for s in self.seats]
 
     def to_move(self) -> int | None:
-        return self.game.to_move(self.match.state) if self.match else None
+        return self.match.to_move if self.match else None
 
     def turn_began(self, seat: int) -> TurnBegan:
         """The news that ``seat``'s turn began: the table, the deadline, and the last step
@@ -157,6 +157,16 @@ class Ledger:
         self.match = match
         self.revision += 1
         self.replay(steps or [])
+        self.apply_ending()
+
+    def apply_ending(self) -> None:
+        """The row says the match ended other than by the rules (stored here, at another process,
+        or before a restart): the match ends the same way, its chain binding the end."""
+        ended = (self.row.outcome or {}).get("ended")
+        match = self.match
+        if match is not None and ended is not None and match.ended is None:
+            match.end(ended)
+            self.revision += 1
 
     # ----------------------------------------------------------------------- the ledger
     def replay(self, steps: list[ActionRow]) -> None:

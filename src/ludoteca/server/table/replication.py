@@ -177,6 +177,7 @@ class Replica:
             # a seat taken over between steps (a resign) at another process: the match is dealt
             # again from the stored seats, so its chain binds the takeover where it was made
             ledger.begin(await storage.load_actions(ledger.id, upto=row.version))
+        ledger.apply_ending()  # aborted, or ended by the operator, at another process
         if row.status == Status.OVER:  # a rematch offered or answered at another process
             ledger.rematch = await storage.load_rematch(ledger.id)
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ludoteca.core import MatchRecord
+from ludoteca.core.ending import aborted
 from ludoteca.server.messages import ErrorCode, Rejected, SeatKind, Status
 from ludoteca.server.storage.rows import LAPSED, OFFERED, RematchRow
 
@@ -142,6 +143,14 @@ class Views:
             cached = self._cache[seat] = (match.view(seat), match.legal_choices(seat))
         return cached
 
+    def may_abort(self, seat: int | None) -> bool:
+        """Whether the person at ``seat`` may abort now (``core.ending``: before their own first
+        move; the daily limit is checked when they do)."""
+        ledger, match = self.ledger, self.ledger.match
+        if seat is None or match is None or ledger.row.status != Status.PLAYING:
+            return False
+        return match.ending_problem(aborted(seat)) is None
+
     def message_for(self, seat: int | None, log_from: int) -> dict[str, Any]:
         """The ``state`` message for a seat (None = spectator), with the log since ``log_from``."""
         ledger = self.ledger
@@ -155,6 +164,7 @@ class Views:
             "view": view,
             "legal": [c["text"] for c in choices],
             "legal_actions": choices,
+            "abort": self.may_abort(seat),
             "clock": self.clock_json(),
             "log_from": log_from,
             "log": [entry.for_seat(seat) for entry in ledger.log[log_from:]],

@@ -37,6 +37,7 @@ from .people import (
     social_settings,
 )
 from .tables import (
+    aborts,
     actions,
     analyses,
     prelude,
@@ -49,6 +50,7 @@ from .tables import (
 )
 
 __all__ = [
+    "aborts",
     "account_devices",
     "account_seats",
     "accounts",

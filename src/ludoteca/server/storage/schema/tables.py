@@ -83,6 +83,17 @@ prelude = Table(
     Column("event", Text, nullable=False),
 )
 
+# Aborts (revision 0018): who aborted which table when (a digest of the account, or of the
+# address a guest played from), for the daily limit on aborts (docs/protocol.md#aborting).
+aborts = Table(
+    "aborts",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("who", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_aborts_who_at", "who", "at"),
+)
+
 # A rematch offered at the end of a table (revision 0012): the new table's id, each seat's
 # answer and the hash of the token each person who accepted holds there (JSON lists, by seat of
 # the finished table); ``version`` fences every write (docs/protocol.md#rematch).

@@ -148,6 +148,9 @@ export function mount(root, [tableId], query) {
     const lines = entryLines(entry, state.board);
     if (state.k === 0) lines.unshift(t("log.start"));
     const table = tableOf(data, tableId);
+    // the last step of a match that ended other than by the rules (docs/protocol.md#aborting)
+    const ended = data.steps[state.k].view && data.steps[state.k].view.ended;
+    if (ended) lines.push(ended.by === "abort" ? t("end.aborted", { name: seatName(table, ended.seat) }) : t("end.operator"));
     rerender(nowEl, () =>
       h(
         "section",

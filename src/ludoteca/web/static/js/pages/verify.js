@@ -104,6 +104,10 @@ export function mount(root, _params, query) {
     const names = (record.players || []).map((p, i) =>
       p && p.bot ? t("seat.bot", { n: i + 1, level: t(`levels.${p.level || "medium"}`) }) : (p && p.name) || t("seat.unknown", { n: i + 1 }),
     );
+    // a match that ended other than by the rules (docs/records.md#an-ended-match): no result
+    const ended = record.ended;
+    if (ended && ended.by === "abort") return t("verify.outcome_aborted", { name: names[ended.seat] || String(ended.seat + 1) });
+    if (ended) return t("verify.outcome_operator");
     const winners = outcome.winners || [];
     if (outcome.draw) return t("verify.outcome_draw");
     if (!winners.length) return t("verify.outcome_none");
@@ -144,7 +148,7 @@ export function mount(root, _params, query) {
       const outcome = state.verdict && state.verdict.outcome;
       if (status === "skipped") parts.push(h("p", {}, t("verify.outcome_skipped")));
       else if (status === "failed") parts.push(h("p", {}, t("verify.problem.outcome")));
-      else parts.push(h("p", {}, outcome ? outcomeText(outcome, record) : t("verify.outcome_detail")));
+      else parts.push(h("p", { dataset: { key: "outcome-text" } }, outcome ? outcomeText(outcome, record) : t("verify.outcome_detail")));
     }
     if (status === "failed" && problem && step !== "browser") {
       parts.push(

@@ -10,6 +10,8 @@ import { rematchBox } from "./rematch.js";
 import { seatName } from "./seats.js";
 
 function headline(view, table, me) {
+  // a match that ended other than by the rules (docs/protocol.md#aborting): no result
+  if (view.ended) return view.ended.by === "abort" ? t("end.aborted", { name: seatName(table, view.ended.seat) }) : t("end.operator");
   const outcome = view.outcome || {};
   const winners = outcome.winners || [];
   if (outcome.draw) return t("end.draw");
@@ -87,7 +89,7 @@ export function endPanel(msg, me, board, proof, actions, rating = null, rematch 
     "section",
     { class: "panel end-panel", "aria-labelledby": "end-title" },
     h("h2", { id: "end-title", tabindex: "-1" }, icon("trophy"), headline(view, table, me)),
-    board && h("p", { class: "end-reason" }, board.outcome(view)),
+    view.ended ? h("p", { class: "end-reason", dataset: { key: "no-result" } }, t("end.no_result")) : board && h("p", { class: "end-reason" }, board.outcome(view)),
     scores.length > 0 &&
       h(
         "table",

@@ -91,13 +91,29 @@ export function seatsPanel(msg, me, board) {
 }
 
 /** Resign, for the person at a match being played: a bot of the table's level then plays the
- * seat (docs/protocol.md#resigning). The browser asks to confirm first. */
+ * seat (docs/protocol.md#resigning); and Abort, while the server says this seat may (a person
+ * before their own first move, docs/protocol.md#aborting): the match ends for everyone with no
+ * result. The browser asks to confirm either first. */
 export function resignPanel(msg, me, send) {
   const row = me !== null && msg.table.seats[me];
   if (!row || row.kind !== "human" || !msg.view || msg.view.over || msg.table.status !== "playing") return null;
   return h(
     "p",
     { class: "resign-row" },
+    msg.abort &&
+      h(
+        "button",
+        {
+          type: "button",
+          class: "quiet abort",
+          dataset: { key: "abort" },
+          onClick: () => {
+            if (window.confirm(t("table.abort_confirm"))) send({ type: "abort" });
+          },
+        },
+        icon("cross"),
+        t("table.abort"),
+      ),
     h(
       "button",
       {
