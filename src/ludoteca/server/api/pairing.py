@@ -11,7 +11,7 @@ search from it ends its earlier one."""
 from __future__ import annotations
 
 import contextlib
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Cookie, Depends, Path, Request, Response
 from fastapi.responses import JSONResponse
@@ -38,6 +38,7 @@ from .deps import State, links, rate_limit
 from .tables import Level, Pace
 
 router = APIRouter(tags=["pairing"])
+ResponseT = TypeVar("ResponseT", bound=Response)
 
 SearchId = Annotated[str, Path(min_length=8, max_length=64)]
 MAX_BOTS_AFTER = 3600
@@ -120,7 +121,13 @@ async def find_people(  # noqa: PLR0917
     search_id, row = await state.pairing.search(wanted)
     described = await state.pairing.describe(search_id, row)
     answer = {"id": search_id} | await _seated(described, request, accounts, me)
-    response = JSONResponse(answer, status_code=202)
+    return keep_device(JSONResponse(answer, status_code=202), request, cookie, device)
+
+
+def keep_device(
+    response: ResponseT, request: Request, cookie: str, device: str | None
+) -> ResponseT:
+    """The answer, giving the browser its device cookie when it came without one."""
     if cookie != device:
         secure = request.url.scheme == "https"
         response.set_cookie(
@@ -169,9 +176,6 @@ async def cancel_search(search_id: SearchId, state: State) -> Response:
 
 @router.get("/api/looking", summary="How many people look for people to play, by game")
 async def looking(state: State) -> dict[str, Any]:
-    """``{games: {game: N}, online: N}``: the fresh searches of each game, and the connections
-    to this process's tables and lobby."""
-    return {
-        "games": await state.pairing.looking_by_game(),
-        "online": len(state.connections),
-    }
+    """``{games: {game: N}, online: N}``: the fresh searches and the posted seeks of each game,
+    and the websockets open to this process (the lobby feed pushes the same counts)."""
+    return await state.seeks.looking()

@@ -96,7 +96,10 @@ async def follow_lobby(
 ) -> None:
     async with admitted(websocket, state, client) as ok:
         if ok:
-            feed = LobbyFeed(websocket, state.lobby, state.settings, game)
+            cookie = websocket.cookies.get(COOKIE) if same_site(websocket) else None
+            session = await state.accounts.session(cookie)
+            kept = await state.social.unheard(session.account.id) if session else frozenset()
+            feed = LobbyFeed(websocket, state.lobby, state.settings, game, state.seeks, kept)
             await feed.serve()
             if feed.reader.flooded:
                 state.caps.cool(client, state.settings.flood_cooldown)
