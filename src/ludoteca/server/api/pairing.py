@@ -11,19 +11,13 @@ search from it ends its earlier one."""
 from __future__ import annotations
 
 import contextlib
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Cookie, Depends, Path, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
-from ludoteca.server.accounts.devices import (
-    DEVICE,
-    DEVICE_PATH,
-    DEVICE_SECONDS,
-    device_digest,
-    this_device,
-)
+from ludoteca.server.accounts.devices import DEVICE, device_digest, this_device
 from ludoteca.server.accounts.ratings import START_SHOWN, Rating
 from ludoteca.server.accounts.rows import Session
 from ludoteca.server.accounts.service import Accounts
@@ -35,10 +29,10 @@ from ludoteca.server.storage.pairings import SearchRow
 
 from .accounts import AccountsDep, MaybeMe
 from .deps import State, links, rate_limit
+from .seats import keep_device
 from .tables import Level, Pace
 
 router = APIRouter(tags=["pairing"])
-ResponseT = TypeVar("ResponseT", bound=Response)
 
 SearchId = Annotated[str, Path(min_length=8, max_length=64)]
 MAX_BOTS_AFTER = 3600
@@ -122,24 +116,6 @@ async def find_people(  # noqa: PLR0917
     described = await state.pairing.describe(search_id, row)
     answer = {"id": search_id} | await _seated(described, request, accounts, me)
     return keep_device(JSONResponse(answer, status_code=202), request, cookie, device)
-
-
-def keep_device(
-    response: ResponseT, request: Request, cookie: str, device: str | None
-) -> ResponseT:
-    """The answer, giving the browser its device cookie when it came without one."""
-    if cookie != device:
-        secure = request.url.scheme == "https"
-        response.set_cookie(
-            DEVICE,
-            cookie,
-            max_age=DEVICE_SECONDS,
-            path=DEVICE_PATH,
-            secure=secure,
-            httponly=True,
-            samesite="strict",
-        )
-    return response
 
 
 async def _seated(

@@ -19,19 +19,19 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.websockets import WebSocket
 
-from ludoteca.server.accounts.devices import DEVICE, device_digest, this_device
-from ludoteca.server.accounts.rows import Session
+from ludoteca.server.accounts.devices import DEVICE, this_device
 from ludoteca.server.accounts.service import Accounts
 from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.lobby.pairing import Pairing
-from ludoteca.server.lobby.seeks import Seeker, Seeks
+from ludoteca.server.lobby.seeks import Seeks
 from ludoteca.server.messages import MAX_NAME_INPUT, MAX_SEATS
 from ludoteca.server.social.service import Social
 
 from .accounts import AccountsDep, MaybeMe
-from .deps import AppState, Client, State, bearer, links, rate_limit
-from .pairing import keep_device, rating_for
-from .tables import PACE_DOC, TURN_DOC, Authorization, Pace, TurnSeconds, one_seat
+from .deps import Client, State, bearer, links, rate_limit
+from .pairing import rating_for
+from .seats import keep_device, seeker, take
+from .tables import PACE_DOC, TURN_DOC, Authorization, Pace, TurnSeconds
 
 router = APIRouter(tags=["seeks"])
 
@@ -78,21 +78,6 @@ def seeks_for(
     )
 
 
-async def seeker(
-    accounts: Accounts, me: Session | None, name: str, device: str, game: str | None
-) -> Seeker:
-    account = me.account if me is not None else None
-    rating = None
-    if account is not None and game is not None:
-        rating = await rating_for(accounts, account.id, game)
-    return Seeker(
-        name=account.name if account is not None else name,
-        account=account.id if account is not None else None,
-        device=device_digest(device),
-        rating=rating,
-    )
-
-
 @router.post(
     "/api/seeks",
     status_code=201,
@@ -111,7 +96,10 @@ async def post_seek(  # noqa: PLR0917
     """``{table, seat, token, invite, websocket}``: you sit at the table's first seat; go to
     it (your seat connection keeps the seek alive)."""
     cookie = this_device(device)
-    who = await seeker(accounts, me, body.name, cookie, body.game)
+    rating = None
+    if me is not None:
+        rating = await rating_for(accounts, me.account.id, body.game)
+    who = seeker(me, body.name, cookie, rating)
     table, seat, token = await state.seeks.post(
         body.game,
         players=body.players,
@@ -166,32 +154,6 @@ async def take_seek(  # noqa: PLR0917
 ) -> dict[str, Any]:
     """``{table, seat, token, invite, websocket}``, as a join answers."""
     return await take(table_id, body.name, request, response, me, accounts, device)
-
-
-async def take(  # noqa: PLR0917
-    table_id: str,
-    name: str,
-    request: Request,
-    response: Response,
-    me: Session | None,
-    accounts: Accounts,
-    device: str | None,
-) -> dict[str, Any]:
-    """Sit at the seek's table with its rules (also what joining a seek's table does)."""
-    state: AppState = request.app.state.ludoteca
-    cookie = this_device(device)
-    keep_device(response, request, cookie, device)
-    row = await state.seeks.load(table_id)
-    table_id = row.table_id or table_id
-    if me is not None:
-        await one_seat(state.lobby, accounts, me.account, table_id)
-    who = await seeker(accounts, me, name, cookie, None)
-    seat, token = await state.seeks.take(table_id, who)
-    if me is not None:
-        await accounts.hold_seat(me.account, table_id, seat, token)
-    table = await state.lobby.residency.peek(table_id)
-    summary = table.summary() | {"rated": row.rated}
-    return {"table": summary, "seat": seat, "token": token, **links(request, table_id)}
 
 
 @router.delete(

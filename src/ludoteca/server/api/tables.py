@@ -25,9 +25,6 @@ from pydantic import (
 
 from ludoteca.bots import LEVELS
 from ludoteca.server.accounts.devices import DEVICE
-from ludoteca.server.accounts.play import already_seated
-from ludoteca.server.accounts.rows import Account
-from ludoteca.server.accounts.service import Accounts
 from ludoteca.server.lobby.lobby import Lobby, SeatRequest
 from ludoteca.server.lobby.rematch import Rematches
 from ludoteca.server.messages import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejected, Status
@@ -35,6 +32,7 @@ from ludoteca.server.table.table import Table
 
 from .accounts import AccountsDep, MaybeMe
 from .deps import Client, LobbyDep, State, bearer, links, rate_limit
+from .seats import one_seat, take
 
 router = APIRouter(tags=["tables"])
 
@@ -291,8 +289,6 @@ async def join(  # noqa: PLR0917
     table (422 ``already_seated``); nobody sits with a person either of them blocked (403
     ``blocked``). A seek's table is taken with the seek's rules (``POST /api/seeks/{id}/take``)."""
     if request.app.state.ludoteca.seeks.seek_of(table_id[:64]) is not None:
-        from .seeks import take  # noqa: PLC0415  (that module imports this one)
-
         device = request.cookies.get(DEVICE)
         return await take(table_id, body.name or "Player", request, response, me, accounts, device)
     rated = await accounts.is_rated(table_id[:64])
@@ -313,17 +309,6 @@ async def join(  # noqa: PLR0917
     table = await lobby.residency.peek(table_id)
     summary = table.summary() | {"rated": rated}
     return {"table": summary, "seat": seat, "token": token, **links(request, table.id)}
-
-
-async def one_seat(lobby: Lobby, accounts: Accounts, account: Account, table_id: str) -> None:
-    """``already_seated`` when the account still holds a seat of this table."""
-    held = await accounts.seat_at(account, table_id)
-    if held is None:
-        return
-    table = await lobby.residency.peek(table_id)
-    if table.seat_for_token(held.token) == held.seat:
-        raise already_seated(held.seat)
-    await accounts.release_seat(table_id, held.seat, held.token, left=False)  # left behind
 
 
 @router.post("/api/tables/{table_id}/leave", summary="Leave your seat")

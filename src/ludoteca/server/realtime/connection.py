@@ -293,7 +293,8 @@ class LobbyFeed:
     """A lobby page following the open tables: one page at once, then only what changes
     (``table_added``, ``table_changed``, ``table_removed``), each coalesced per table, each
     open table with its ``seek`` (none shown that its reader and poster blocked, either way);
-    and the counts of people looking (``looking``) at once and whenever they change. It answers
+    and, asked for, the counts of people looking (``looking``) at once and whenever they
+    change. It answers
     ``ping`` and refuses everything else with a clear error."""
 
     def __init__(  # noqa: PLR0917
@@ -304,6 +305,7 @@ class LobbyFeed:
         game: str | None = None,
         seeks: Seeks | None = None,
         kept: frozenset[str] = frozenset(),
+        looking: bool = False,
     ) -> None:
         self.websocket = websocket
         self.lobby = lobby
@@ -311,6 +313,7 @@ class LobbyFeed:
         self.game = game
         self.seeks = seeks
         self.kept = kept  # the accounts the reader blocked or was blocked by: their seeks hide
+        self.looking = looking  # the counts of people looking asked for too
         self.known: set[str] = set()
         self.outbox = Outbox(
             websocket, settings.max_pending_replies, settings.max_pending_tables, "lobby"
@@ -353,7 +356,7 @@ class LobbyFeed:
             {"type": "tables", "status": "open", "game": self.game, "tables": page, "total": total}
         )
         self.lobby.residency.watchers.add(self)
-        if self.seeks is not None:
+        if self.seeks is not None and self.looking:
             self.outbox.reply(self.seeks.counts())
             self.seeks.watchers.add(self)
         self.outbox.start()
