@@ -288,7 +288,7 @@ async def join(  # noqa: PLR0917
     """A signed-in person holds the seat on every device; an account holds one seat of a
     table (422 ``already_seated``); nobody sits with a person either of them blocked (403
     ``blocked``). A seek's table is taken with the seek's rules (``POST /api/seeks/{id}/take``)."""
-    if request.app.state.ludoteca.seeks.seek_of(table_id[:64]) is not None:
+    if await request.app.state.ludoteca.seeks.posted(table_id):
         device = request.cookies.get(DEVICE)
         return await take(table_id, body.name or "Player", request, response, me, accounts, device)
     rated = await accounts.is_rated(table_id[:64])

@@ -285,6 +285,14 @@ class Seeks:
         table.row.status = Status.EXPIRED
         await table.after_change()
 
+    async def posted(self, table_id: str) -> bool:
+        """Whether the table is a seek still posted (read from storage: one posted at another
+        process a moment ago too)."""
+        if table_id in self.known:
+            return True
+        row = await self.lobby.storage.load_search(seek_key(table_id[:64]))
+        return row is not None and row.state == POSTED
+
     # ---------------------------------------------------------------------- the lobby's
     def seek_of(self, table_id: str) -> SearchRow | None:
         return self.known.get(table_id)
