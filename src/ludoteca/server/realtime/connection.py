@@ -294,8 +294,7 @@ class LobbyFeed:
     (``table_added``, ``table_changed``, ``table_removed``), each coalesced per table, each
     open table with its ``seek`` (none shown that its reader and poster blocked, either way);
     and, asked for, the counts of people looking (``looking``) at once and whenever they
-    change. It answers
-    ``ping`` and refuses everything else with a clear error."""
+    change. It answers ``ping`` and refuses everything else with a clear error."""
 
     def __init__(  # noqa: PLR0917
         self,
