@@ -40,6 +40,7 @@ from .api import (
     rematch,
     replay,
     reset,
+    seeks,
     social,
     sockets,
     tables,
@@ -119,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         friends = Social(people, table_status=table_status(lobby))
         chat = open_chat(storage, cluster, limits, watch.now, friends)
         feed = Feed(friends, cluster.name)
+        connections: set[WebSocket] = set()
         state = AppState(
             settings=settings,
             storage=storage,
@@ -133,13 +135,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             deadlines=Deadlines(lobby.residency),
             publog=public_log,
             resets=resets,
-            pairing=pairing.pairing_for(lobby, people, friends),
+            pairing=(paired := pairing.pairing_for(lobby, people, friends)),
+            seeks=seeks.seeks_for(lobby, paired, people, friends, connections),
             social=friends,
             feed=feed,
             desk=Desk(
                 friends, chat=DeskChat(chat), end_table=table_ender(lobby), signed_out=feed.end
             ),
             chat=chat,
+            connections=connections,
         )
         app.state.ludoteca = state
         residency = lobby.residency
@@ -153,6 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tasks.start("password_resets", resets.run())
         tasks.start("deadlines", state.deadlines.run())
         tasks.start("pairing", state.pairing.run())
+        tasks.start("seeks", state.seeks.run())
         tasks.start("publog", public_log.run(storage, lambda: held_rows(residency)))
         tasks.start("feed", feed.run())
         log("server_started", db=storage.dialect, version=__version__, process=cluster.name)
@@ -206,6 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables,
         rematch,
         pairing,
+        seeks,
         invite,
         records,
         publog,

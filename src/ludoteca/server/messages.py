@@ -50,6 +50,10 @@ class ErrorCode(StrEnum):
     NOT_OVER = "not_over"
     NO_REMATCH = "no_rematch"
     NO_SEARCH = "no_search"
+    NO_SEEK = "no_seek"
+    SEEK_TAKEN = "seek_taken"
+    OWN_SEEK = "own_seek"
+    TOO_MANY_SEEKS = "too_many_seeks"
     TOO_LARGE = "too_large"
     RATE_LIMITED = "rate_limited"
     TOO_MANY_TABLES = "too_many_tables"
@@ -116,6 +120,10 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.NOT_OVER: 409,
     ErrorCode.NO_REMATCH: 409,
     ErrorCode.NO_SEARCH: 404,
+    ErrorCode.NO_SEEK: 404,
+    ErrorCode.SEEK_TAKEN: 409,
+    ErrorCode.OWN_SEEK: 409,
+    ErrorCode.TOO_MANY_SEEKS: 429,
     ErrorCode.MATCH_OVER: 409,
     ErrorCode.ALREADY_DEALT: 409,
     ErrorCode.BAD_CONTRIBUTION: 422,

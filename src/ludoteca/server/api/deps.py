@@ -22,6 +22,7 @@ from ludoteca.server.guards.limits import ConnectionCaps, RateLimits
 from ludoteca.server.lobby.deadlines import Deadlines
 from ludoteca.server.lobby.lobby import Lobby
 from ludoteca.server.lobby.pairing import Pairing
+from ludoteca.server.lobby.seeks import Seeks
 from ludoteca.server.messages import ErrorCode, TooMany
 from ludoteca.server.publog import PublicLog
 from ludoteca.server.storage import Storage
@@ -54,6 +55,7 @@ class AppState:
     publog: PublicLog
     chat: Chat
     pairing: Pairing
+    seeks: Seeks
     social: Social
     feed: Feed
     desk: Desk

@@ -17,13 +17,7 @@ from fastapi import APIRouter, Cookie, Depends, Path, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
-from ludoteca.server.accounts.devices import (
-    DEVICE,
-    DEVICE_PATH,
-    DEVICE_SECONDS,
-    device_digest,
-    this_device,
-)
+from ludoteca.server.accounts.devices import DEVICE, device_digest, this_device
 from ludoteca.server.accounts.ratings import START_SHOWN, Rating
 from ludoteca.server.accounts.rows import Session
 from ludoteca.server.accounts.service import Accounts
@@ -35,6 +29,7 @@ from ludoteca.server.storage.pairings import SearchRow
 
 from .accounts import AccountsDep, MaybeMe
 from .deps import State, links, rate_limit
+from .seats import keep_device
 from .tables import Level, Pace
 
 router = APIRouter(tags=["pairing"])
@@ -120,19 +115,7 @@ async def find_people(  # noqa: PLR0917
     search_id, row = await state.pairing.search(wanted)
     described = await state.pairing.describe(search_id, row)
     answer = {"id": search_id} | await _seated(described, request, accounts, me)
-    response = JSONResponse(answer, status_code=202)
-    if cookie != device:
-        secure = request.url.scheme == "https"
-        response.set_cookie(
-            DEVICE,
-            cookie,
-            max_age=DEVICE_SECONDS,
-            path=DEVICE_PATH,
-            secure=secure,
-            httponly=True,
-            samesite="strict",
-        )
-    return response
+    return keep_device(JSONResponse(answer, status_code=202), request, cookie, device)
 
 
 async def _seated(
@@ -169,9 +152,6 @@ async def cancel_search(search_id: SearchId, state: State) -> Response:
 
 @router.get("/api/looking", summary="How many people look for people to play, by game")
 async def looking(state: State) -> dict[str, Any]:
-    """``{games: {game: N}, online: N}``: the fresh searches of each game, and the connections
-    to this process's tables and lobby."""
-    return {
-        "games": await state.pairing.looking_by_game(),
-        "online": len(state.connections),
-    }
+    """``{games: {game: N}, online: N}``: the fresh searches and the posted seeks of each game,
+    and the websockets open to this process (the lobby feed pushes the same counts)."""
+    return await state.seeks.looking()

@@ -93,10 +93,17 @@ async def follow_lobby(
     state: State,
     client: Client,
     game: Annotated[str | None, Query(max_length=64)] = None,
+    looking: bool = False,
 ) -> None:
+    """``?looking=true``: the counts of people looking too (``{"type": "looking"}``)."""
     async with admitted(websocket, state, client) as ok:
         if ok:
-            feed = LobbyFeed(websocket, state.lobby, state.settings, game)
+            cookie = websocket.cookies.get(COOKIE) if same_site(websocket) else None
+            session = await state.accounts.session(cookie)
+            kept = await state.social.unheard(session.account.id) if session else frozenset()
+            feed = LobbyFeed(
+                websocket, state.lobby, state.settings, game, state.seeks, kept, looking
+            )
             await feed.serve()
             if feed.reader.flooded:
                 state.caps.cool(client, state.settings.flood_cooldown)

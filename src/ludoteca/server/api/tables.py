@@ -24,9 +24,7 @@ from pydantic import (
 )
 
 from ludoteca.bots import LEVELS
-from ludoteca.server.accounts.play import already_seated
-from ludoteca.server.accounts.rows import Account
-from ludoteca.server.accounts.service import Accounts
+from ludoteca.server.accounts.devices import DEVICE
 from ludoteca.server.lobby.lobby import Lobby, SeatRequest
 from ludoteca.server.lobby.rematch import Rematches
 from ludoteca.server.messages import MAX_NAME_INPUT, MAX_SEATS, ErrorCode, Rejected, Status
@@ -34,6 +32,7 @@ from ludoteca.server.table.table import Table
 
 from .accounts import AccountsDep, MaybeMe
 from .deps import Client, LobbyDep, State, bearer, links, rate_limit
+from .seats import one_seat, take
 
 router = APIRouter(tags=["tables"])
 
@@ -167,16 +166,23 @@ Authorization = Annotated[str | None, Header(max_length=256)]
 
 @router.get("/api/tables", summary="A page of tables by status (default: open ones), newest first")
 async def list_tables(  # noqa: PLR0917
-    lobby: LobbyDep,
+    state: State,
     response: Response,
+    me: MaybeMe,
     status: Literal["open", "starting", "playing", "over"] = Query("open"),
     game: Annotated[str | None, Query(max_length=64)] = None,
     offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> list[dict[str, Any]]:
-    page, total = await lobby.residency.listing(status, game, offset, limit)
+    """Open tables carry ``seek`` (None unless posted as a seek); a seek of a person you blocked
+    or who blocked you is left out."""
+    page, total = await state.lobby.residency.listing(status, game, offset, limit)
     response.headers["X-Total-Count"] = str(total)
-    return page
+    if status != "open":
+        return page
+    kept = await state.social.unheard(me.account.id) if me is not None else frozenset()
+    seeks = state.seeks
+    return [seeks.decorate(t) for t in page if not seeks.hidden(t["id"], kept)]
 
 
 @router.post(
@@ -274,19 +280,23 @@ async def join(  # noqa: PLR0917
     table_id: str,
     body: JoinTable,
     request: Request,
+    response: Response,
     lobby: LobbyDep,
     me: MaybeMe,
     accounts: AccountsDep,
 ) -> dict[str, Any]:
     """A signed-in person holds the seat on every device; an account holds one seat of a
     table (422 ``already_seated``); nobody sits with a person either of them blocked (403
-    ``blocked``)."""
+    ``blocked``). A seek's table is taken with the seek's rules (``POST /api/seeks/{id}/take``)."""
+    if await request.app.state.ludoteca.seeks.posted(table_id):
+        device = request.cookies.get(DEVICE)
+        return await take(table_id, body.name or "Player", request, response, me, accounts, device)
     rated = await accounts.is_rated(table_id[:64])
     if rated and me is None:
         raise Rejected(ErrorCode.NOT_SIGNED_IN, "this table is rated: sign in to join it")
     if me is not None:
         await request.app.state.ludoteca.social.may_sit(me.account.id, table_id[:64])
-        await _one_seat(lobby, accounts, me.account, table_id)
+        await one_seat(lobby, accounts, me.account, table_id)
     seat, token = await lobby.join(
         table_id, me.account.name if me is not None else body.name, body.seat
     )
@@ -299,17 +309,6 @@ async def join(  # noqa: PLR0917
     table = await lobby.residency.peek(table_id)
     summary = table.summary() | {"rated": rated}
     return {"table": summary, "seat": seat, "token": token, **links(request, table.id)}
-
-
-async def _one_seat(lobby: Lobby, accounts: Accounts, account: Account, table_id: str) -> None:
-    """``already_seated`` when the account still holds a seat of this table."""
-    held = await accounts.seat_at(account, table_id)
-    if held is None:
-        return
-    table = await lobby.residency.peek(table_id)
-    if table.seat_for_token(held.token) == held.seat:
-        raise already_seated(held.seat)
-    await accounts.release_seat(table_id, held.seat, held.token, left=False)  # left behind
 
 
 @router.post("/api/tables/{table_id}/leave", summary="Leave your seat")

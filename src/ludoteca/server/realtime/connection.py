@@ -15,6 +15,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ludoteca.server.chat import Chat, ChatRow
 from ludoteca.server.config import Settings
 from ludoteca.server.lobby.lobby import Lobby
+from ludoteca.server.lobby.seeks import Seeks
 from ludoteca.server.logs import log
 from ludoteca.server.messages import (
     Abort,
@@ -304,16 +305,28 @@ HANDLERS: dict[type, Callable[[Connection, Any], Awaitable[None]]] = {
 
 class LobbyFeed:
     """A lobby page following the open tables: one page at once, then only what changes
-    (``table_added``, ``table_changed``, ``table_removed``), each coalesced per table; it answers
-    ``ping`` and refuses everything else with a clear error."""
+    (``table_added``, ``table_changed``, ``table_removed``), each coalesced per table, each
+    open table with its ``seek`` (none shown that its reader and poster blocked, either way);
+    and, asked for, the counts of people looking (``looking``) at once and whenever they
+    change. It answers ``ping`` and refuses everything else with a clear error."""
 
-    def __init__(
-        self, websocket: WebSocket, lobby: Lobby, settings: Settings, game: str | None = None
+    def __init__(  # noqa: PLR0917
+        self,
+        websocket: WebSocket,
+        lobby: Lobby,
+        settings: Settings,
+        game: str | None = None,
+        seeks: Seeks | None = None,
+        kept: frozenset[str] = frozenset(),
+        looking: bool = False,
     ) -> None:
         self.websocket = websocket
         self.lobby = lobby
         self.settings = settings
         self.game = game
+        self.seeks = seeks
+        self.kept = kept  # the accounts the reader blocked or was blocked by: their seeks hide
+        self.looking = looking  # the counts of people looking asked for too
         self.known: set[str] = set()
         self.outbox = Outbox(
             websocket, settings.max_pending_replies, settings.max_pending_tables, "lobby"
@@ -323,8 +336,20 @@ class LobbyFeed:
     def table_changed(self, table_id: str) -> None:
         self.outbox.put_latest(table_id, lambda: self._delta(table_id))
 
+    def counts_changed(self) -> None:
+        if self.seeks is not None:
+            self.outbox.put_latest("\nlooking", self.seeks.counts)
+
+    def _listed(self, summary: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The summary as this reader sees it (with its seek), or None when hidden."""
+        if summary is None or self.seeks is None:
+            return summary
+        if self.seeks.hidden(summary["id"], self.kept):
+            return None
+        return self.seeks.decorate(summary)
+
     def _delta(self, table_id: str) -> dict[str, Any] | None:
-        summary = self.lobby.residency.open_summary(table_id)
+        summary = self._listed(self.lobby.residency.open_summary(table_id))
         if summary is not None and self.game in (None, summary["game"]):
             kind = "table_changed" if table_id in self.known else "table_added"
             self.known.add(table_id)
@@ -338,11 +363,15 @@ class LobbyFeed:
         page, total = await self.lobby.residency.listing(
             "open", game=self.game, limit=self.settings.page_size
         )
+        page = [listed for t in page if (listed := self._listed(t)) is not None]
         self.known = {t["id"] for t in page}
         self.outbox.reply(
             {"type": "tables", "status": "open", "game": self.game, "tables": page, "total": total}
         )
         self.lobby.residency.watchers.add(self)
+        if self.seeks is not None and self.looking:
+            self.outbox.reply(self.seeks.counts())
+            self.seeks.watchers.add(self)
         self.outbox.start()
         try:
             while not self.outbox.closing:
@@ -360,4 +389,6 @@ class LobbyFeed:
             return
         finally:
             self.lobby.residency.watchers.discard(self)
+            if self.seeks is not None:
+                self.seeks.watchers.discard(self)
             await self.outbox.finish()

@@ -216,8 +216,11 @@ class Storage(Protocol):
 
     async def load_search(self, search_id: str) -> SearchRow | None: ...
 
-    async def waiting_searches(self, game: str | None = None) -> list[SearchRow]:
-        """The searches still waiting (of one game, or of every game), oldest first."""
+    async def waiting_searches(
+        self, game: str | None = None, state: str = "waiting"
+    ) -> list[SearchRow]:
+        """The searches still waiting (of one game, or of every game), oldest first; with
+        ``state`` "posted", the lobby's seeks instead."""
         ...
 
     async def table_searches(self, table_id: str) -> list[SearchRow]:

@@ -27,6 +27,8 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 WAITING, SEATED, CANCELLED, EXPIRED = "waiting", "seated", "cancelled", "expired"
+POSTED = "posted"
+"""A seek posted in the lobby (``lobby/seeks.py``): its open table waits for people to take it."""
 
 
 @dataclass(slots=True)
@@ -141,11 +143,13 @@ class SqlPairings:
             found = conn.execute(select(searches).where(searches.c.id == search_id)).first()
         return None if found is None else _row(found)
 
-    async def waiting_searches(self, game: str | None = None) -> list[SearchRow]:
-        return await self._run(self._waiting_searches, game)
+    async def waiting_searches(
+        self, game: str | None = None, state: str = WAITING
+    ) -> list[SearchRow]:
+        return await self._run(self._waiting_searches, game, state)
 
-    def _waiting_searches(self, game: str | None) -> list[SearchRow]:
-        query = select(searches).where(searches.c.state == WAITING)
+    def _waiting_searches(self, game: str | None, state: str) -> list[SearchRow]:
+        query = select(searches).where(searches.c.state == state)
         if game is not None:
             query = query.where(searches.c.game == game)
         with self.engine.connect() as conn:
@@ -240,12 +244,14 @@ class MemoryPairings:
         found = self._searches.get(search_id)
         return None if found is None else replace(found)
 
-    async def waiting_searches(self, game: str | None = None) -> list[SearchRow]:
+    async def waiting_searches(
+        self, game: str | None = None, state: str = WAITING
+    ) -> list[SearchRow]:
         self._open()
         found = [
             replace(r)
             for r in self._searches.values()
-            if r.state == WAITING and (game is None or r.game == game)
+            if r.state == state and (game is None or r.game == game)
         ]
         return sorted(found, key=lambda r: (r.created_at, r.id))
 
@@ -299,6 +305,7 @@ class MemoryPairings:
 __all__ = [
     "CANCELLED",
     "EXPIRED",
+    "POSTED",
     "SEATED",
     "WAITING",
     "MemoryPairings",

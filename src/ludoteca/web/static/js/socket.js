@@ -123,12 +123,14 @@ export class TableSocket {
 
 /** The lobby feed (/ws/lobby): the list of open tables, sent again whenever it changes. */
 export class LobbySocket extends TableSocket {
-  constructor(handlers) {
+  /** `looking`: the counts of people looking come too ({type: "looking"}). */
+  constructor(handlers, looking = false) {
     super("", () => null, handlers);
+    this.looking = looking;
   }
 
   url() {
-    return socketUrl("/ws/lobby");
+    return socketUrl(this.looking ? "/ws/lobby?looking=true" : "/ws/lobby");
   }
 
   greeting() {

@@ -9,10 +9,7 @@ import { catalogueEntry, gameName, loadGames } from "../games.js";
 import { mountLobby, playNow } from "./lobby.js";
 import { me } from "../account.js";
 import { mountMine } from "../mine.js";
-import { api } from "../api.js";
 import { finder, stopLooking } from "../pairing.js";
-
-const LOOKING_MS = 5000;
 
 function glance(entry) {
   const at = entry.at_a_glance || {};
@@ -107,7 +104,6 @@ export function mount(root) {
   let lobby = null;
   let signedIn = false;
   let looking = { games: {}, online: 0 };
-  let lookingTimer = null;
   const finders = new Map();
 
   function finderOf(game) {
@@ -116,19 +112,15 @@ export function mount(root) {
     return finders.get(key);
   }
 
-  async function countLooking() {
-    try {
-      looking = await api.looking();
-      // in place: a redraw would take the keyboard focus out of a form being filled
-      for (const el of root.querySelectorAll("[data-looking]")) {
-        el.textContent = t("pairing.looking_game", { count: looking.games[el.dataset.looking] || 0 });
-      }
-      const online = root.querySelector('[data-key="online"]');
-      if (online) online.textContent = t("pairing.online", { count: looking.online });
-    } catch {
-      // the next try
+  // the counts come with the lobby feed as they change (no polling: while the feed reconnects,
+  // the last counts stay); updated in place: a redraw would take the focus out of a form
+  function showLooking(counts) {
+    looking = counts;
+    for (const el of root.querySelectorAll("[data-looking]")) {
+      el.textContent = t("pairing.looking_game", { count: looking.games[el.dataset.looking] || 0 });
     }
-    lookingTimer = setTimeout(countLooking, LOOKING_MS);
+    const online = root.querySelector('[data-key="online"]');
+    if (online) online.textContent = t("pairing.online", { count: looking.online });
   }
 
   function render() {
@@ -154,9 +146,8 @@ export function mount(root) {
     else if (games) replace(gamesPart, games.map((game) => card(game, lobby, signedIn, finderOf(game).element, looking.games[game.id] || 0)));
   }
 
-  lobby = mountLobby(lobbyPart);
+  lobby = mountLobby(lobbyPart, { looking: showLooking });
   render();
-  countLooking();
   me().then((who) => {
     signedIn = Boolean(who);
     if (signedIn) render();
@@ -180,7 +171,6 @@ export function mount(root) {
       lobby.refresh();
     },
     destroy() {
-      clearTimeout(lookingTimer);
       stopLooking();
       lobby.destroy();
     },

@@ -1,5 +1,7 @@
-// The lobby: your name, "create a table" (game, seats, bot levels, pace, turn time), the open tables
-// (join), and "play now against bots". Seat tokens go to localStorage before moving to the table.
+// The lobby: your name, "create a table" (game, seats, bot levels, pace, turn time), "post a seek"
+// (seeks.js), the open tables (join; a seek's with one-tap "Take"), "play now against bots", and the
+// counts of people looking, live from the lobby feed. Seat tokens go to localStorage before moving
+// to the table.
 
 import { api } from "../api.js";
 import { h, replace, rerender } from "../dom.js";
@@ -12,6 +14,7 @@ import { keepName, keepSeat, playerName, seatAt } from "../store.js";
 import { LobbySocket } from "../socket.js";
 import { me } from "../account.js";
 import { PACES, paceLabel } from "../pace.js";
+import { seekChoices, seekDetails, seekForm, takeButton } from "../seeks.js";
 
 const LEVELS = ["random", "easy", "medium", "hard"];
 const TURN_TIMES = [30, 60, 120, 300, 600, 1800];
@@ -53,7 +56,8 @@ function turnLabel(seconds) {
   return seconds < 60 ? t("lobby.seconds", { count: seconds }) : t("lobby.minutes", { count: seconds / 60 });
 }
 
-export function mountLobby(root) {
+/** `hooks.looking(counts)`: the counts of people looking ({games, online}), as they change. */
+export function mountLobby(root, hooks = {}) {
   let games = [];
   let open = [];
   let finished = [];
@@ -61,6 +65,8 @@ export function mountLobby(root) {
   const form = { game: null, players: 2, seats: [], pace: "real-time", turn: 60, rated: false, chat: "phrases", options: {} };
   let feed = null;
   let signedIn = false;
+  const seek = seekChoices();
+  const seating = { name: yourName, sit };
 
   function game() {
     return games.find((g) => g.id === form.game) || games[0];
@@ -315,10 +321,13 @@ export function mountLobby(root) {
             .map((seat) => (seat.bot ? t("seat.bot", { n: seat.seat + 1, level: t(`levels.${seat.level || "medium"}`) }) : seat.name))
             .join(" · "),
         ),
+        seekDetails(table),
       ),
       mine
         ? h("a", { class: "button", href: `/table/${table.id}`, "data-link": "", dataset: { key: `return-${table.id}` } }, t("lobby.return"))
-        : h("button", { type: "button", class: "primary", dataset: { key: `join-${table.id}` }, disabled: !free, onClick: (e) => joinTable(table.id, e.currentTarget) }, t("lobby.join")),
+        : table.seek
+          ? takeButton(table, seating)
+          : h("button", { type: "button", class: "primary", dataset: { key: `join-${table.id}` }, disabled: !free, onClick: (e) => joinTable(table.id, e.currentTarget) }, t("lobby.join")),
     );
   }
 
@@ -351,10 +360,12 @@ export function mountLobby(root) {
   }
 
   const formPart = h("div", { class: "create-part" });
+  const seekPart = h("div", { class: "seek-part" });
   const listPart = h("div", { class: "open-tables" });
 
   function renderForm() {
     rerender(formPart, createForm);
+    rerender(seekPart, () => seekForm(games, seek, signedIn, { ...seating, redraw: renderForm }));
   }
 
   function renderList() {
@@ -382,7 +393,7 @@ export function mountLobby(root) {
             onInput: (e) => keepName(e.target.value.trim()),
           }),
         ),
-        h("div", { class: "lobby-grid" }, formPart, listPart),
+        h("div", { class: "lobby-grid" }, formPart, h("div", {}, seekPart, listPart)),
       ),
     );
     renderForm();
@@ -397,6 +408,7 @@ export function mountLobby(root) {
         else if (message.type === "table_added") open = [message.table, ...open.filter((x) => x.id !== message.table.id)];
         else if (message.type === "table_changed") open = open.map((x) => (x.id === message.table.id ? message.table : x));
         else if (message.type === "table_removed") open = open.filter((x) => x.id !== message.id);
+        else if (message.type === "looking") return hooks.looking && hooks.looking(message);
         else return;
         listFailed = false;
         renderList();
@@ -408,12 +420,13 @@ export function mountLobby(root) {
           renderList();
         }
       },
-    });
+    }, Boolean(hooks.looking));
     feed.connect();
   }
 
   render();
   follow();
+  const ages = setInterval(() => open.some((x) => x.seek) && renderList(), 30000); // "waiting 3 min"
   me().then((who) => {
     signedIn = Boolean(who);
     if (signedIn) renderForm();
@@ -443,6 +456,7 @@ export function mountLobby(root) {
     },
     refresh: render,
     destroy() {
+      clearInterval(ages);
       feed.close();
     },
   };
