@@ -71,7 +71,7 @@ def bound(events: list[dict[str, Any]], event: dict[str, Any]) -> bool:
     if kind == "create":
         return bool(events)
     if kind in ("sit", "leave"):
-        taken = _occupants(events).get(seat) is not None
+        taken = isinstance(seat, int) and _occupants(events).get(seat) is not None
         return taken if kind == "sit" else not taken
     since = _since_sit(events, seat) if seat is not None else events
     if kind == "commit":
