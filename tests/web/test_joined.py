@@ -16,6 +16,10 @@ from ludoteca.server.site.joined import Joiner, JoinError, transform
 from ludoteca.server.site.pages import Page, web_root
 
 
+def defined(text: str) -> set[str]:
+    return set(re.findall(r'^M\.define\("([^"]+)"', text, re.M))
+
+
 def same(spec: str) -> str:
     return "/m/" + spec.lstrip("./")
 
@@ -111,5 +115,10 @@ def test_a_module_newly_imported_is_in_its_page_file_and_nothing_is_read_outside
     # the pages a route loads later come as chunks, kept by the app's worker
     chunk = f"{page.joined_root}static/{page.version}/js/pages/table.js"
     assert chunk in page.joined_files()
+    # a chunk leaves out the shell every page's file brings (main.js and what it imports)
+    js = f"/static/{page.version}/js/"
+    end = defined(page.joined[page.chunk(js + "table/end.js") or ""])
+    assert js + "table/end.js" in end and not end & set(page.shell)
+    assert {js + "main.js", js + "dom.js", js + "i18n.js"} <= set(page.shell)
     assert page.chunk(f"/static/{page.version}/js/../../index.html") is None
     assert page.chunk(f"/static/{page.version}/js/nowhere.js") is None

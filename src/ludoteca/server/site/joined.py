@@ -157,11 +157,13 @@ class Joiner:
             visit(root)
         return order
 
-    def joined(self, roots: list[str], run: str | None = None) -> str:
-        """One file of ``roots``' graph, which starts the registry unless there is one already;
-        ``run``: the module it runs (a page's file: a second run of it, when another page loads
-        this file, does nothing), else none (a chunk, which only adds to the registry)."""
-        parts = [self.entry(key)[0] for key in self.graph(roots)]
+    def joined(self, roots: list[str], run: str | None = None, without: Iterable[str] = ()) -> str:
+        """One file of ``roots``' graph but the modules ``without`` (for a chunk: what every page's
+        file brings), which starts the registry unless there is one already; ``run``: the module
+        it runs (a page's file: a second run of it, when another page loads this file, does
+        nothing), else none (a chunk, which only adds to the registry)."""
+        left_out = set(without)
+        parts = [self.entry(key)[0] for key in self.graph(roots) if key not in left_out]
         start = RUNTIME.replace("${CHUNKS}", self.chunks)
         start = start.replace("${ALIASES}", json.dumps(self.aliases))
         end = "" if run is None else f"M.need({json.dumps(run)});\n"

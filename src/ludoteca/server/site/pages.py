@@ -245,16 +245,20 @@ class Page:
         later = [b["module"] for b in boards]
         js = sorted(p.relative_to(static).as_posix() for p in (static / "js").rglob("*.js"))
         later += self.joiner.dynamic_targets(self.address(path) for path in js)
+        # every page's file runs main.js: a chunk leaves out what that brings (the shell's
+        # modules), so it holds little but its own, and its address is the same from any page
+        self.shell = self.joiner.graph([self.address(MAIN)])
         for key in later:
             self.chunk(key)
 
     def chunk(self, key: str) -> str | None:
         """The name of the joined file of the module at address ``key`` (a route's module: its
-        page's file; else the module's graph), None when there is no such module."""
+        page's file; else the module's graph but the shell's modules), None when there is no
+        such module."""
         name = key.lstrip("/")
         if name not in self.joined:
             try:
-                self.joined[name] = self.joiner.joined([key])
+                self.joined[name] = self.joiner.joined([key], without=self.shell)
             except JoinError:
                 if self.joiner.read(key) is not None:
                     raise  # a module of the tree that cannot be joined: refused at start-up
