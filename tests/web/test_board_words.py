@@ -69,7 +69,8 @@ def test_a_namespace_may_not_hide_the_pages_messages() -> None:
     with pytest.raises(
         ValueError, match=r"table:heroes: the board's words may not be named 'table'"
     ):
-        Page(root / "index.html", root / "static", lambda: games, None, lambda game: clash)
+        page = root / "index.html", root / "static"
+        Page(*page, lambda: games, None, lambda _: clash, board_file=board_path)
 
 
 def test_every_board_file_has_a_versioned_address_that_serves_it() -> None:

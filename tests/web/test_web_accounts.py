@@ -32,7 +32,7 @@ AUTHENTICATOR = {
 
 
 CHART = """async () => {
-  const { chart } = await import("/static/js/pages/player.js");
+  const { chart } = await window.ludotecaModules.load("/static/js/pages/player.js");
   const svg = chart([{ rating: 0 }, { rating: 3.5 }, { rating: 1.2 }], "history");
   const [width, height] = svg.getAttribute("viewBox").split(" ").slice(2).map(Number);
   const d = svg.querySelector("path").getAttribute("d");

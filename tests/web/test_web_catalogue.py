@@ -53,8 +53,7 @@ def test_markdown_is_never_markup(pages: Pages) -> None:
     page = pages.open("/verify")
     page.evaluate(
         """async () => {
-          const { markdown } = await import(
-            new URL("./markdown.js", document.querySelector("script[type=module]").src));
+          const { markdown } = await window.ludotecaModules.load("/static/js/markdown.js");
           const out = document.createElement("div");
           out.id = "md-probe";
           out.append(markdown(

@@ -150,7 +150,7 @@ def test_static_files_are_versioned_and_immutable_and_the_page_revalidated(
     assert headers["cache-control"] == "no-cache"
     page = body.decode()
     refs = STATIC_REF.findall(page)
-    assert len(refs) > 10
+    assert len(refs) >= 3  # the style sheets as one file, the modules joined (one file), an icon
     versions = {ref.split("/")[2] for ref in refs}
     assert len(versions) == 1, versions
     (version,) = versions
@@ -160,6 +160,9 @@ def test_static_files_are_versioned_and_immutable_and_the_page_revalidated(
         assert got == 200, ref
         assert found["cache-control"] == "public, max-age=31536000, immutable", ref
         plain = ref.replace(f"/static/{version}/", "/static/")
+        if "/joined/" in plain:  # built by the server (test_each_page_joins_its_modules…)
+            assert b'M.need("/static/' in content, ref
+            continue
         if plain == "/static/css/page.css":  # index.html's style sheets as one file, in order
             sheets = re.findall(r'href="/static/(css/[^"]+)"', (WEB / "index.html").read_text())
             files = [(WEB / "static" / sheet).read_text() for sheet in sheets]
@@ -178,32 +181,37 @@ def test_static_files_are_versioned_and_immutable_and_the_page_revalidated(
     assert unversioned["cache-control"] == "no-cache"
 
 
-def test_each_page_preloads_its_modules_and_carries_the_catalogue(
+def test_each_page_joins_its_modules_and_carries_the_catalogue(
     web_server: ServerProcess,
 ) -> None:
-    def preloads(path: str) -> set[str]:
+    def joined(path: str) -> tuple[set[str], str]:
+        """The modules of the page's one joined file (under their paths in static/ or their
+        board's address), and the page."""
         page = raw(web_server, path)[2].decode()
-        found = re.findall(r'<link rel="modulepreload" href="/static/[0-9a-f]+/([^"]+)">', page)
-        return set(found)
+        files = re.findall(r'<script type="module" src="(/static/[^"]+/joined/[^"]+)">', page)
+        assert not re.search(r'rel="modulepreload"', page)  # all of them in these files
+        assert 1 <= len(files) <= 2  # the route's, and a table's board's
+        keys: list[str] = []
+        for src in files:
+            keys += re.findall(r'^M\.define\("([^"]+)"', raw(web_server, src)[2].decode(), re.M)
+        return {re.sub(r"^/static/[0-9a-f]{12}/", "", key) for key in keys}, page
 
-    table = preloads("/table/anything")
-    assert {"js/main.js", "js/pages/table.js", "js/receipts.js"} <= table
+    table, _ = joined("/table/anything")
+    assert {"js/main.js", "js/pages/table.js", "js/receipts.js", "js/boards/generic.js"} <= table
     # the end of a match is fetched once the board is up, not before it
     assert not {"js/pages/lobby.js", "js/table/proof.js", "js/table/end.js"} & table
     assert 'name="ludoteca-table"' not in raw(web_server, "/table/anything")[2].decode()
-    home = preloads("/")
+    home, _ = joined("/")
     assert {"js/main.js", "js/pages/home.js", "js/pages/lobby.js"} <= home
     assert "js/pages/table.js" not in home
-    # a real table's page names its game and fetches that game's board with the rest
+    # a real table's page names its game and brings that game's board in a file beside it
     made = web_server.post("/api/tables", {"game": "dwarves", "players": 3, "name": "Ana"})
     table_id = made["table"]["id"]
-    dwarves = preloads(f"/table/{table_id}")
-    assert table <= dwarves and "js/boards/kit.js" in table  # the kit every board imports
-    its_page = raw(web_server, f"/table/{table_id}")[2].decode()
+    dwarves, its_page = joined(f"/table/{table_id}")
+    assert table <= dwarves and "js/boards/kit.js" in table
     board = web_server.get("/api/games/dwarves")["board"]
-    for url in (board["module"], *board["parts"]):
-        assert f'<link rel="modulepreload" href="{url}">' in its_page
-    assert '<link rel="modulepreload" href="/boards/heroes/' not in its_page
+    assert {board["module"], *board["parts"]} <= dwarves
+    assert not [key for key in dwarves if key.startswith("/boards/heroes/")]
     assert f'<link rel="stylesheet" href="{board["styles"][0]}">' in its_page
     hint = f'<meta name="ludoteca-table" content="{table_id}" data-game="dwarves">'
     assert hint in its_page
@@ -292,9 +300,10 @@ def test_a_seated_table_page_opens_its_websocket_beside_its_modules(
     page.wait_for_selector(".hr-room")
     table = page.url
     table_id = table.rstrip("/").rsplit("/", 1)[1]
-    assert re.search(
-        r'<script type="module" async src="/static/[0-9a-f]{12}/js/table/early.js">',
-        raw(web_server, f"/table/{table_id}")[2].decode(),
+    early = (WEB / "static" / "js" / "table" / "early.js").read_text()
+    assert (
+        f'<script type="module" async>{early}</script>'
+        in raw(web_server, f"/table/{table_id}")[2].decode()
     )
     page.goto(web_server.base + "/verify")
     sockets: list[str] = []

@@ -304,8 +304,8 @@ def test_the_page_checks_seeds_as_the_server_does_and_bounds_its_receipts(pages:
     ]
     found = page.evaluate(
         """async (seeds) => {
-          const { seedProblem, newSeed } = await import(
-            new URL("./table/deal.js", document.querySelector("script[type=module]").src));
+          const deal = "/static/js/table/deal.js";
+          const { seedProblem, newSeed } = await window.ludotecaModules.load(deal);
           return { problems: seeds.map((s) => seedProblem(s)), made: [newSeed(), newSeed()] };
         }""",
         seeds,
@@ -319,8 +319,7 @@ def test_the_page_checks_seeds_as_the_server_does_and_bounds_its_receipts(pages:
 
     kept = page.evaluate(
         """async () => {
-          const receipts = await import(
-            new URL("./receipts.js", document.querySelector("script[type=module]").src));
+          const receipts = await window.ludotecaModules.load("/static/js/receipts.js");
           const { keepReceipt, receiptsFor, PER_TABLE, MAX_TABLES } = receipts;
           const chain = (n) => n.toString(16).padStart(64, "0");
           for (let v = 0; v < PER_TABLE + 30; v += 1) keepReceipt("long", v, chain(v));

@@ -3,7 +3,9 @@ the player's turn, every element that sends a legal action (it carries ``data-ac
 the viewport, not covered, and at least 44 px each way, without the page scrolling; and no page
 (table, replay, verify) scrolls sideways. The board's controls never cover the board: beside it on
 a desktop, and on a phone the page keeps the dock's height free below the board, so every part of
-the board scrolls into view above the dock."""
+the board scrolls into view above the dock; and what the prompt and the decision refer to (the
+parts a board marks ``data-refers`` on the player's turn) shows above the dock, or clear of the
+controls, as the table first shows, without a scroll."""
 
 from __future__ import annotations
 
@@ -105,6 +107,30 @@ UNCOVERED = """() => {
 }"""
 
 
+# the parts the player's decision refers to (a board marks them data-refers on the player's turn),
+# as the table first shows: inside the window and above the fixed dock (or clear of the controls)
+REFERRED = """() => {
+  const dock = document.querySelector('.table-dock');
+  const fixed = getComputedStyle(dock).position === 'fixed';
+  const cover = (fixed ? dock : document.querySelector('.board-controls')).getBoundingClientRect();
+  const parts = [...document.querySelectorAll('.board-root [data-refers]')]
+    .filter(el => el.getClientRects().length);
+  const problems = [];
+  for (const el of parts) {
+    const r = el.getBoundingClientRect();
+    const what = `${el.tagName}.${el.className}`;
+    if (r.top < -0.5 || r.bottom > innerHeight + 0.5)
+      problems.push(`${what} at ${Math.round(r.top)}-${Math.round(r.bottom)}, outside the window`);
+    if (fixed && r.bottom > cover.top + 0.5)
+      problems.push(`${what} ends ${Math.round(r.bottom - cover.top)} px under the dock`);
+    const overlap = r.left < cover.right && cover.left < r.right
+      && r.top < cover.bottom && cover.top < r.bottom;
+    if (!fixed && overlap) problems.push(`${what} under the controls`);
+  }
+  return {parts: parts.length, problems, scrolled: scrollY};
+}"""
+
+
 def no_sideways(page: Page, what: str) -> None:
     frames(page)
     extra: int = page.evaluate(SIDEWAYS)
@@ -158,6 +184,22 @@ def test_the_dock_covers_no_part_of_the_board(pages: Pages, game: str, size: str
     frames(page)
     found: dict[str, Any] = page.evaluate(UNCOVERED)
     assert found["parts"] >= 2, "no board parts found"
+    assert found["problems"] == [], f"{game} at {page.viewport_size}: {found['problems']}"
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", GAMES)
+def test_what_the_decision_refers_to_shows_above_the_dock(
+    pages: Pages, game: str, size: str
+) -> None:
+    page = pages.open("/", viewport=SIZES[size], touch=size != "desktop")
+    page.click(f"article[data-game='{game}'] .play-now")
+    page.wait_for_url("**/table/*")
+    my_turn(page)
+    frames(page)
+    found: dict[str, Any] = page.evaluate(REFERRED)
+    assert found["parts"] >= 1, f"{game}: its board marks nothing its decision refers to"
+    assert found["scrolled"] == 0
     assert found["problems"] == [], f"{game} at {page.viewport_size}: {found['problems']}"
 
 

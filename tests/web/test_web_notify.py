@@ -304,16 +304,21 @@ def test_the_worker_covers_every_page_and_keeps_the_immutable_caching(server: Th
     assert worker.status_code == 200 and "javascript" in worker.headers["content-type"]
     assert worker.headers["cache-control"] == "no-cache", "a new version must reach the browser"
     page = httpx.get(f"{server.base}/").text
-    version = re.search(r'src="/static/([0-9a-f]{12})/js/main.js"', page)
-    assert version is not None
-    assert f'const VERSION = "{version.group(1)}";' in worker.text
+    joined = re.search(r'src="(/static/([0-9a-f]{12})/joined/[0-9a-f]+/)[^"]+"', page)
+    assert joined is not None
+    root, version = joined.groups()
+    assert f'const VERSION = "{version}";' in worker.text
     shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", worker.text).group(1))
-    assert shell[0] == "/" and f"/static/{version.group(1)}/js/main.js" in shell
-    assert f"/static/{version.group(1)}/js/pages/table.js" in shell, "every route opens offline"
+    assert shell[0] == "/" and f"/static/{version}/js/main.js" in shell
+    assert f"/static/{version}/js/pages/table.js" in shell, "every route opens offline"
+    # the modules joined: the page's file, and those a page loads later (another route's page)
+    assert f"{root}static/{version}/js/pages/home.js" in shell
+    assert f"{root}static/{version}/js/pages/table.js" in shell
     for game in ("heroes", "dice-heroes", "dwarves"):  # every board, from its game's package
         board = httpx.get(f"{server.base}/api/games/{game}").json()["board"]
         for url in (board["module"], *board["parts"], *board["styles"], *board["words"].values()):
             assert url in shell, url
+        assert root + board["module"].lstrip("/") in shell  # the board as its chunk
     for address in shell[1:]:
         kept = httpx.get(server.base + address)
         assert kept.status_code == 200, address

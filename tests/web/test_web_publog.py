@@ -15,6 +15,10 @@ from kit.servers import api
 from ludoteca.core.merkle import MerkleTree, leaf_hash
 from ludoteca.core.prelude import closed_head
 
+PRELUDE = (
+    "async (events) => (await window.ludotecaModules.load('/static/js/prelude.js'))"
+    ".closedHead(events)"
+)
 pytestmark = pytest.mark.browser
 
 
@@ -51,15 +55,13 @@ def test_the_verify_page_finds_the_table_in_the_log_and_catches_a_fork(pages: Pa
     record = http.get(f"/api/tables/{table_id}/record").json()
     leaf = json.loads(http.get(f"/api/log/tables/{table_id}").json()["leaf"])
     computed = page.evaluate(
-        "async (events) => (await import('/static/js/prelude.js')).closedHead(events)",
+        PRELUDE,
         record["prelude"],
     )
     assert computed == leaf["chain"] == closed_head(record["prelude"])
     changed = [*record["prelude"][:1], {**record["prelude"][1], "name": "Other"}]
     changed += record["prelude"][2:]
-    other = page.evaluate(
-        "async (events) => (await import('/static/js/prelude.js')).closedHead(events)", changed
-    )
+    other = page.evaluate(PRELUDE, changed)
     assert other != leaf["chain"]
 
     finished_bots_table(pages.base)  # the log grows: the next check needs a consistency proof
@@ -97,7 +99,7 @@ def test_the_pages_merkle_checks_are_the_engines(pages: Pages) -> None:
     page.wait_for_selector("#verify-button")
     results = page.evaluate(
         """async (cases) => {
-            const log = await import("/static/js/publog.js");
+            const log = await window.ludotecaModules.load("/static/js/publog.js");
             const flip = (h) => h.slice(0, -1) + (h.endsWith("0") ? "1" : "0");
             const bent = (p) => p.length ? [flip(p[0]), ...p.slice(1)] : null;
             return cases.map(([kind, a, n, x, path, root]) => {

@@ -24,14 +24,18 @@ def fetch(url: str) -> tuple[dict[str, str], str]:
 @pytest.mark.parametrize("path", PAGES)
 def test_every_route_is_the_page_with_its_policy(web_server: ServerProcess, path: str) -> None:
     headers, body = fetch(web_server.base + path)
-    assert re.search(r'<script type="module" src="/static/[0-9a-f]{12}/js/main.js">', body)
+    # the page's modules joined in one file (tests/web/test_joined.py)
+    assert re.search(r'<script type="module" src="/static/[0-9a-f]{12}/joined/[^"]+">', body)
     policy = headers["content-security-policy"]
     assert "default-src 'self'" in policy
-    # one inline script runs, allowed by its hash: the import map naming this static version
-    inline = re.findall(r"<script(?: type=\"(\w+)\")?>(.*?)</script>", body, re.S)
-    assert [kind for kind, _ in inline] == ["importmap"]
-    digest = base64.b64encode(hashlib.sha256(inline[0][1].encode()).digest()).decode()
-    assert f"script-src 'self' 'sha256-{digest}'" in policy
+    # inline scripts run only as allowed by their hashes: the import map naming this static
+    # version, and a table's early websocket (table/early.js)
+    inline = re.findall(r"<script(?: type=\"(\w+)\")?( async)?>(.*?)</script>", body, re.S)
+    early = path.startswith("/table/")
+    assert [kind for kind, _, _ in inline] == ["importmap", "module"][: 1 + early]
+    hashes = [hashlib.sha256(text.encode()).digest() for *_, text in inline]
+    allowed = " ".join(f"'sha256-{base64.b64encode(d).decode()}'" for d in hashes)
+    assert f"script-src 'self' {allowed}" in policy
     assert "unsafe-inline" not in policy
     assert headers["x-content-type-options"] == "nosniff"
     assert headers["cache-control"] == "no-cache"

@@ -178,8 +178,8 @@ def test_a_game_without_a_board_is_played_with_the_generic_one(pages: Pages) -> 
     page = pages.open("/verify")
     found = page.evaluate(
         """async () => {
-          const { createBoard } = await import(
-            new URL("./boards/generic.js", document.querySelector("script[type=module]").src));
+          // the page's own instance of it (the modules are joined: server/site/joined.py)
+          const { createBoard } = await window.ludotecaModules.load("/static/js/boards/generic.js");
           const root = document.createElement("div");
           const dock = document.createElement("div");
           document.body.append(root, dock);

@@ -145,8 +145,7 @@ def test_the_plain_sha256_matches_webcrypto_and_python(pages: Pages) -> None:
     seeds = ["", "abc", "ludoteca", "é" * 40, "x" * 55, "y" * 56, "z" * 64, "0123456789" * 30]
     found = page.evaluate(
         """async ([seeds, fingerprints]) => {
-          const fairness = await import(
-            new URL("./fairness.js", document.querySelector("script[type=module]").src));
+          const fairness = await window.ludotecaModules.load("/static/js/fairness.js");
           const { sha256Plain, commitmentOf, fingerprintOf } = fairness;
           const out = [];
           for (const seed of seeds) {

@@ -227,9 +227,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ):
         app.include_router(module.router)
     app.include_router(replay.router)
-    version = mount_web(app, games.catalogue, offer(settings, notify_keys), games.board_words)
-    if version is not None:
-        mount_app_shell(app, web_root(), version, games.board_addresses())
+    page = mount_web(
+        app, games.catalogue, offer(settings, notify_keys), games.board_words, games.board_path
+    )
+    if page is not None:
+        shell = [*games.board_addresses(), *page.joined_files()]
+        mount_app_shell(app, web_root(), page.version, shell)
     return app
 
 

@@ -6,8 +6,10 @@ the first hex digits of a hash of every file's path and content) and cached for 
 ``immutable``: a returning browser asks for none of them. The page (``index.html``) names that
 version, is revalidated on every visit (a 304 when nothing changed), carries the catalogue of
 games inline and preloads the modules of the route it serves, so a repeat visit costs the page,
-the API call and the websocket the route needs, and nothing else. Modules import each other by
-relative paths, so they stay within their version."""
+the API call and the websocket the route needs, and nothing else. The page's modules come joined
+in one file (``joined``: a table's with its game's board), so a slow link pays one round trip
+for them, not one per six; they import each other by relative paths, so they stay within their
+version."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from starlette.types import Scope
 from ludoteca.core import LANGUAGES
 
 from .delivery import POLICY, has_tag, install_delivery
+from .joined import Joiner, JoinError, digest
 
 ROUTES = (
     "/",
@@ -82,41 +85,20 @@ def static_version(static: Path) -> str:
     return digest.hexdigest()[:VERSION_LENGTH]
 
 
-# ``import … from "./x.js"``, ``export … from "./x.js"`` and ``import "./x.js"`` (not import())
-STATIC_IMPORT = re.compile(
-    r'^\s*(?:import|export)\b[^;"\']*?from\s+"(\.{1,2}/[^"]+)"|^\s*import\s+"(\.{1,2}/[^"]+)"',
-    re.M,
-)
-
-
-def module_graph(static: Path, entries: list[str]) -> list[str]:
-    """Every module the ``entries`` (paths under static/) import statically, themselves
-    included, in the order first met: what a page preloads so that a slow link pays one round
-    trip for them instead of one per level of imports."""
-    found: list[str] = []
-    todo = list(entries)
-    while todo:
-        module = todo.pop(0)
-        if module in found or not (static / module).is_file():
-            continue
-        found.append(module)
-        text = (static / module).read_text(encoding="utf-8")
-        for match in STATIC_IMPORT.finditer(text):
-            target = match.group(1) or match.group(2)
-            todo.append(os.path.normpath((Path(module).parent / target).as_posix()))
-    return found
-
-
-# the modules each route's page needs at once (main.js imports the page's module on its own; a
-# table's page runs EARLY_SOCKET at once, the others keep it for when a table opens)
+# the modules each route's page needs at once, joined in one file (main.js imports the page's
+# module on its own)
 ROUTE_MODULES = {
-    "home": ["js/main.js", "js/pages/home.js", "js/table/early.js"],
-    "rules": ["js/main.js", "js/pages/rules.js", "js/table/early.js"],
+    "home": ["js/main.js", "js/pages/home.js"],
+    "rules": ["js/main.js", "js/pages/rules.js"],
     "table": ["js/main.js", "js/pages/table.js", "js/boards/kit.js"],  # every board imports the kit
-    "verify": ["js/main.js", "js/pages/verify.js", "js/table/early.js"],
-    "replay": ["js/main.js", "js/pages/replay.js", "js/table/early.js"],
+    "verify": ["js/main.js", "js/pages/verify.js"],
+    "replay": ["js/main.js", "js/pages/replay.js"],
 }
-EARLY_SOCKET = '  <script type="module" async src="/static/{}/js/table/early.js"></script>\n'
+# a table's page opens its websocket as soon as its head is read: this module, inline (it imports
+# nothing; a file of its own would share the slow link with the page's modules and wait for them)
+EARLY = "js/table/early.js"
+MAIN = "js/main.js"
+GENERIC_BOARD = "js/boards/generic.js"  # a table of a game without a board of its own
 
 # index.html's style sheets, served as one file (``/static/<version>/css/page.css``) in their order:
 # on a slow link each file is a round trip, and every page needs them all
@@ -155,6 +137,8 @@ class Page:
         catalogue: Callable[[], list[dict[str, Any]]],
         offer: dict[str, object] | None = None,
         board_words: Callable[[str], dict[str, dict[str, Any]]] | None = None,
+        *,
+        board_file: Callable[[str, str], Path | None] | None = None,
     ) -> None:
         self.version = static_version(static)
         source = index.read_text(encoding="utf-8")
@@ -171,12 +155,19 @@ class Page:
         }
         games = catalogue()
         inline = _inline(games)
+        self._joining(static, games, board_file)
         # a board kept in a game's own package imports the table's helpers by their plain
         # addresses (/static/js/…): the import map names this version, so it shares the page's
         # modules instead of loading second copies of them
         imports = json.dumps({"imports": {"/static/js/": f"/static/{self.version}/js/"}})
-        allowed = base64.b64encode(hashlib.sha256(imports.encode()).digest()).decode()
-        self.policy = f"{POLICY}; script-src 'self' 'sha256-{allowed}'"  # that one inline script
+        early = (static / EARLY).read_text(encoding="utf-8")
+        if "</script" in early or re.search(r"^\s*(import|export)\b", early, re.M):
+            raise ValueError(f"{EARLY} is inlined: no imports, and no end of script in it")
+        allowed = " ".join(
+            "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+            for text in (imports, early)
+        )
+        self.policy = f"{POLICY}; script-src 'self' {allowed}"  # those two inline scripts
         # what notifications this server sends (docs/turn-based.md), so the page need not ask
         notify = _inline(offer or {})
         html = html.replace(
@@ -187,32 +178,96 @@ class Page:
             f'  <script type="application/json" id="notify-data">{notify}</script>\n</head>',
         )
         self.bodies: dict[tuple[str, str], tuple[bytes, str]] = {}
+        main = f'<script type="module" src="/static/{self.version}/{MAIN}">'
         for route, entries in ROUTE_MODULES.items():
-            links = "".join(
-                f'  <link rel="modulepreload" href="/static/{self.version}/{module}">\n'
-                for module in module_graph(static, entries)
-            )
+            # the page's file is its module's file, which another page loads when it moves to
+            # this route (one cached file for both ways of coming)
+            joined = self.joined_root + self.page_files[self.address(entries[1])]
+            page = html.replace(main, f'<script type="module" src="{joined}">')
             if route == "table":  # its websocket opens while the modules load (early.js)
-                links = EARLY_SOCKET.format(self.version) + links
-            self._add(route, html.replace("</head>", links + "</head>"))
-            if route == "table":
-                table = html.replace("</head>", links + "</head>")
+                socket = f'  <script type="module" async>{early}</script>\n'
+                page = table = page.replace("</script>\n", "</script>\n" + socket, 1)
+            self._add(route, page)
         self.boards: set[str] = set()
         for game in games:
-            # a table's page names its game and fetches the board with the table's modules (a
+            # a table's page names its game and fetches its board's file beside the table's (a
             # game without a board of its own plays on the generic one: the page as for any table)
             board = game.get("board")
             if not board:
                 continue
             hint = f'  <meta name="ludoteca-table" content="" data-game="{game["id"]}">\n'
-            hint += "".join(
-                f'  <link rel="modulepreload" href="{url}">\n'
-                for url in [board["module"], *board["parts"]]
-            )
+            joined = f"{self.joined_root}{self.chunk(board['module'])}"
+            hint += f'  <script type="module" src="{joined}"></script>\n'
             hint += "".join(f'  <link rel="stylesheet" href="{url}">\n' for url in board["styles"])
             words = board_words(game["id"]) if board_words else {}
             self._add(f"table:{game['id']}", table.replace("</head>", hint + "</head>"), words)
             self.boards.add(game["id"])
+
+    def address(self, module: str) -> str:
+        """A module's address under this version (``module``: its path under static/)."""
+        return f"/static/{self.version}/{module}"
+
+    def _joining(
+        self,
+        static: Path,
+        games: list[dict[str, Any]],
+        board_file: Callable[[str, str], Path | None] | None,
+    ) -> None:
+        """The joined files of this tree's modules and the games' boards (see ``joined``): each
+        route's module with the others of its route (running main.js), every module a page may
+        load later (kept by the app's worker for offline use) with its graph."""
+        mine = f"/static/{self.version}/"
+
+        def read(address: str) -> str | None:
+            path: Path | None = None
+            if address.startswith(mine):
+                path = (static / address[len(mine) :]).resolve()
+                path = path if path.is_relative_to(static.resolve()) else None
+            elif address.startswith("/boards/") and board_file is not None:
+                _, _, game, _, name = address.split("/", 4)
+                path = board_file(game, name)
+            if path is None or path.suffix != ".js" or not path.is_file():
+                return None
+            return path.read_text(encoding="utf-8")
+
+        boards = [g["board"] for g in games if g.get("board")]
+        # the boards' versions are their own: the joined files' address names them too
+        self.joined_root = f"{mine}joined/{digest(b['module'] for b in boards)}/"
+        self.joiner = Joiner(read, {"/static/js/": f"{mine}js/"}, self.joined_root[:-1])
+        self.joined: dict[str, str] = {}
+        self.page_files: dict[str, str] = {}
+        for entries in ROUTE_MODULES.values():
+            roots = [self.address(e) for e in entries[1:]] + [self.address(MAIN)]
+            if entries[1] == "js/pages/table.js":
+                roots.append(self.address(GENERIC_BOARD))
+            self.page_files[roots[0]] = name = roots[0].lstrip("/")
+            self.joined[name] = self.joiner.joined(roots, self.address(MAIN))
+        later = [b["module"] for b in boards]
+        js = sorted(p.relative_to(static).as_posix() for p in (static / "js").rglob("*.js"))
+        later += self.joiner.dynamic_targets(self.address(path) for path in js)
+        # every page's file runs main.js: a chunk leaves out what that brings (the shell's
+        # modules), so it holds little but its own, and its address is the same from any page
+        self.shell = self.joiner.graph([self.address(MAIN)])
+        for key in later:
+            self.chunk(key)
+
+    def chunk(self, key: str) -> str | None:
+        """The name of the joined file of the module at address ``key`` (a route's module: its
+        page's file; else the module's graph but the shell's modules), None when there is no
+        such module."""
+        name = key.lstrip("/")
+        if name not in self.joined:
+            try:
+                self.joined[name] = self.joiner.joined([key], without=self.shell)
+            except JoinError:
+                if self.joiner.read(key) is not None:
+                    raise  # a module of the tree that cannot be joined: refused at start-up
+                return None
+        return name
+
+    def joined_files(self) -> list[str]:
+        """The addresses of every joined file built so far (the pages' and the chunks')."""
+        return [self.joined_root + name for name in self.joined]
 
     def _add(self, route: str, html: str, board: dict[str, dict[str, Any]] | None = None) -> None:
         for lang in LANGUAGES:
@@ -272,17 +327,21 @@ def mount_web(
     catalogue: Callable[[], list[dict[str, Any]]],
     offer: dict[str, object] | None = None,
     board_words: Callable[[str], dict[str, dict[str, Any]]] | None = None,
-) -> str | None:
+    board_file: Callable[[str, str], Path | None] | None = None,
+) -> Page | None:
     """The web table: static files, the page for every client-side route, the offline API docs.
     ``catalogue`` gives what ``/api/games`` answers, inlined in the page, as is ``offer`` (what
     ``/api/notify`` answers) and, in a table's page, ``board_words`` (a game's board's words per
-    language). Returns the static tree's version (None without the web files)."""
+    language); ``board_file(game, name)`` a file of a game's board folder (its modules are joined
+    into its table's page). Returns the page (None without the web files)."""
     root = web_root()
     index = root / "index.html"
     static = root / "static"
     install_delivery(app)
     found = index.is_file() and static.is_dir()
-    page = Page(index, static, catalogue, offer, board_words) if found else None
+    page = None
+    if found:
+        page = Page(index, static, catalogue, offer, board_words, board_file=board_file)
     version = page.version if page else None
 
     class Versioned(StaticFiles):
@@ -317,9 +376,26 @@ def mount_web(
         cache = IMMUTABLE if current else "no-cache"
         return Response(page.stylesheet, media_type="text/css", headers={"Cache-Control": cache})
 
+    async def joined(request: Request) -> Response:
+        """A page's modules joined, or a module's chunk (``joined``): cached for good when this
+        server built it; 404 for any other address."""
+        assert page is not None
+        name = request.url.path.removeprefix(page.joined_root)
+        text = None
+        if request.url.path.startswith(page.joined_root):
+            found = page.chunk("/" + name)
+            text = page.joined[found] if found else None
+        if text is None:
+            return JSONResponse({"message": "there is nothing at this address"}, 404)
+        headers = {"Cache-Control": IMMUTABLE}
+        return Response(text, media_type="text/javascript", headers=headers)
+
     if page is not None:
         app.add_api_route(
             "/static/{version}/" + BUNDLE, stylesheet, methods=["GET"], include_in_schema=False
+        )
+        app.add_api_route(
+            "/static/{version}/joined/{path:path}", joined, methods=["GET"], include_in_schema=False
         )
     if static.is_dir():
         app.mount("/static", Versioned(directory=static), name="static")
@@ -345,4 +421,4 @@ def mount_web(
         return HTMLResponse(DOCS_PAGE, headers=headers)
 
     app.add_api_route("/docs", docs, methods=["GET"], include_in_schema=False)
-    return version
+    return page

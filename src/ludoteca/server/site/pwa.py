@@ -2,9 +2,9 @@
 service worker, served at the root (``/sw.js``) so that its scope covers every page.
 
 The worker names the static tree's version and the files of the shell (the page, every module,
-style, message catalogue and icon under ``/static/<version>/``, and every game's board under
-``/boards/<game>/<its version>/``): a new version of the site or of a board is a byte-different
-worker, which the browser installs in place of the old one. The worker itself is
+style, message catalogue and icon under ``/static/<version>/``, the joined modules, and every
+game's board under ``/boards/<game>/<its version>/``): a new version of the site or of a board is
+a byte-different worker, which the browser installs in place of the old one. The worker itself is
 revalidated on every visit (``no-cache``), never kept a year as the versioned files are; those
 keep their immutable caching, and the worker serves them from its own copy."""
 
@@ -26,15 +26,16 @@ NAMES = {
 }
 
 
-def shell_files(static: Path, version: str, boards: list[str]) -> list[str]:
+def shell_files(static: Path, version: str, more: list[str]) -> list[str]:
     """Every address the worker keeps: the page, its style sheets as one file, the shell's
-    static files, then ``boards``, the addresses of the games' boards' files."""
+    static files, then ``more``: the addresses of the games' boards' files and of the joined
+    modules (``joined``: each page's file and the chunks a page loads later)."""
     found = ["/", f"/static/{version}/{BUNDLE}"]
     for folder in SHELL_FOLDERS:
         for path in sorted((static / folder).rglob("*")):
             if path.is_file():
                 found.append(f"/static/{version}/{path.relative_to(static).as_posix()}")
-    return found + boards
+    return found + more
 
 
 def manifest(version: str, lang: str) -> dict[str, object]:
@@ -62,15 +63,15 @@ def manifest(version: str, lang: str) -> dict[str, object]:
     }
 
 
-def mount_app_shell(app: FastAPI, root: Path, version: str, boards: list[str]) -> None:
-    """``/sw.js`` and ``/manifest.webmanifest`` for the static tree of ``version`` and the boards'
-    files at the addresses ``boards``."""
+def mount_app_shell(app: FastAPI, root: Path, version: str, more: list[str]) -> None:
+    """``/sw.js`` and ``/manifest.webmanifest`` for the static tree of ``version`` and the files
+    at the addresses ``more`` (the boards' files, the joined modules)."""
     if not (root / "sw.js").is_file():
         return
     static = root / "static"
     source = (root / "sw.js").read_text(encoding="utf-8")
     worker = source.replace("__VERSION__", version).replace(
-        "__SHELL__", json.dumps(shell_files(static, version, boards))
+        "__SHELL__", json.dumps(shell_files(static, version, more))
     )
     revalidated = {"Cache-Control": "no-cache"}
 

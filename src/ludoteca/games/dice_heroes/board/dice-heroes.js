@@ -2,6 +2,9 @@
 // wanted posters with the holder's swords and duel markers, and every seat's troop, tableau,
 // coins and posters. A die can be marked exactly when rerolling it alone is a legal action, and
 // Roll sends the legal reroll of the marked dice (the server's text for it: no notation here).
+// On the player's turn the parts the decision weighs (the posters the swords are laid against, and
+// the player's own troop and tableau, first among the seats) carry data-refers: the page keeps
+// them clear of the dock (tests/web/test_web_fit.py).
 
 import { boardKit } from "/static/js/boards/kit.js";
 import { h, rerender } from "/static/js/dom.js";
@@ -56,13 +59,15 @@ export function createBoard(ctx) {
   }
 
   // ----------------------------------------------------------------------------- drawing
+  const deciding = () => msg.legal.length > 0;
+
   function posters() {
     const p = pos();
     const holder = p.holder;
     const holderRow = holder !== null && holder !== undefined ? p.seats[holder] : null;
     return h(
       "section",
-      { class: "dh-posters", "aria-labelledby": "dh-posters-title" },
+      { class: "dh-posters", "aria-labelledby": "dh-posters-title", dataset: { refers: deciding() ? "" : undefined } },
       h("h2", { id: "dh-posters-title" }, t("dice.posters")),
       h(
         "div",
@@ -155,7 +160,10 @@ export function createBoard(ctx) {
     const label = text.seatLabel(row.seat, msg.view, ctx.seatName);
     return h(
       "li",
-      { class: ["dh-seat", row.seat === turnSeat && "to-move", row.seat === me() && "mine"], dataset: { seat: String(row.seat) } },
+      {
+        class: ["dh-seat", row.seat === turnSeat && "to-move", row.seat === me() && "mine"],
+        dataset: { seat: String(row.seat), refers: row.seat === me() && deciding() ? "" : undefined },
+      },
       h("div", { class: "dh-seat-head" }, label.mark, h("strong", {}, label.text), h("span", { class: "dh-seat-name" }, ctx.seatName(row.seat))),
       h(
         "dl",
@@ -194,12 +202,14 @@ export function createBoard(ctx) {
   }
 
   function build() {
+    // the player's own card first: what the roll is weighed with, nearest the posters
+    const seats = [...pos().seats].sort((a, b) => (b.seat === me()) - (a.seat === me()));
     return h(
       "div",
       { class: "dh-board" },
       h("div", { class: "dh-top" }, posters()),
+      h("ul", { class: "dh-seats" }, seats.map(seatCard)),
       legend(),
-      h("ul", { class: "dh-seats" }, pos().seats.map(seatCard)),
     );
   }
 

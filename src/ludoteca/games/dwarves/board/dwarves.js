@@ -111,7 +111,8 @@ export function createBoard(ctx) {
     const lit = new Set(destinations());
     return h(
       "div",
-      { class: ["dw-ring", lit.size && "choosing"], role: "group", "aria-label": t("dwarves.ring") },
+      // the tiles to choose from are what the decision is about (the page keeps them clear of the dock)
+      { class: ["dw-ring", lit.size && "choosing"], role: "group", "aria-label": t("dwarves.ring"), dataset: { refers: lit.size ? "" : undefined } },
       p.ring.map((tile) => {
         const angle = -90 + (360 * tile.tile) / n;
         const rad = (angle * Math.PI) / 180;

@@ -299,7 +299,8 @@ export function createBoard(ctx) {
         h(
           "div",
           { class: "hr-keep" },
-          h("div", { class: "hr-grid", role: "group", "aria-label": t("heroes.keep") }, rows.flat().map((room) => roomButton(room, targets))),
+          // on the player's turn the rooms are what the decision is about (the page keeps them clear of the dock)
+          h("div", { class: "hr-grid", role: "group", "aria-label": t("heroes.keep"), dataset: { refers: msg.legal.length ? "" : undefined } }, rows.flat().map((room) => roomButton(room, targets))),
           h("div", { class: "hr-wards" }, WARD_NAMES.map((name) => wardMarker(wards.find((w) => w.ward === name)))),
         ),
         camp(bottomCamp(), "camp-bottom", targets),

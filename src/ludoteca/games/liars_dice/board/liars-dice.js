@@ -71,7 +71,9 @@ export function createBoard(ctx) {
           const out = p.out.includes(seat);
           return h(
             "li",
-            { class: ["ld-cup", seat === p.to_move && "to-move", mine && "mine", out && "out"], dataset: { seat: String(seat), count: String(count) } },
+            // on the player's turn: their own dice and the bid to raise are what the decision weighs
+            // (the page keeps them clear of the dock)
+            { class: ["ld-cup", seat === p.to_move && "to-move", mine && "mine", out && "out"], dataset: { seat: String(seat), count: String(count), refers: mine && msg.legal.length ? "" : undefined } },
             h("strong", { class: "ld-cup-name" }, ctx.seatName(seat)),
             h("span", { class: "ld-count" }, out ? t("liars.out") : t("liars.cup_of", { count })),
             mine && p.hand ? h("span", { class: "ld-hand", "aria-label": t("liars.your_dice") }, p.hand.map((d) => pip(d))) : h("span", { class: "ld-hidden", "aria-hidden": "true" }, "▮".repeat(count)),
@@ -88,7 +90,7 @@ export function createBoard(ctx) {
       "section",
       { class: "ld-bids", "aria-labelledby": "ld-bids-title" },
       h("h2", { id: "ld-bids-title" }, t("liars.bids")),
-      p.bids.length ? h("ol", { class: "ld-bid-list" }, p.bids.map((b, i) => h("li", { class: ["ld-bid", i === p.bids.length - 1 && "last"] }, h("span", {}, ctx.seatName(b.seat)), " ", h("strong", {}, bidText(b.quantity, b.face))))) : h("p", { class: "ld-none" }, t("liars.no_bids")),
+      p.bids.length ? h("ol", { class: "ld-bid-list" }, p.bids.map((b, i) => { const last = i === p.bids.length - 1; return h("li", { class: ["ld-bid", last && "last"], dataset: { refers: last && msg.legal.length ? "" : undefined } }, h("span", {}, ctx.seatName(b.seat)), " ", h("strong", {}, bidText(b.quantity, b.face))); })) : h("p", { class: "ld-none" }, t("liars.no_bids")),
       h("p", { class: "ld-wild" }, t("liars.wild")),
     );
   }

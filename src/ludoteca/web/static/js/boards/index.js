@@ -1,7 +1,7 @@
 // A game's board comes from the catalogue (GET /api/games: each game's `board`, declared by the
-// game's package and served from it at /boards/<game>/<version>/): its module, the modules it
-// imports (fetched together with it: one round trip on a slow link instead of one per level of
-// imports), its style sheets and its words per language (taken into the page's messages under
+// game's package and served from it at /boards/<game>/<version>/): its module and the modules it
+// imports (a table's page brings them joined with its own; another page fetches them as one chunk:
+// server/site/joined.py), its style sheets and its words per language (taken into the page's messages under
 // the board's namespace). A game without one gets the generic board (the position as an
 // outline, the legal actions as buttons), so a new game is playable before it has a board.
 
@@ -9,16 +9,6 @@ import { loadGames } from "../games.js";
 import { addWords } from "../i18n.js";
 
 const GENERIC = { module: new URL("./generic.js", import.meta.url).pathname, parts: [], styles: [], namespace: null, words: {} };
-
-function preload(parts) {
-  for (const href of parts) {
-    if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`)) continue;
-    const link = document.createElement("link");
-    link.rel = "modulepreload";
-    link.href = href;
-    document.head.append(link);
-  }
-}
 
 /** The board's style sheets, in the page once each; resolves when they are loaded (or failed:
  * a board without its styles still works). */
@@ -51,7 +41,6 @@ export async function loadBoard(gameId) {
     board = null; // no catalogue: the generic board still plays
   }
   board = board || GENERIC;
-  preload(board.parts);
   const [module] = await Promise.all([import(board.module), style(board.styles), addWords(board.namespace, board.words)]);
   return module;
 }

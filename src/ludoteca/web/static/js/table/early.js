@@ -1,5 +1,5 @@
-// The table's websocket, opened while the page's modules are still on their way (the server puts
-// this module, which imports nothing, in a table's page beside them): on a slow link the
+// The table's websocket, opened while the page's modules are still on their way (the server writes
+// this module, which imports nothing, inline in a table's page's head): on a slow link the
 // connection, its upgrade, the hello and the first state then overlap the modules' download
 // instead of following it. Only with a seat token kept on this device (a person without one may
 // find it in their account first: pages/table.js); TableSocket (socket.js) adopts the connection
