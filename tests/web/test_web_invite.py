@@ -52,6 +52,8 @@ def test_a_guest_on_a_phone_reads_the_invite_and_joins_with_their_own_name(
     assert title.inner_text() == "Heroes & Relics"
     box = title.bounding_box()
     assert box is not None and box["width"] >= 60, f"the game's name is cut away: {box}"
+    head = guest.locator(".table-head").bounding_box()
+    assert head is not None and head["height"] <= 48, f"the head takes more than a line: {head}"
     # the operator's instructions are for the host, never for a guest
     assert guest.locator(".invite-local").count() == 0
     assert "--host" not in guest.inner_text("body")

@@ -57,6 +57,7 @@ def test_a_seek_appears_live_and_one_tap_takes_it(pages: Pages) -> None:
     assert row.locator(".seek-kind").inner_text() == "Rated"
     assert row.locator(".pace").inner_text() == "1 day per move"
     assert row.locator(".seek-by").inner_text() == "Ana (1500)"
+    assert row.inner_text().count("Ana") == 1, "the poster is named once, with their rating"
     bruno.wait_for_function(
         "() => document.querySelector('[data-looking=heroes]').textContent"
         " === '1 person looking now'"

@@ -89,10 +89,16 @@ function waited(since) {
 export function seekDetails(table) {
   const seek = table.seek;
   if (!seek) return null;
+  // the poster (with their rating) on the line of who sits; rated or casual and the wait on one
   return [
-    h("span", { class: "seek-kind", dataset: { rated: seek.rated ? "yes" : "no" } }, seek.rated ? t("seeks.rated") : t("seeks.casual")),
     h("span", { class: "seek-by" }, seek.rating === null ? seek.by : t("seeks.by_rating", { name: seek.by, rating: seek.rating })),
-    h("span", { class: "seek-waited" }, waited(seek.since)),
+    h(
+      "span",
+      { class: "seek-line" },
+      h("span", { class: "seek-kind", dataset: { rated: seek.rated ? "yes" : "no" } }, seek.rated ? t("seeks.rated") : t("seeks.casual")),
+      " · ",
+      h("span", { class: "seek-waited" }, waited(seek.since)),
+    ),
   ];
 }
 

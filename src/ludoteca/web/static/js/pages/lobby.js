@@ -313,15 +313,16 @@ export function mountLobby(root, hooks = {}) {
         h("strong", {}, gameName(g, table.game)),
         h("span", {}, t("lobby.free_seats", { count: free, total: table.seats.length })),
         h("span", { class: "pace", "data-pace": table.pace || "real-time" }, paceLabel(table)),
+        seekDetails(table),
+        // who sits (at a seek, who sits beside its poster, named above)
         h(
           "span",
           { class: "who" },
           table.seats
-            .filter((seat) => seat.kind !== "open")
+            .filter((seat) => seat.kind !== "open" && !(table.seek && seat.seat === 0))
             .map((seat) => (seat.bot ? t("seat.bot", { n: seat.seat + 1, level: t(`levels.${seat.level || "medium"}`) }) : seat.name))
             .join(" · "),
         ),
-        seekDetails(table),
       ),
       mine
         ? h("a", { class: "button", href: `/table/${table.id}`, "data-link": "", dataset: { key: `return-${table.id}` } }, t("lobby.return"))
