@@ -58,6 +58,7 @@ def test_a_person_aborts_before_their_first_move_and_both_seats_see_it(pages: Pa
     for page in (ana, bruno):
         page.locator(".end-panel [data-key=no-result]").wait_for()
         assert page.inner_text("#end-title") == f"Aborted by {name}."
+        assert page.locator("#end-title svg").get_attribute("data-icon") == "cross", "no trophy"
         assert "no rating changes" in page.inner_text(".end-panel [data-key=no-result]")
         final = state(page)
         assert final["table"]["status"] == "over" and final["view"]["outcome"]["winners"] == []

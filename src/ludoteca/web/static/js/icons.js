@@ -32,7 +32,7 @@ const PATHS = {
 export function icon(name, extraClass = "") {
   return s(
     "svg",
-    { class: `icon ${extraClass}`.trim(), viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
+    { class: `icon ${extraClass}`.trim(), viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false", "data-icon": name },
     s("path", { d: PATHS[name] || "", fill: "currentColor" }),
   );
 }

@@ -88,7 +88,7 @@ export function endPanel(msg, me, board, proof, actions, rating = null, rematch 
   return h(
     "section",
     { class: "panel end-panel", "aria-labelledby": "end-title" },
-    h("h2", { id: "end-title", tabindex: "-1" }, icon("trophy"), headline(view, table, me)),
+    h("h2", { id: "end-title", tabindex: "-1" }, icon(view.ended ? "cross" : "trophy"), headline(view, table, me)),
     view.ended ? h("p", { class: "end-reason", dataset: { key: "no-result" } }, t("end.no_result")) : board && h("p", { class: "end-reason" }, board.outcome(view)),
     scores.length > 0 &&
       h(
