@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from kit.tables import FakeClock, commit_then_reveal, lobby_on, seated
+from kit.tables import FakeClock, commit_then_reveal, lobby_on, seated, settle
 from ludoteca.bots.arena import play_match
 from ludoteca.core import Match, MatchRecord, verify
 from ludoteca.core.fairness import commitment, seat_commitment
@@ -159,6 +159,21 @@ async def two_people_turn_based(lobby: Lobby) -> Table:
     return table
 
 
+async def quiet(table: Table) -> None:
+    """Until no step is in flight at the table: the table's own steps (a turn it plays for a
+    sleeper may be several) store on a worker thread for SQL while they hold its lock, so the
+    turn read before they end would be stale, and time advanced meanwhile would run out the
+    other seat's clock too."""
+    while True:
+        version = table.version
+        await settle()
+        async with table.lock:
+            pass
+        await settle()
+        if table.version == version and not table.lock.locked():
+            return
+
+
 async def until_taken_over(table: Table, clock: FakeClock) -> tuple[int, list[Receipt]]:
     """The person to move first sleeps through three turns; the other plays in time. Returns the
     sleeper's seat and the receipt of every version until a bot took the seat over."""
@@ -177,6 +192,7 @@ async def until_taken_over(table: Table, clock: FakeClock) -> tuple[int, list[Re
             await clock.advance(12 * 3600)
             # the table plays for the sleeper (stored on a worker thread for SQL)
             await watcher.until(lambda before=before: table.version > before)
+        await quiet(table)
         receipts.append(receipt(table))
     table.listeners.discard(watcher)
     return sleeper, receipts
