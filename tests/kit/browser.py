@@ -131,6 +131,23 @@ def decision(page: Page, after: int) -> State:
     return decided
 
 
+def rect(page: Page, selector: str) -> dict[str, float]:
+    """Where the first element ``selector`` matches is in the window, measured in one go in the
+    page: a panel the page draws again (the end panel when the rating or the proof arrives)
+    replaces its elements, and a handle taken a moment before can be the replaced one."""
+    found: dict[str, float] | None = page.evaluate(
+        """(selector) => {
+            const el = document.querySelector(selector);
+            if (!el) return null;
+            const r = el.getBoundingClientRect();
+            return {x: r.x, y: r.y, width: r.width, height: r.height};
+        }""",
+        selector,
+    )
+    assert found is not None, f"nothing matches {selector}"
+    return found
+
+
 def lit_targets(page: Page) -> set[str]:
     """What the heroes board shows lit: room names, and "camp" for a lit camp."""
     rooms: list[str] = page.eval_on_selector_all(

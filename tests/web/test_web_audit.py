@@ -1,5 +1,6 @@
 """Accessibility: axe-core (as shipped in axe-playwright-python) over every page state of the
-audit, in English, Portuguese and German: no serious or critical violation anywhere."""
+audit in English, and in Portuguese and German over all but three whose controls the state beside
+them shows too: no serious or critical violation anywhere."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 LOCALES = {"en": "en-US", "pt": "pt-BR", "de": "de-DE"}
 SERIOUS = {"serious", "critical"}
+# states with the same controls as the state beside them (the same page, a hero lifted, the
+# proof unfolded, the other verdict): audited in English only, every other one in each language
+SAME_CONTROLS = {"verify-ok", "end-proof", "table-heroes-lifted"}
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +109,8 @@ def test_no_serious_or_critical_violation(
 ) -> None:
     problems: dict[str, list[str]] = {}
     for name, page in states(pages, finished, lang):
+        if lang != "en" and name in SAME_CONTROLS:
+            continue
         page.wait_for_timeout(100)
         found = serious(page)
         if found:

@@ -24,6 +24,7 @@ from kit.browser import (
     bots_only_match,
     decision,
     play_heroes_by_clicks,
+    rect,
     screenshot,
     set_name,
     state,
@@ -63,11 +64,7 @@ def test_a_rated_match_ends_with_the_rating_change_shown(pages: Pages) -> None:
     assert final["view"]["over"]
     # the result takes the focus, in view: the page is not left past its heading
     page.wait_for_function("() => (document.activeElement || {}).id === 'end-title'")
-    # measured in one go in the page: the panel is drawn again when the rating arrives
-    title = page.evaluate(
-        "() => { const r = document.getElementById('end-title').getBoundingClientRect();"
-        " return {y: r.y, height: r.height}; }"
-    )
+    title = rect(page, "#end-title")  # the panel is drawn again when the rating arrives
     assert title["height"] > 0 and title["y"] >= 0 and title["y"] + title["height"] <= 800, title
 
     note = page.locator(".end-panel [data-key=rated][data-state=rated]")

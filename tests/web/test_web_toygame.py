@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from kit.browser import Pages, decision
+from kit.browser import Pages, decision, rect
 from kit.env import TESTS, seconds
 from kit.servers import ServerProcess
 
@@ -168,8 +168,8 @@ def test_the_end_shows_the_result_first_and_play_again_deals_a_new_match(
     )
     assert order == ["H2", "again", "replay-link", "verify-link", "proof-fold"]
     assert page.locator(".end-panel .proof-fold").get_attribute("open") is None
-    box = page.locator("#end-title").bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+    box = rect(page, "#end-title")
+    assert box["height"] > 0 and box["y"] >= 0 and box["y"] + box["height"] <= 844
     assert page.locator(".table-dock").is_hidden()
     old = toy_server.get(f"/api/tables/{first}")["table"]
 
