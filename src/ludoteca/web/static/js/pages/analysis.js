@@ -67,8 +67,11 @@ function chart(analysis, k, seatName, go) {
       "g",
       { class: "chart-seat", dataset: { seat: String(seat) } },
       s("polyline", { points: line.map(([v, c]) => `${x(v, steps).toFixed(1)},${y(c).toFixed(1)}`).join(" "), fill: "none", stroke: colour }),
-      line.map(([v, c]) => {
-        const grade = graded.get(`${seat}/${v}`);
+      line.map(([v, c], i) => {
+        // the result's point (the last) shares its step with a decision that was the last action:
+        // the grade marks the decision's point only
+        const result = i === line.length - 1 && i > 0 && line[i - 1][0] === v;
+        const grade = result ? undefined : graded.get(`${seat}/${v}`);
         return s("circle", { class: ["chart-point", grade && `grade-${grade}`], dataset: { step: String(v) }, cx: x(v, steps).toFixed(1), cy: y(c).toFixed(1), r: grade ? 4.5 : 3, fill: grade ? "var(--bad)" : colour });
       }),
     );
