@@ -134,12 +134,24 @@ def test_a_person_resigns_a_three_player_match_and_a_bot_takes_the_seat(pages: P
     assert final["view"]["over"]
 
 
+_FINISHED: dict[tuple[str, str], str] = {}
+
+
+def finished(server: ServerProcess, game: str) -> str:
+    """One finished bots' match of ``game`` at ``server``, shared by the sizes that look at it
+    (a finished table's page changes nothing)."""
+    key = (server.base, game)
+    if key not in _FINISHED:
+        _FINISHED[key] = bots_only_match(server, game)
+    return _FINISHED[key]
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("game", ["heroes", "dice-heroes", "dwarves"])
 def test_the_end_shows_the_final_position(
     pages: Pages, web_server: ServerProcess, game: str, size: str
 ) -> None:
-    table = bots_only_match(web_server, game)
+    table = finished(web_server, game)
     page = pages.open(f"/table/{table}", viewport=SIZES[size], touch=size != "desktop")
     page.wait_for_selector(".end-panel #end-title")
     page.wait_for_selector(".board-root > *")
