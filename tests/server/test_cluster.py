@@ -459,7 +459,7 @@ async def keep_playing(run: Run, seats: list[Seat], game: str, turn: int, idle: 
 
 async def killer(run: Run, kills: int) -> None:
     for _ in range(kills):
-        await asyncio.sleep(run.pick.uniform(1.0, 2.5))
+        await asyncio.sleep(run.pick.uniform(0.8, 1.8))
         index = run.pick.randrange(3)
         run.down.add(index)
         run.kills.append(time.time())

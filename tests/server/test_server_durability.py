@@ -160,6 +160,7 @@ def run_kill_and_restart(db_url: str, workdir: Path, servers: list[ServerProcess
 
 
 @pytest.mark.slow
+@pytest.mark.solo
 def test_sigkill_mid_match_loses_nothing_on_sqlite(
     tmp_path: Path, process_servers: list[ServerProcess]
 ) -> None:
@@ -167,6 +168,7 @@ def test_sigkill_mid_match_loses_nothing_on_sqlite(
 
 
 @pytest.mark.slow
+@pytest.mark.solo
 @pytest.mark.postgres
 def test_sigkill_mid_match_loses_nothing_on_postgresql(
     tmp_path: Path, postgres_url: str, process_servers: list[ServerProcess]
