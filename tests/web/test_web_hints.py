@@ -27,7 +27,7 @@ def test_each_hand_tile_says_what_its_roles_trick_does(
         ".hr-hand .hr-hero",
         "els => els.map(e => [e.dataset.role, e.title, e.getAttribute('aria-description')])",
     )
-    assert len(tiles) >= 4
+    assert tiles, "the hand shows its heroes"  # four or five, fewer once one was played
     for role, title, description in tiles:
         assert role in tricks
         assert title == description == tricks[role]
