@@ -197,6 +197,10 @@ class ServerProcess:
         """Start the process and wait until it answers /healthz (``timeout`` stretched by
         ``kit.env.seconds``); if it exits first, or the time runs out, it is stopped and the
         failure shows its log's last lines."""
+        return self.spawn().ready(timeout)
+
+    def spawn(self) -> ServerProcess:
+        """Start the process without waiting for it (``ready`` waits)."""
         env = {**os.environ, **PROCESS_ENV, **self.env}
         command = [sys.executable, "-m", "ludoteca.cli", "serve", "--port", str(self.port)]
         with self.log_path.open("ab") as log:
@@ -208,6 +212,11 @@ class ServerProcess:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
+        return self
+
+    def ready(self, timeout: float = 30) -> ServerProcess:
+        """Wait until the spawned process answers /healthz (as ``start``)."""
+        assert self.process is not None, "spawn the process first"
         processes.wait_ready(
             self.process,
             lambda: healthy(self.base),
@@ -267,3 +276,19 @@ def skewed_env(tmp_path: Path, seconds: float) -> dict[str, str]:
         f"import time\n_real = time.time\ntime.time = lambda: _real() + {seconds!r}\n"
     )
     return {"PYTHONPATH": os.pathsep.join([str(shim), os.environ.get("PYTHONPATH", "")])}
+
+
+def start_together(
+    started: list[ServerProcess], workdir: Path, db_url: str, envs: list[dict[str, str]]
+) -> list[ServerProcess]:
+    """Processes of one deployment (one database, one signing-key folder ``workdir``), one per
+    entry of ``envs``, started at once and each waited for: the first key and the migrations
+    have their own locks (``KeyRing.load``, ``storage.migrate``), so the starts need not queue.
+    Each is added to ``started`` (a test's ``process_servers``) before any wait, so a start that
+    fails leaves none running. Returns them in the order of ``envs``."""
+    servers = [ServerProcess(workdir, db_url, env=dict(env)) for env in envs]
+    for srv in servers:
+        started.append(srv.spawn())
+    for srv in servers:
+        srv.ready()
+    return servers

@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 from kit.client import Client, two_people_table
-from kit.servers import ServerProcess
+from kit.servers import ServerProcess, start_together
 
 pytestmark = [pytest.mark.slow, pytest.mark.solo]
 
@@ -31,9 +31,7 @@ def pair(
         "LUDOTECA_CONTRIBUTION_SECONDS": "2",
         "LUDOTECA_LIMIT_CHAT": "100000/minute",
     }
-    for _ in range(2):
-        process_servers.append(ServerProcess(tmp_path, postgres_url, env=dict(env)).start())
-    yield process_servers
+    yield start_together(process_servers, tmp_path, postgres_url, [env] * 2)
 
 
 async def history(client: Client) -> dict[str, Any]:

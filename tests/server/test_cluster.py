@@ -32,7 +32,7 @@ import websockets
 from kit import processes
 from kit.client import Client, replayed_views, two_people_table
 from kit.env import seconds
-from kit.servers import ServerProcess, api, free_port, skewed_env
+from kit.servers import ServerProcess, api, free_port, skewed_env, start_together
 from kit.wait import eventually
 from ludoteca.core import verify
 from ludoteca.games import get
@@ -50,10 +50,7 @@ def cluster(
     postgres_url: str, redis_url: str, tmp_path: Path, process_servers: list[ServerProcess]
 ) -> Iterator[list[ServerProcess]]:
     """Three processes on one fresh PostgreSQL schema and one Redis (a fresh key prefix)."""
-    env = cluster_env(redis_url)
-    for _ in range(3):  # one after the other: the first makes the signing key the others read
-        process_servers.append(ServerProcess(tmp_path, postgres_url, env=dict(env)).start())
-    yield process_servers
+    yield start_together(process_servers, tmp_path, postgres_url, [cluster_env(redis_url)] * 3)
 
 
 def cluster_env(redis_url: str) -> dict[str, str]:
@@ -458,18 +455,24 @@ async def keep_playing(run: Run, seats: list[Seat], game: str, turn: int, idle: 
 
 
 async def killer(run: Run, kills: int) -> None:
+    """``kills`` SIGKILLs of a process at random, one process down at a time: each stays down up
+    to a second, and the next kill comes 0.8–1.8 s after its restart began (or once it serves,
+    if its start took longer: a start takes 2–3 s, so the gap runs while it starts)."""
+    gap = asyncio.create_task(asyncio.sleep(run.pick.uniform(0.8, 1.8)))
     for _ in range(kills):
-        await asyncio.sleep(run.pick.uniform(0.8, 1.8))
+        await gap
         index = run.pick.randrange(3)
         run.down.add(index)
         run.kills.append(time.time())
         run.servers[index].kill()
         run.killed(index, run.kills[-1])
         await asyncio.sleep(run.pick.uniform(0, 1.0))
+        gap = asyncio.create_task(asyncio.sleep(run.pick.uniform(0.8, 1.8)))
         await asyncio.to_thread(run.servers[index].start)
         run.restarts.append(time.time())
         await asyncio.to_thread(run.serving, index, run.restarts[-1])
         run.down.discard(index)
+    await gap
 
 
 # A client whose server is killed in the middle of a websocket handshake can leave its socket to
@@ -518,10 +521,8 @@ def chaos_cluster(
 ) -> Iterator[list[ServerProcess]]:
     """Three processes on a Redis of the test's own (to pause it); the third's clock is fast."""
     env = cluster_env(private_redis[0])
-    for n in range(3):
-        skewed = skewed_env(tmp_path, SKEW) if n == 2 else {}
-        process_servers.append(ServerProcess(tmp_path, postgres_url, env={**env, **skewed}).start())
-    yield process_servers
+    envs = [env, env, {**env, **skewed_env(tmp_path, SKEW)}]
+    yield start_together(process_servers, tmp_path, postgres_url, envs)
 
 
 async def pause_redis(run: Run, redis_server: subprocess.Popen[bytes], after: float) -> None:

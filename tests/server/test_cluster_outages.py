@@ -16,7 +16,7 @@ import pytest
 
 from kit.client import Client, two_people_table
 from kit.env import seconds
-from kit.servers import ServerProcess, api, skewed_env
+from kit.servers import ServerProcess, api, skewed_env, start_together
 
 pytestmark = [pytest.mark.slow, pytest.mark.solo]
 
@@ -53,9 +53,7 @@ def test_a_paused_redis_hangs_nothing_and_tables_move_a_round_after_it_returns(
         "LUDOTECA_AWAY_GRACE": "0.2",
         "LUDOTECA_BOT_DELAY": "0.05",
     }
-    for _ in range(2):
-        process_servers.append(ServerProcess(tmp_path, postgres_url, env=env).start())
-    first = process_servers[0]
+    first, _ = start_together(process_servers, tmp_path, postgres_url, [env] * 2)
     # nobody ever connects: the seat's clock runs out, then the table plays for it and the bot
     made = api(first.base).post(
         "/api/play-now", json={"game": "heroes", "name": "Ana", "turn_seconds": 1}
@@ -94,9 +92,11 @@ def test_processes_that_disagree_about_the_redis_prefix_say_so(
 ) -> None:
     """Two processes on one database with different prefixes used to drive the same tables, each
     /healthz saying ok; now both say degraded and why, and log it."""
-    for _ in range(2):
-        env = {"LUDOTECA_REDIS": redis_url, "LUDOTECA_REDIS_PREFIX": f"t-{secrets.token_hex(4)}"}
-        process_servers.append(ServerProcess(tmp_path, postgres_url, env=env).start())
+    envs = [
+        {"LUDOTECA_REDIS": redis_url, "LUDOTECA_REDIS_PREFIX": f"t-{secrets.token_hex(4)}"}
+        for _ in range(2)
+    ]
+    start_together(process_servers, tmp_path, postgres_url, envs)
     deadline = time.monotonic() + seconds(15)
     for srv in process_servers:
         while True:

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from kit.servers import ServerProcess
+from kit.servers import ServerProcess, start_together
 from kit.wait import eventually
 
 pytestmark = [pytest.mark.slow]
@@ -29,9 +29,7 @@ def pair(
         "LUDOTECA_REDIS_PREFIX": f"ludoteca-test-{secrets.token_hex(4)}",
         "LUDOTECA_BOT_DELAY": "0.05",
     }
-    for _ in range(2):
-        process_servers.append(ServerProcess(tmp_path, postgres_url, env=dict(env)).start())
-    yield process_servers
+    yield start_together(process_servers, tmp_path, postgres_url, [env] * 2)
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import websockets
 
 from kit.client import Client, is_state
 from kit.env import seconds
-from kit.servers import ServerProcess
+from kit.servers import ServerProcess, start_together
 
 pytestmark = [pytest.mark.slow]
 
@@ -32,9 +32,7 @@ def pair(
         "LUDOTECA_REDIS_PREFIX": f"ludoteca-test-{secrets.token_hex(4)}",
         "LUDOTECA_BOT_DELAY": "0.05",
     }
-    for _ in range(2):
-        process_servers.append(ServerProcess(tmp_path, postgres_url, env=dict(env)).start())
-    yield process_servers
+    yield start_together(process_servers, tmp_path, postgres_url, [env] * 2)
 
 
 def test_a_seek_posted_at_one_process_is_seen_live_and_taken_at_the_other(

@@ -17,7 +17,7 @@ import pytest
 import websockets
 
 from kit.env import seconds
-from kit.servers import ServerProcess
+from kit.servers import ServerProcess, start_together
 from kit.wait import eventually
 
 pytestmark = [pytest.mark.slow]
@@ -34,9 +34,7 @@ def pair(
         "LUDOTECA_REDIS_PREFIX": f"ludoteca-test-{secrets.token_hex(4)}",
         "LUDOTECA_LIMIT_SIGNUP": "1000/minute",
     }
-    for _ in range(2):
-        process_servers.append(ServerProcess(tmp_path, postgres_url, env=dict(env)).start())
-    yield process_servers
+    yield start_together(process_servers, tmp_path, postgres_url, [env] * 2)
 
 
 def signed_up(at: ServerProcess, name: str) -> httpx.Client:

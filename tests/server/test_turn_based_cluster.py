@@ -12,7 +12,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from kit.servers import ServerProcess, api, health
+from kit.servers import ServerProcess, api, health, start_together
 from kit.wait import eventually
 
 pytestmark = [pytest.mark.slow, pytest.mark.solo]
@@ -64,9 +64,7 @@ def test_deadlines_fire_once_across_processes_and_a_kill(
         "LUDOTECA_LIMIT_CREATE": "10000/minute",
         "LUDOTECA_LIMIT_JOIN": "10000/minute",
     }
-    for _ in range(2):
-        process_servers.append(ServerProcess(tmp_path, postgres_url, env=dict(env)).start())
-    a, b = process_servers
+    a, b = start_together(process_servers, tmp_path, postgres_url, [env] * 2)
     table_ids = []
     for _ in range(TABLES):
         made = api(a.base).post(
