@@ -109,6 +109,28 @@ def load_table(
         lambda e: began.setdefault(e["requestId"], (e["timestamp"], e["request"]["url"])),
     )
     cdp.on("Network.loadingFinished", finished)
+    frames: list[tuple[float, str]] = []  # the table's websocket: (when, what), for the waterfall
+
+    def frame(way: str) -> Any:
+        def heard(e: dict[str, Any]) -> None:
+            try:
+                kind = json.loads(e["response"]["payloadData"]).get("type", "?")
+            except (ValueError, AttributeError):
+                kind = "?"
+            frames.append((e["timestamp"], f"ws {way} {kind}"))
+
+        return heard
+
+    cdp.on(
+        "Network.webSocketWillSendHandshakeRequest",
+        lambda e: frames.append((e["timestamp"], "ws upgrade asked")),
+    )
+    cdp.on(
+        "Network.webSocketHandshakeResponseReceived",
+        lambda e: frames.append((e["timestamp"], "ws upgraded")),
+    )
+    cdp.on("Network.webSocketFrameSent", frame("sent"))
+    cdp.on("Network.webSocketFrameReceived", frame("heard"))
     cdp.on(
         "Network.dataReceived",
         lambda e: bodies.__setitem__(
@@ -121,10 +143,14 @@ def load_table(
     page.wait_for_load_state("networkidle")
     if waterfall is not None and began:
         zero = min(t for t, _ in began.values())
-        for key, (at, url) in sorted(began.items(), key=lambda item: item[1][0]):
+        lines = []
+        for key, (at, url) in began.items():
             end = f"{(ended[key] - zero) * 1000:6.0f}" if key in ended else "     -"
             size = wire.get(key, 0)
-            waterfall.append(f"{(at - zero) * 1000:6.0f} {end} {size:>7} {url.replace(base, '')}")
+            lines.append((at, f"{(at - zero) * 1000:6.0f} {end} {size:>7} {url.replace(base, '')}"))
+        lines += [(at, f"{(at - zero) * 1000:6.0f}      -       - {what}") for at, what in frames]
+        waterfall += [line for _, line in sorted(lines)]
+        waterfall.append(f"{usable:6.0f}      -       - usable (the page's own clock)")
     context.close()
     return usable, sum(wire.values()), sum(bodies.values())
 
@@ -241,7 +267,7 @@ def main() -> None:
                     link_name = f"{args.delay * 1000:.0f} ms each way, {RATE * 8 / 1e6:.1f} Mbit/s"
                     waterfall: list[str] = []
                     load_table(browser, base, slow, waterfall)
-                    print(f"one cold load on {link_name}: {len(waterfall)} requests")
+                    print(f"one cold load on {link_name}: requests and the table's websocket")
                     print("  start    end   bytes address")
                     for line in waterfall:
                         print(f"  {line}")
