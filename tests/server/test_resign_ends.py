@@ -222,3 +222,30 @@ def test_a_resigned_table_has_a_result_and_is_rated() -> None:
     assert row.outcome["winners"] == [0] and row.outcome["reason"] == "resigned"
     assert _unrated(row) is None and log_status(row.outcome) == "over"
     assert (_result(row, 0), _result(row, 1)) == ("won", "lost")
+
+
+def test_a_step_stored_meanwhile_by_another_process_does_not_refuse_the_resign() -> None:
+    db = MemoryStorage()
+
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(db, clock) as lobby:
+            table = await dealt(lobby)
+            match = table.match
+            assert match is not None and match.to_move is not None
+            mover = match.to_move
+            text, version = match.legal(mover)[0], table.version
+            # another process stores the next step: this one has not read it yet
+            await db.append(
+                Append(table.id, ActionRow(version + 1, mover, text, "player", 1.0), 1.0, None)
+            )
+            assert table.version == version
+            await resign(table, 1 - mover)
+            assert table.row.status == "over" and table.version == version + 1
+            record = table.record().to_json()
+        assert [a["action"] for a in record["actions"]] == [text]
+        assert record["ended"] == {"by": "resign", "seat": 1 - mover}
+        assert record["outcome"]["winners"] == [mover]
+        assert verify(record, get).ok
+
+    run(scenario)

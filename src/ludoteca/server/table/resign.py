@@ -32,9 +32,15 @@ async def resign(table: Table, seat: int) -> None:
     a bot. A step stored meanwhile by another process is read and the resign tried again. In a
     2-player match of format 5 the resign ends the match, the other seat the winner."""
     if len(table.seats) == 2 and table.row.format >= 5:
-        await end_by_resign(table, resigned(seat))  # the same refusals, under the table's lock
-        log("resigned", table=table.id, seat=seat, ended=True)
-        return
+        for attempt in range(ATTEMPTS):
+            try:  # the same refusals as an abort's, under the table's lock
+                await end_by_resign(table, resigned(seat))
+            except Rejected as exc:  # a step stored meanwhile: read (the ending did) and again
+                if exc.code != ErrorCode.STALE_VERSION or attempt + 1 == ATTEMPTS:
+                    raise
+                continue
+            log("resigned", table=table.id, seat=seat, ended=True)
+            return
     await hand_over(table, seat)
 
 
