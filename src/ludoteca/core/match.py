@@ -119,7 +119,7 @@ class Match:
     @property
     def outcome(self) -> Outcome | None:
         """The result (in the one shape records use, as every game gives it), None while playing;
-        an ended match's is the "no result" shape (``core.ending``)."""
+        an ended match's is the ending's (``core.ending``: no result, or a resign's winner)."""
         if self.ended is not None:
             return ended_outcome(self.ended)
         return self.game.outcome(self.state)
