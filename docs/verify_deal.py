@@ -15,9 +15,11 @@
    the record's seats, commitments and reveals; the chain starts at the creation, runs through
    every event of the prelude, then the header, and a receipt {"prelude": k} is the head after
    the first k events. A match that ended other than by the rules ("ended": aborted by a person
-   before their first move, or ended by the operator): its chain ends with the end's link, an
-   aborting seat is a person's with no step "by": "player", and the outcome is the no-result one
-   (whether the rules had already ended the match needs the rules: `ludoteca verify`).
+   before their first move, ended by the operator, or resigned by a person in a 2-player match):
+   its chain ends with the end's link, an aborting seat is a person's with no step "by":
+   "player", a resigning seat a person's at a 2-player table, and the outcome is the no-result
+   one, or for a resign the other seat's win (whether the rules had already ended the match
+   needs the rules: `ludoteca verify`).
 3. The set-up is dealt again from the seed with the stream of docs/fairness.md: compare it with what
    you saw at the table (your opening hand, who started, the set-aside heroes shown at the end).
 Replaying every action and comparing the outcome needs the rules: `ludoteca verify RECORD.json`.
@@ -418,32 +420,43 @@ def deal(game: str, players: int, seed: str, params: dict | None = None) -> dict
     return DEALS[game](Stream(seed), players, **options)
 
 
-REASONS = {"abort": "aborted", "operator": "operator"}
+REASONS = {"abort": "aborted", "operator": "operator", "resign": "resigned"}
 
 
 def ending_problem(record: dict) -> str | None:
     """A match that ended other than by the rules (format 5, "ended"): well formed; an abort by
-    a person's seat that made no move of its own; the outcome has no result."""
+    a person's seat that made no move of its own, a resign by a person's seat at a 2-player
+    table; the outcome has no result, or for a resign the other seat wins."""
     ended, players = record["ended"], record["players"]
     seat = ended.get("seat") if isinstance(ended, dict) else None
     shape = isinstance(ended, dict) and (
         (ended.get("by") == "operator" and set(ended) == {"by"})
         or (
-            ended.get("by") == "abort"
+            ended.get("by") in ("abort", "resign")
             and set(ended) == {"by", "seat"}
             and type(seat) is int
             and 0 <= seat < len(players)
         )
     )
     if record["format"] < 5 or not shape:
-        return 'field "ended" must be {"by": "abort", "seat": S} or {"by": "operator"}'
+        return (
+            'field "ended" must be {"by": "abort", "seat": S}, {"by": "resign", "seat": S} '
+            'or {"by": "operator"}'
+        )
     if ended["by"] == "abort":
         if players[seat]["bot"]:
             return f"seat {seat} is a bot's: only a person may abort"
         for n, step in enumerate(record["actions"], 1):
             if step["seat"] == seat and step["by"] == "player":
                 return f"seat {seat} made a move of its own (step {n}), so it could not abort"
-    wanted = {"winners": [], "reason": REASONS[ended["by"]], "draw": False}
+    winners = []
+    if ended["by"] == "resign":
+        if len(players) != 2:
+            return f"a match of {len(players)} players is not ended by a resign"
+        if players[seat]["bot"]:
+            return f"seat {seat} is a bot's: only a person may resign"
+        winners = [1 - seat]
+    wanted = {"winners": winners, "reason": REASONS[ended["by"]], "draw": False}
     if record.get("outcome") != wanted:
         return f"the outcome of an ended match is {json.dumps(wanted)}"
     return None
@@ -560,8 +573,14 @@ def main(argv: list) -> int:
         print(f"OK: the seed mixes every contribution; the chain and the signature ({key}) hold")
         if "ended" in record:
             how = record["ended"]
-            by = f"aborted by seat {how['seat'] + 1}" if how["by"] == "abort" else "the operator"
-            print(f"OK: the match ended other than by the rules ({by}), with no result")
+            if how["by"] == "resign":
+                won = 2 - how["seat"]
+                print(f"OK: seat {how['seat'] + 1} resigned the match: seat {won} wins")
+            else:
+                by = (
+                    f"aborted by seat {how['seat'] + 1}" if how["by"] == "abort" else "the operator"
+                )
+                print(f"OK: the match ended other than by the rules ({by}), with no result")
     if dealt is None:
         print(f"This script does not deal {record['game']!r} matches: ludoteca verify replays it")
         return 0

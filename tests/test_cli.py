@@ -568,3 +568,7 @@ def test_verify_says_how_an_ended_match_ended(tmp_path: Path) -> None:
     assert done.returncode == 0 and "outcome: ended by the operator, no result" in done.stdout
     changed = verify_file(tmp_path, {**operator, "ended": {"by": "abort", "seat": 1}})
     assert changed.returncode == 1 and "FAILED (signature)" in changed.stdout
+    resigned = verify_file(tmp_path, ended_record("resign", moves=2))
+    assert resigned.returncode == 0, resigned.stdout
+    said = "outcome: Ana (seat 1) resigned, Bot 2 (random) (seat 2, bot) wins"
+    assert said in resigned.stdout, resigned.stdout

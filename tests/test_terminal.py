@@ -73,19 +73,22 @@ def table(
     turn_seconds: float = 0,
     record: Path | None = None,
     bots: str = "random",
+    players: int = 2,
 ) -> tuple[TerminalTable, io.StringIO, Script]:
     game = get(game_id)
-    seats = [Player("you"), Player(f"{bots} bot", bot=True, level=bots)]
+    others = range(1, players)
+    seats = [Player("you"), *(Player(f"{bots} bot {s}", bot=True, level=bots) for s in others)]
     # the deal as `ludoteca play` makes it: your seed committed and revealed, format 5
-    deal = table_deal(game, {"players": 2}, seats, 0, (SECRET, "terminal-test", "mine", SALT))
-    match = Match(game, {"players": 2}, deal, seats)
+    params = {"players": players}
+    deal = table_deal(game, params, seats, 0, (SECRET, "terminal-test", "mine", SALT))
+    match = Match(game, params, deal, seats)
     clock = FakeClock()
     out = io.StringIO()
     keys = Script(clock, *entries)
     made = TerminalTable(
         match,
         0,
-        {1: make_bot(bots, game)},
+        {s: make_bot(bots, game) for s in others},
         term=Terminal(game),
         out=out,
         keys=keys,
@@ -253,9 +256,25 @@ def test_a_real_terminal_sees_the_clock_tick_while_nobody_types(tmp_path: Path) 
     assert "Your time ran out (0:03): the table plays" in text
 
 
-def test_resign_hands_the_seat_to_a_bot_and_the_record_still_verifies(tmp_path: Path) -> None:
+def test_resign_against_one_bot_ends_the_match_and_the_bot_wins(tmp_path: Path) -> None:
     path = tmp_path / "rec.json"
     made, out, _ = table("dice-heroes", "1", "resign", record=path)
+    assert made.run() == 0
+    text = out.getvalue()
+    assert "You resign: the match ends and the other side wins." in text
+    assert "Result: you (seat 1) resigned, random bot 1 (seat 2, bot) wins" in text
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["ended"] == {"by": "resign", "seat": 0}
+    assert data["outcome"] == {"winners": [1], "reason": "resigned", "draw": False}
+    assert data["players"][0] == {"name": "you", "bot": False}, "no bot took the seat"
+    kept = json.loads(path.with_name("rec.receipts.json").read_text(encoding="utf-8"))
+    verdict = verify(data, get, receipts=[Receipt.from_json(r) for r in kept])
+    assert verdict.ok, verdict
+
+
+def test_resign_at_three_hands_the_seat_to_a_bot_and_the_record_verifies(tmp_path: Path) -> None:
+    path = tmp_path / "rec.json"
+    made, out, _ = table("dice-heroes", "1", "resign", record=path, players=3)
     assert made.run() == 0
     text = out.getvalue()
     assert "You resign: a bot plays your seat to the end." in text

@@ -232,3 +232,36 @@ def test_the_script_refuses_an_abort_by_a_seat_that_moved(tmp_path: Path) -> Non
     path.write_text(MatchRecord.from_json(forged).sign(KEY).dumps())
     bad = run_script(path)
     assert bad.returncode == 1 and "seat 0 made a move of its own" in bad.stdout, bad.stdout
+
+
+def test_the_script_checks_a_resigned_record(tmp_path: Path) -> None:
+    """A 2-player match the person at seat 0 resigned: it checks, the other seat the winner; its
+    ``ended`` changed, removed or given to the bot, or its winner changed, is caught."""
+    record = ended_record("resign", moves=4)
+    assert record["outcome"] == {"winners": [1], "reason": "resigned", "draw": False}
+    path = tmp_path / "resigned.json"
+    path.write_text(json.dumps(record))
+    done = run_script(path)
+    assert done.returncode == 0, done.stdout
+    assert "OK: seat 1 resigned the match: seat 2 wins" in done.stdout
+    by_bot = {"by": "resign", "seat": 1}
+    path.write_text(json.dumps({**record, "ended": by_bot}))
+    bad = run_script(path)
+    assert bad.returncode == 1 and "does not match the record" in bad.stdout, bad.stdout
+    lost = {"winners": [0], "reason": "resigned", "draw": False}
+    nobody = {"winners": [], "reason": "resigned", "draw": False}
+    for expected, changed in [
+        (
+            "seat 1 is a bot's: only a person may resign",
+            {**record, "ended": by_bot, "outcome": lost},
+        ),
+        ("the outcome of an ended match is", {**record, "outcome": lost}),
+        ("the outcome of an ended match is", {**record, "outcome": nobody}),
+    ]:
+        path.write_text(MatchRecord.from_json(changed).sign(KEY).dumps())
+        bad = run_script(path)
+        assert bad.returncode == 1 and expected in bad.stdout, (expected, bad.stdout)
+    removed = {k: v for k, v in record.items() if k != "ended"}
+    path.write_text(MatchRecord.from_json(removed).sign(KEY).dumps())
+    bad = run_script(path)
+    assert bad.returncode == 1 and "the chain ends at" in bad.stdout, bad.stdout

@@ -223,6 +223,44 @@ def test_the_clean_room_verifier_agrees_on_ended_matches(tmp_path: Path) -> None
     assert mine == theirs
 
 
+def test_the_clean_room_verifier_agrees_on_resigned_matches(tmp_path: Path) -> None:
+    """A 2-player match resigned by the person at seat 0 (docs/records.md#an-ended-match): the
+    other seat wins; changed, removed, moved to the bot's seat or with another winner, it fails
+    the same way in both verifiers."""
+    rec = ended_record("resign", moves=4)
+    lost = {"winners": [0], "reason": "resigned", "draw": False}
+    by_bot = {"by": "resign", "seat": 1}
+    variants = {
+        "resigned": (rec, "ok"),
+        "ended changed": ({**rec, "ended": {"by": "operator"}}, "FAILED (signature)"),
+        "ended removed, signed again": (
+            harness.resigned({k: v for k, v in rec.items() if k != "ended"}),
+            "FAILED (chain)",
+        ),
+        "resign by the bot": (
+            harness.resigned(
+                {**rec, "ended": by_bot, "outcome": lost, "chain": end_link(rec, by_bot)}
+            ),
+            "FAILED (outcome)",
+        ),
+        "the resigner wins": (harness.resigned({**rec, "outcome": lost}), "FAILED (outcome)"),
+        "no winner": (
+            harness.resigned({**rec, "outcome": {**lost, "winners": []}}),
+            "FAILED (outcome)",
+        ),
+    }
+    cases = []
+    for n, (kind, (case, _)) in enumerate(variants.items()):
+        path = tmp_path / f"resigned-{n}.json"
+        path.write_text(json.dumps(case))
+        cases.append(Case(kind, path))
+    theirs = harness.cli_verdicts(cases, jobs=1)
+    mine = [harness.own_verdict(c) for c in cases]
+    expected = [want for _, want in variants.values()]
+    assert list(zip(variants, theirs, strict=True)) == list(zip(variants, expected, strict=True))
+    assert mine == theirs
+
+
 def end_link(rec: dict[str, Any], ended: dict[str, Any]) -> str:
     """The head of ``rec``'s chain with ``ended`` as its last link (what a forger would write)."""
     heads = verifier.chain_heads(rec, len(rec["players"]))

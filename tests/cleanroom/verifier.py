@@ -918,7 +918,7 @@ FIELDS = {
 FIELDS[3] = FIELDS[2] | {"commitments", "salts"}
 FIELDS[4] = FIELDS[3]
 FIELDS[5] = FIELDS[4] | {"prelude", "ended"}
-REASONS = {"abort": "aborted", "operator": "operator"}
+REASONS = {"abort": "aborted", "operator": "operator", "resign": "resigned"}
 """An ended match's outcome reason (records.md, An ended match)."""
 
 
@@ -1059,7 +1059,10 @@ def parse(rec: object) -> dict[str, Any]:
         if not all(isinstance(e, dict) for e in prelude):
             raise bad("field 'prelude': every event is an object")
         if "ended" in rec and not _ended_shape(rec["ended"], len(players)):
-            raise bad('field \'ended\' must be {"by": "abort", "seat": S} or {"by": "operator"}')
+            raise bad(
+                'field \'ended\' must be {"by": "abort" or "resign", "seat": S} '
+                'or {"by": "operator"}'
+            )
     if fmt >= 2 and "signature" in rec:
         sig = rec["signature"]
         if not isinstance(sig, dict):
@@ -1082,7 +1085,7 @@ def _ended_shape(ended: object, players: int) -> bool:
         return set(ended) == {"by"}
     seat = ended.get("seat")
     return (
-        ended.get("by") == "abort"
+        ended.get("by") in ("abort", "resign")
         and set(ended) == {"by", "seat"}
         and _is_int(seat)
         and 0 <= seat < players
@@ -1357,7 +1360,8 @@ def _ended(
     rec: dict[str, Any], by_rules: dict[str, Any] | None, ended: dict[str, Any]
 ) -> dict[str, Any]:
     """An ended match: the rules have not ended it; an abort is by a person who made no move
-    of their own; its outcome is the no-result one."""
+    of their own, its outcome (and the operator's) the no-result one; a resign is by a person at
+    a table of exactly 2 players, and the other seat wins."""
     if by_rules is not None:
         raise Problem("outcome", "the match is over by the rules: it was not ended")
     if ended["by"] == "abort":
@@ -1366,6 +1370,13 @@ def _ended(
             raise Problem("outcome", f"seat {seat} is a bot's: only a person may abort")
         if any(a["seat"] == seat and a["by"] == "player" for a in rec["actions"]):
             raise Problem("outcome", f"seat {seat} made a move of its own")
+    if ended["by"] == "resign":
+        seat = ended["seat"]
+        if len(rec["players"]) != 2:
+            raise Problem("outcome", "only a 2-player match ends by a resign")
+        if rec["players"][seat]["bot"]:
+            raise Problem("outcome", f"seat {seat} is a bot's: only a person may resign")
+        return make_outcome([1 - seat], REASONS["resign"], [])
     return make_outcome([], REASONS[ended["by"]], [])
 
 

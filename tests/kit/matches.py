@@ -19,10 +19,11 @@ def random_end(game: Game[Any, Any], players: int, seed: str, pick: random.Rando
 def ended_record(how: str, game_id: str = "dice-heroes", moves: int = 0) -> dict[str, Any]:
     """A signed format-5 record of a match that ended other than by the rules: ``how`` is
     ``abort`` (the person at seat 0 aborts before their first move, after ``moves`` bot steps at
-    most) or ``operator`` (after ``moves`` steps of both seats); docs/records.md#an-ended-match."""
+    most), ``operator`` (after ``moves`` steps of both seats) or ``resign`` (the person at seat 0
+    resigns after ``moves`` steps of both seats: the bot wins); docs/records.md#an-ended-match."""
     from ludoteca.cli.play import table_deal  # noqa: PLC0415
     from ludoteca.core import Match, Player, SigningKey  # noqa: PLC0415
-    from ludoteca.core.ending import aborted, by_operator  # noqa: PLC0415
+    from ludoteca.core.ending import aborted, by_operator, resigned  # noqa: PLC0415
     from ludoteca.games import get  # noqa: PLC0415
 
     game = get(game_id)
@@ -35,6 +36,6 @@ def ended_record(how: str, game_id: str = "dice-heroes", moves: int = 0) -> dict
         if seat is None or (how == "abort" and seat == 0):
             break
         match.act(seat, pick.choice(match.legal(seat)), by="bot" if seat else "player")
-    match.end(aborted(0) if how == "abort" else by_operator())
+    match.end({"abort": aborted(0), "resign": resigned(0)}.get(how) or by_operator())
     data: dict[str, Any] = match.record().sign(SigningKey.generate()).to_json()
     return data

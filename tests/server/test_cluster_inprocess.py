@@ -271,14 +271,14 @@ def test_a_re_read_after_a_process_lost_does_not_cut_off_a_timed_move_being_stor
 
 
 def test_a_resign_at_one_process_is_bound_in_the_chain_at_the_other() -> None:
-    """A resign stores no step: the other process hears the seat change, deals its match again
-    from the stored seats, and its chain binds the takeover where it was made."""
+    """A resign at 3 seats stores no step: the other process hears the seat change, deals its
+    match again from the stored seats, and its chain binds the takeover where it was made."""
 
     async def scenario() -> None:
         hub, store = Hub(FakeClock()), MemoryStorage()
         async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
             table_a, _, _ = await a.play_now(
-                "heroes", players=2, level="random", name="Ana", turn_seconds=60
+                "dice-heroes", players=3, level="random", name="Ana", turn_seconds=60
             )
             await commit_then_reveal(table_a, {0: "ana-seed"})
             table_b = await b.residency.get(table_a.id)
@@ -300,5 +300,37 @@ def test_a_resign_at_one_process_is_bound_in_the_chain_at_the_other() -> None:
                 )
             assert table_a.row.status == "over"
             assert verify(table_a.record().to_json(), get).ok
+
+    run(scenario)
+
+
+def test_a_resign_at_two_seats_at_one_process_ends_the_match_at_the_other() -> None:
+    """At 2 seats a resign ends the match: the other process hears it, ends its match the same
+    way (its chain binding the end) and both give the same record, the bot the winner."""
+
+    async def scenario() -> None:
+        hub, store = Hub(FakeClock()), MemoryStorage()
+        async with process_on(hub, "a", store) as a, process_on(hub, "b", store) as b:
+            table_a, _, _ = await a.play_now(
+                "heroes", players=2, level="random", name="Ana", turn_seconds=60
+            )
+            await commit_then_reveal(table_a, {0: "ana-seed"})
+            table_b = await b.residency.get(table_a.id)
+            watcher = await seated(table_a)
+            await resign(table_b, 0)
+            await watcher.until(lambda: table_a.row.status == "over")
+            match_a, match_b = table_a.match, table_b.match
+            assert match_a is not None and match_b is not None
+            assert match_a.ended == match_b.ended == {"by": "resign", "seat": 0}
+            assert match_a.chain == match_b.chain, "both bind the end"
+            assert table_a.row.outcome == table_b.row.outcome
+            assert table_a.seats[0].kind == "human", "no bot took the seat"
+            record = table_a.record().to_json()
+            assert record["outcome"] == {"winners": [1], "reason": "resigned", "draw": False}
+            unsigned = {k: v for k, v in record.items() if k != "signature"}
+            assert unsigned == {  # each process signs with its own key in this test
+                k: v for k, v in table_b.record().to_json().items() if k != "signature"
+            }
+            assert verify(record, get).ok
 
     run(scenario)

@@ -191,21 +191,28 @@ def _committed(message: dict[str, Any], seat: int, commitment: str) -> bool:
 
 
 def play_out(server: ServerProcess, honest: Honest, bob: str) -> dict[str, Any]:
-    """Both people resign once dealt (bots play on) and Ana's client watches to the end."""
+    """Bob resigns once dealt and Ana's client watches to the end: at two seats his resign ends
+    the match (Ana wins); at three a bot plays on for him, Ana resigns too and bots play on."""
+
+    def ended_or_handed(m: dict[str, Any]) -> bool:
+        table = m["table"]
+        return table["status"] == "over" or table["seats"][0]["kind"] == "bot"
 
     async def watch() -> None:
         await honest.connect(server.ws_base)
         puppet = await Client.connect(server.ws_base, honest.table, bob)
         await honest.until(lambda m: m["type"] == "state" and m["table"]["status"] != "starting")
         await puppet.send({"type": "resign"})
-        await honest.until(
-            lambda m: m["type"] == "state" and m["table"]["seats"][0]["kind"] == "bot"
-        )
+        await honest.until(lambda m: m["type"] == "state" and ended_or_handed(m))
         await puppet.close()
         assert honest.client is not None
-        # one takeover a version: Ana resigns after the next step (hers, if she is to move)
         state = honest.client.state
         assert state is not None
+        if state["table"]["status"] == "over":
+            assert len(state["table"]["seats"]) == 2 and state["view"]["ended"]["by"] == "resign"
+            await honest.client.close()
+            return
+        # one takeover a version: Ana resigns after the next step (hers, if she is to move)
         version = state["version"]
         if state["legal"]:
             await honest.client.send(

@@ -20,7 +20,7 @@ from ludoteca.server.lobby.rematch import REMATCH_SECONDS, Rematches, rematch_to
 from ludoteca.server.messages import Rejected
 from ludoteca.server.storage import Storage
 from ludoteca.server.storage.memory import MemoryStorage
-from ludoteca.server.table.resign import resign
+from ludoteca.server.table.resign import hand_over, resign
 from ludoteca.server.table.table import Table
 from toygame import GAME
 
@@ -261,7 +261,7 @@ def test_a_person_who_resigned_is_asked_and_sits_again_as_a_person(store: Storag
             assert ana is not None
             _, bruno = await lobby.join(table.id, "Bruno", None)
             await commit_then_reveal(table, {0: "ana", 1: "bruno"})
-            await resign(table, 1)  # a bot of the table's level plays Bruno's seat
+            await hand_over(table, 1)  # as a resign at 3 seats: a bot plays Bruno's seat
             watcher = await seated(table)
             while table.row.status != "over":
                 if table.to_move() == 0:
@@ -278,5 +278,29 @@ def test_a_person_who_resigned_is_asked_and_sits_again_as_a_person(store: Storag
             new = await lobby.residency.get(done.row.new_table)
             assert [(s.kind, s.name) for s in new.seats] == [("human", "Bruno"), ("human", "Ana")]
             assert new.seats[0].bot_from is None
+
+    asyncio.run(scenario())
+
+
+def test_a_person_who_resigned_a_two_seat_match_is_asked_again(store: Storage | str) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobby_on(store, clock, bot_delay=0.0) as lobby:
+            seats = [SeatRequest(), SeatRequest()]
+            table, _, ana = await lobby.create(
+                GAME_ID, players=2, seats=seats, turn_seconds=60, name="Ana", start=False
+            )
+            assert ana is not None
+            _, bruno = await lobby.join(table.id, "Bruno", None)
+            await commit_then_reveal(table, {0: "ana", 1: "bruno"})
+            await resign(table, 1)  # at two seats the match ends: Ana wins
+            assert table.row.status == "over" and table.seats[1].kind == "human"
+            assert table.row.outcome is not None and table.row.outcome["winners"] == [0]
+            offers = Rematches(lobby)
+            offered = await offers.want(table.id, bruno, rated=False)
+            assert offered.row.answers == [None, "yes"], "the one who resigned may ask"
+            done = await offers.want(table.id, ana, rated=False)
+            new = await lobby.residency.get(done.row.new_table)
+            assert [(s.kind, s.name) for s in new.seats] == [("human", "Bruno"), ("human", "Ana")]
 
     asyncio.run(scenario())

@@ -118,9 +118,9 @@ def run(args: argparse.Namespace) -> int:
         f"The table's commitment: {commitment(secret)} ({fingerprint(commitment(secret))})",
         f"Your seed, mixed into the deal: {mine} (salt {salt})",
         f"Your commitment, sent before any seed was revealed: {promised}",
-        "Type the number of an action or the action, '?' for all of them, 'resign' to let a bot"
-        " finish for you, 'abort' (before your first move) to end it with no result, 'quit' to"
-        " leave.",
+        "Type the number of an action or the action, '?' for all of them, 'resign' to give up"
+        " (against one bot it wins; against more, a bot finishes for you), 'abort' (before your"
+        " first move) to end it with no result, 'quit' to leave.",
     ]
     return table.run()
 

@@ -7,9 +7,10 @@ and the clock in the prompt counts down every second while you type; elsewhere (
 the output is plain lines, and a board that changed prints only its changed lines. At the end the
 record is written to a file and its path printed, with the table id and the seed, so the match can
 be checked and dealt again (``docs/fairness.md``). A game with no words of its own gets a plain
-line per event: its kind in words and its fields. ``resign`` hands the seat to a bot for the
-rest of the match (marked in the record, as at the server); ``abort``, before the person's first
-move, ends the match with no result (the record's ``ended``, as at the server).
+line per event: its kind in words and its fields. ``resign`` against one bot ends the match, the
+bot the winner (the record's ``ended``, as at the server); against more, it hands the seat to a
+bot for the rest of the match (marked in the record, as at the server); ``abort``, before the
+person's first move, ends the match with no result (the record's ``ended``, as at the server).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from ludoteca.core import (
     SigningKey,
     decide,
 )
-from ludoteca.core.ending import aborted
+from ludoteca.core.ending import aborted, resigned
 
 SEAT_FIELDS = {"seat", "rival", "first", "holder", "by"}
 LISTED = 60
@@ -263,8 +264,7 @@ class TerminalTable:
                 return True
             if text.lower() in {"quit", "exit", "q"}:
                 return False
-            if text.lower() == "resign":
-                self.resign()
+            if text.lower() == "resign" and self.resign():
                 return True
             if text.lower() == "abort" and self.abort():
                 return True
@@ -295,14 +295,26 @@ class TerminalTable:
             return None
         return text
 
-    def resign(self) -> None:
-        """The person resigns: the game's heuristic bot plays the seat to the end, and the
-        record marks the seat as a bot's from here on (``bot_from``), as the server does."""
+    def resign(self) -> bool:
+        """The person resigns, as at the server: against one bot the match ends at once, the bot
+        the winner (``ended``); against more, the game's heuristic bot plays the seat to the end,
+        and the record marks the seat as a bot's from here on (``bot_from``)."""
+        if len(self.match.players) == 2:
+            problem = self.match.ending_problem(resigned(self.human))
+            if problem:
+                self.write(f"You cannot resign: {problem}.\n")
+                return False
+            self.match.end(resigned(self.human))
+            line = "You resign: the match ends and the other side wins."
+            self.log.append(line)
+            self.write(line + "\n")
+            return True
         self.match.take_over(self.human, "medium")  # format 4: the chain binds it
         self.bots[self.human] = self.game.heuristic_bot()
         line = "You resign: a bot plays your seat to the end."
         self.log.append(line)
         self.write(line + "\n")
+        return True
 
     def abort(self) -> bool:
         """The person aborts before their first move: the match ends with no result, and the
@@ -386,6 +398,8 @@ def describe_outcome(outcome: Mapping[str, Any], players: Sequence[Mapping[str, 
     if ended:  # a match that ended other than by the rules (docs/records.md#an-ended-match)
         if ended.get("by") == "abort":
             return f"aborted by {name(ended['seat'])}, no result"
+        if ended.get("by") == "resign":
+            return f"{name(ended['seat'])} resigned, {name(1 - ended['seat'])} wins"
         return "ended by the operator, no result"
     winners = outcome["winners"]
     if winners:

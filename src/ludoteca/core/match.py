@@ -119,7 +119,7 @@ class Match:
     @property
     def outcome(self) -> Outcome | None:
         """The result (in the one shape records use, as every game gives it), None while playing;
-        an ended match's is the "no result" shape (``core.ending``)."""
+        an ended match's is the ending's (``core.ending``: no result, or a resign's winner)."""
         if self.ended is not None:
             return ended_outcome(self.ended)
         return self.game.outcome(self.state)
@@ -225,8 +225,9 @@ class Match:
         )
 
     def end(self, ended: JSON) -> None:
-        """End the match other than by the rules (aborted, or by the operator): no seat moves
-        again, the outcome is the "no result" one, and the chain's last head binds the end.
+        """End the match other than by the rules (aborted, by the operator, or resigned at 2
+        seats): no seat moves again, the outcome is ``core.ending``'s (no result, or the other
+        seat wins a resign), and the chain's last head binds the end.
         MatchOverError (nothing changed) when ``ending_problem`` says why not."""
         problem = self.ending_problem(ended)
         if problem:

@@ -272,8 +272,9 @@ def _unrated(row: TableRow) -> str | None:
 
 
 def _result(row: TableRow, seat: int) -> str | None:
-    """won, shared, draw or lost once the match is over (None before); aborted or ended (by
-    the operator) for a match that ended other than by the rules: no result."""
+    """won, shared, draw or lost once the match is over (None before; a 2-player resign too:
+    the other seat won); aborted or ended (by the operator) for a match that ended with no
+    result."""
     if row.status != Status.OVER or row.outcome is None:
         return None
     if log_status(row.outcome) != "over":

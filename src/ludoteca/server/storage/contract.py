@@ -57,8 +57,9 @@ class Storage(Protocol):
         abort: tuple[str, float] | None = None,
     ) -> None:
         """The match ends other than by the rules: the table is ``over`` with ``outcome`` (the
-        "no result" shape and its ``ended``) and no due time; ``abort`` (who, when) is kept for
-        ``count_aborts``. ConflictError, nothing changed, unless it is playing at ``version``."""
+        ending's shape, ``core.ending.ended_outcome``, and its ``ended``) and no due time;
+        ``abort`` (who, when) is kept for ``count_aborts``. ConflictError, nothing changed,
+        unless it is playing at ``version``."""
         ...
 
     async def count_aborts(self, who: str, since: float) -> int:

@@ -1,6 +1,7 @@
 """A match ended other than by the rules, in the SQL store (``docs/protocol.md#aborting``, the
-operator's end): the table's row becomes ``over`` with the "no result" outcome, fenced by its
-version, and an abort is kept (who, when) for the daily limit, in one transaction.
+operator's end, a resign at 2 seats): the table's row becomes ``over`` with the ending's outcome
+(no result, or the other seat's win for a resign), fenced by its version, and an abort is kept
+(who, when) for the daily limit, in one transaction.
 ``SqlStorage`` takes these methods from ``SqlEndings``."""
 
 from __future__ import annotations

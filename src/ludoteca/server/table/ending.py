@@ -1,7 +1,9 @@
 """A match ends other than by the rules: a person aborts it before their first move
-(``docs/protocol.md#aborting``), or the operator ends it from the desk. Either way the table ends
-at once for everyone with no winner, the record states it (``ended``, bound by the chain and the
-signature, ``docs/records.md#an-ended-match``) and no rating moves.
+(``docs/protocol.md#aborting``), the operator ends it from the desk, or a person resigns a
+2-player match (``docs/protocol.md#resigning``, from ``table.resign``). Each way the table ends at
+once for everyone and the record states it (``ended``, bound by the chain and the signature,
+``docs/records.md#an-ended-match``); an abort or the operator's end has no winner and moves no
+rating, a resign is won by the other seat, rated as any finished match and analysed.
 
 An abort is allowed only to a person (not a bot, nor a seat a bot took over) who has not moved
 yet (``core.ending``: the same rule the verifiers check), and only ``aborts_per_day`` times in 24
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 
-from ludoteca.core.ending import aborted, by_operator, ended_outcome, log_status
+from ludoteca.core.ending import RESIGN, aborted, by_operator, ended_outcome, log_status
 from ludoteca.core.spec import JSON
 from ludoteca.server.logs import log
 from ludoteca.server.messages import ErrorCode, Rejected, Status
@@ -43,6 +45,12 @@ async def end_by_operator(table: Table) -> None:
     await _end(table, by_operator(), None)
 
 
+async def end_by_resign(table: Table, ended: JSON) -> None:
+    """The person at ``ended["seat"]`` resigns a 2-player match (``core.ending.resigned``): it
+    ends at once, the other seat the winner (``table.resign`` checks the seat and the table)."""
+    await _end(table, ended, None)
+
+
 async def _end(table: Table, ended: JSON, who: str | None) -> None:
     services = table.services
     async with table.lock:
@@ -54,7 +62,8 @@ async def _end(table: Table, ended: JSON, who: str | None) -> None:
             raise Rejected(ErrorCode.MATCH_OVER, "the match is over")
         problem = match.ending_problem(ended)  # a bot's seat, a move made, an older format
         if problem:
-            raise Rejected(ErrorCode.NOT_ABORTABLE, problem)
+            code = ErrorCode.NOT_YOUR_TURN if ended["by"] == RESIGN else ErrorCode.NOT_ABORTABLE
+            raise Rejected(code, problem)
         now = services.now()
         if who is not None:
             limit = services.settings.aborts_per_day
@@ -76,6 +85,8 @@ async def _end(table: Table, ended: JSON, who: str | None) -> None:
         table.row.status, table.row.outcome, table.row.due_at = Status.OVER, outcome, None
         table.ledger.apply_ending()
     log("match_ended", table=table.id, ended=ended, version=table.version)
+    if ended["by"] == RESIGN:  # a result: analysed as a match the rules ended
+        services.analyses.match_over(table.id)
     services.publog.ended(table.id, log_status(outcome), table.version)
     await table.after_change()
 

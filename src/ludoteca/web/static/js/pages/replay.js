@@ -16,6 +16,7 @@ import { loadBoard } from "../boards/index.js";
 import { entryLines, logPanel } from "../table/log.js";
 import { analysisPanel } from "./analysis.js";
 import { seatName } from "../table/seats.js";
+import { resignedLine } from "../table/end.js";
 import { icon } from "../icons.js";
 import { chatRecord } from "../table/chat.js";
 import { seatAt } from "../store.js";
@@ -150,7 +151,8 @@ export function mount(root, [tableId], query) {
     const table = tableOf(data, tableId);
     // the last step of a match that ended other than by the rules (docs/protocol.md#aborting)
     const ended = data.steps[state.k].view && data.steps[state.k].view.ended;
-    if (ended) lines.push(ended.by === "abort" ? t("end.aborted", { name: seatName(table, ended.seat) }) : t("end.operator"));
+    if (ended && ended.by === "resign") lines.push(resignedLine(ended, table, null));
+    else if (ended) lines.push(ended.by === "abort" ? t("end.aborted", { name: seatName(table, ended.seat) }) : t("end.operator"));
     rerender(nowEl, () =>
       h(
         "section",

@@ -106,6 +106,7 @@ export function mount(root, _params, query) {
     );
     // a match that ended other than by the rules (docs/records.md#an-ended-match): no result
     const ended = record.ended;
+    if (ended && ended.by === "resign") return t("verify.outcome_resigned", { name: names[ended.seat] || String(ended.seat + 1), winner: names[1 - ended.seat] || String(2 - ended.seat) });
     if (ended && ended.by === "abort") return t("verify.outcome_aborted", { name: names[ended.seat] || String(ended.seat + 1) });
     if (ended) return t("verify.outcome_operator");
     const winners = outcome.winners || [];

@@ -9,7 +9,18 @@ import { icon } from "../icons.js";
 import { rematchBox } from "./rematch.js";
 import { seatName } from "./seats.js";
 
+/** The heading of a resigned 2-player match (docs/protocol.md#resigning): who resigned and who
+ * wins, in the reader's own words when it is them. */
+export function resignedLine(ended, table, me) {
+  const winner = 1 - ended.seat;
+  if (me === ended.seat) return t("end.you_resigned", { winner: seatName(table, winner) });
+  if (me === winner) return t("end.resigned_you_win", { name: seatName(table, ended.seat) });
+  return t("end.resigned", { name: seatName(table, ended.seat), winner: seatName(table, winner) });
+}
+
 function headline(view, table, me) {
+  // a resigned 2-player match has a result: the other seat wins (docs/protocol.md#resigning)
+  if (view.ended && view.ended.by === "resign") return resignedLine(view.ended, table, me);
   // a match that ended other than by the rules (docs/protocol.md#aborting): no result
   if (view.ended) return view.ended.by === "abort" ? t("end.aborted", { name: seatName(table, view.ended.seat) }) : t("end.operator");
   const outcome = view.outcome || {};
@@ -70,6 +81,9 @@ export function endPanel(msg, me, board, proof, actions, rating = null, rematch 
   const view = msg.view;
   const table = msg.table;
   const scores = (view.outcome && view.outcome.scores) || [];
+  // resigned at 2 seats: a result, the other seat's win; aborted or ended by the operator: none
+  const resigned = Boolean(view.ended && view.ended.by === "resign");
+  const noResult = Boolean(view.ended) && !resigned;
   // the commitment is the SHA-256 of the server's secret (of the seed itself in older matches)
   const seed = view.secret || view.seed || table.secret || table.seed;
   const others = table.seats.some((seat, index) => index !== me && !seat.bot);
@@ -88,8 +102,12 @@ export function endPanel(msg, me, board, proof, actions, rating = null, rematch 
   return h(
     "section",
     { class: "panel end-panel", "aria-labelledby": "end-title" },
-    h("h2", { id: "end-title", tabindex: "-1" }, icon(view.ended ? "cross" : "trophy"), headline(view, table, me)),
-    view.ended ? h("p", { class: "end-reason", dataset: { key: "no-result" } }, t("end.no_result")) : board && h("p", { class: "end-reason" }, board.outcome(view)),
+    h("h2", { id: "end-title", tabindex: "-1" }, icon(noResult ? "cross" : "trophy"), headline(view, table, me)),
+    resigned
+      ? h("p", { class: "end-reason", dataset: { key: "resigned" } }, t("end.resigned_reason"))
+      : noResult
+        ? h("p", { class: "end-reason", dataset: { key: "no-result" } }, t("end.no_result"))
+        : board && h("p", { class: "end-reason" }, board.outcome(view)),
     scores.length > 0 &&
       h(
         "table",

@@ -90,8 +90,9 @@ export function seatsPanel(msg, me, board) {
   );
 }
 
-/** Resign, for the person at a match being played: a bot of the table's level then plays the
- * seat (docs/protocol.md#resigning); and Abort, while the server says this seat may (a person
+/** Resign, for the person at a match being played: at 2 seats the match ends, the other side
+ * the winner; with more a bot of the table's level then plays the seat
+ * (docs/protocol.md#resigning); and Abort, while the server says this seat may (a person
  * before their own first move, docs/protocol.md#aborting): the match ends for everyone with no
  * result. The browser asks to confirm either first. */
 export function resignPanel(msg, me, send) {
@@ -121,7 +122,9 @@ export function resignPanel(msg, me, send) {
         class: "quiet resign",
         dataset: { key: "resign" },
         onClick: () => {
-          if (window.confirm(t("table.resign_confirm"))) send({ type: "resign" });
+          // at 2 seats a resign ends the match, the other side the winner; with more a bot plays on
+          const confirm = msg.table.seats.length === 2 ? "table.resign_confirm_two" : "table.resign_confirm";
+          if (window.confirm(t(confirm))) send({ type: "resign" });
         },
       },
       icon("away"),
