@@ -223,11 +223,22 @@ def test_the_local_proxy_s_forwarded_address_is_what_the_limits_count(tmp_path: 
         ({"LUDOTECA_LEASE_SECONDS": "0"}, [], "LUDOTECA_LEASE_SECONDS must be at least 0.5"),
         ({"LUDOTECA_MAX_CONNECTIONS": "-5"}, [], "LUDOTECA_MAX_CONNECTIONS must be at least 1"),
         ({"LUDOTECA_BOT_DELAY": "-1"}, [], "LUDOTECA_BOT_DELAY must be at least 0"),
+        ({"LUDOTECA_BOT_DELAY": "soon"}, [], "LUDOTECA_BOT_DELAY must be a number, not 'soon'"),
+        ({"LUDOTECA_MAX_CONNECTIONS": "many"}, [], "must be a whole number, not 'many'"),
         ({"LUDOTECA_LIMIT_CREATE": "lots"}, [], "LUDOTECA_LIMIT_CREATE is 'N/second'"),
         ({}, ["--redis", "127.0.0.1:6379"], "the Redis address is redis://HOST:PORT/DB"),
         ({"LUDOTECA_LOG_FORMAT": "yaml"}, [], "LUDOTECA_LOG_FORMAT is json or text, not 'yaml'"),
     ],
-    ids=["lease", "connections", "bot-delay", "limit", "redis-scheme", "log-format"],
+    ids=[
+        "lease",
+        "connections",
+        "bot-delay",
+        "not-a-number",
+        "not-a-whole-number",
+        "limit",
+        "redis-scheme",
+        "log-format",
+    ],
 )
 def test_a_bad_setting_is_one_clear_line_before_anything_starts(
     tmp_path: Path, env: dict[str, str], args: list[str], said: str

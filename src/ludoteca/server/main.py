@@ -1,4 +1,7 @@
-"""``ludoteca serve``: the table server on uvicorn, as one process or as N worker processes."""
+"""``ludoteca serve``: the table server on uvicorn, as one process or as N worker processes.
+
+The web stack (the app, uvicorn, the database's migrations: about 2 s of imports) loads only once
+the settings are checked, so that a wrong one is said at once."""
 
 from __future__ import annotations
 
@@ -9,18 +12,15 @@ import os
 import socket
 import sys
 from pathlib import Path
-
-import uvicorn
-from fastapi import FastAPI
+from typing import TYPE_CHECKING
 
 from ludoteca.native.background import describe as rules_in_use
 
-from .app import create_app
 from .config import DEFAULT_HOST, DEFAULT_PORT, Settings
-from .guards.transport import uvicorn_protocols
 from .logs import configure
-from .signing import KeyRing
-from .storage.migrate import DatabaseError, prepare_url
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 # what each worker process imports and calls to build its app (uvicorn's ``factory=True``)
 WORKER_FACTORY = "ludoteca.server.main:worker_app"
@@ -33,6 +33,8 @@ def uvicorn_options(settings: Settings, workers: int = 1) -> dict[str, object]:
 
     ``workers`` > 1: uvicorn hands the options to new processes by pickling, so the HTTP protocol
     is named, and each worker reads its limits from the environment."""
+    from .guards.transport import uvicorn_protocols  # noqa: PLC0415 (the web stack: see above)
+
     http, ws = uvicorn_protocols(settings)
     return {
         "http": http if workers == 1 else "ludoteca.server.guards.transport:EnvHttp",
@@ -182,6 +184,13 @@ def serve(
     if busy is not None:
         print(f"ludoteca: {busy}", file=sys.stderr)
         return 1
+    # the settings hold: now the web stack
+    import uvicorn  # noqa: PLC0415
+
+    from .app import create_app  # noqa: PLC0415
+    from .signing import KeyRing  # noqa: PLC0415
+    from .storage.migrate import DatabaseError  # noqa: PLC0415
+
     try:
         check_database(settings.db_url, upgrade)
     except DatabaseError as exc:
@@ -219,6 +228,8 @@ def serve(
 def worker_app() -> FastAPI:
     """The app of one worker process (``--workers N``): settings from ``LUDOTECA_*``, and the
     JSON logs configured in this process too (workers are started afresh, not forked)."""
+    from .app import create_app  # noqa: PLC0415 (the web stack: see the module's docstring)
+
     configure()
     app = create_app(Settings.from_env())
     tune_gc()
@@ -229,6 +240,8 @@ def check_database(url: str, upgrade: bool) -> None:
     """Before serving: create an empty database, upgrade an old one if told, else refuse it."""
     if url.startswith("memory://"):
         return
+    from .storage.migrate import prepare_url  # noqa: PLC0415 (the web stack: see above)
+
     before, after = prepare_url(url, upgrade=upgrade)
     if not before.empty and before.current != after.current:
         print(f"ludoteca: upgraded the database from {before.describe()} to {after.current}")
