@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import threading
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -56,14 +57,26 @@ def server_settings(db_url: str, *, fake_clock: bool = False, **changes: Any) ->
 
 
 def healthy(base: str) -> bool:
-    with contextlib.suppress(httpx.HTTPError):
-        return httpx.get(f"{base}/healthz", timeout=1).status_code == 200
+    """The server answers /healthz with 200. Polled every 50 ms while a server starts: urllib,
+    2 ms a call, not ``httpx.get``, whose new client (and TLS context) costs 35 ms of CPU a call,
+    taken from the starting server on a two-core machine."""
+    # refused, reset, timed out, or an HTTP error status (urllib's HTTPError is an OSError)
+    with (
+        contextlib.suppress(OSError),
+        urllib.request.urlopen(f"{base}/healthz", timeout=1) as answer,
+    ):
+        return bool(answer.status == 200)
     return False
 
 
 def health(base: str) -> dict[str, Any]:
     """The server's /healthz answer: its status, the websockets it holds, the tables it drives..."""
-    found: dict[str, Any] = httpx.get(f"{base}/healthz", timeout=seconds(10)).json()
+    try:
+        with urllib.request.urlopen(f"{base}/healthz", timeout=seconds(10)) as answer:
+            body = answer.read()
+    except urllib.error.HTTPError as answer:  # degraded: 503, with the same body
+        body = answer.read()
+    found: dict[str, Any] = json.loads(body)
     return found
 
 
