@@ -394,7 +394,7 @@ def test_serve_upgrades_an_old_database_only_when_told(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     served: list[object] = []
-    monkeypatch.setattr("ludoteca.server.main.uvicorn.run", lambda app, **_: served.append(app))
+    monkeypatch.setattr("uvicorn.run", lambda app, **_: served.append(app))  # serve imports it late
     monkeypatch.setattr("ludoteca.server.main.configure", lambda: None)  # the process's logging
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     old_database(url)
