@@ -16,6 +16,7 @@ import pytest
 from kit.browser import Pages, bots_only_match
 from kit.env import WEB, milliseconds, seconds
 from kit.servers import ServerProcess
+from ludoteca.core.fairness import seat_commitment
 
 HEADERS = {
     "content-security-policy",
@@ -295,11 +296,20 @@ def test_a_seated_table_page_opens_its_websocket_beside_its_modules(
     modules' download: ``table/early.js`` opens it at once and the table adopts it (one
     connection, nothing it heard meanwhile lost); without a seat here it opens nothing."""
     page = pages.open("/")
+    said: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda text: said.append(json.loads(text))))
     page.click("article[data-game='heroes'] .play-now")
     page.wait_for_url("**/table/*")
     page.wait_for_selector(".hr-room")
     table = page.url
     table_id = table.rstrip("/").rsplit("/", 1)[1]
+    # come by the catalogue, the page's own socket (no early one) says the seat's commitment with
+    # its hello too, and no commit follows
+    page.wait_for_function("() => window.__ludoteca.state.table.status === 'playing'")
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('ludoteca.seeds'))")[table_id]
+    hello = next(m for m in said if m["type"] == "hello" and "token" in m)
+    assert hello["commitment"] == seat_commitment(kept["seed"], kept["salt"])
+    assert "commit" not in [m["type"] for m in said]
     early = (WEB / "static" / "js" / "table" / "early.js").read_text()
     assert (
         f'<script type="module" async>{early}</script>'
@@ -328,3 +338,68 @@ def test_a_seated_table_page_opens_its_websocket_beside_its_modules(
     stranger.wait_for_function("() => window.__ludoteca && window.__ludoteca.status === 'open'")
     assert [url for url in theirs if "/ws/tables/" in url] == sockets
     assert stranger.evaluate("window.__ludoteca.seat") is None
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("stored", [True, False], ids=["stored-seed", "made-seed"])
+def test_a_fresh_table_page_commits_with_its_hello(
+    pages: Pages, web_server: ServerProcess, stored: bool
+) -> None:
+    """The early connection's hello carries the seat's commitment to its own seed (the one
+    table/deal.js keeps for this table, or one made and kept as it would make it): the first state
+    already shows it, the page sends no ``commit`` of its own, reveals that seed, and the board is
+    dealt; the seed store then holds the seed the deal used."""
+    played = web_server.post("/api/play-now", {"game": "heroes", "turn_seconds": 600})
+    table_id, seat = played["table"]["id"], played["seat"]
+    page = pages.open("/verify")  # this server's storage, for the seat and the seed
+    seats = {table_id: {"seat": seat, "token": played["token"]}}
+    seeds = {table_id: {"seed": "kept-on:this-device", "salt": "5a" * 16, "at": 1}}
+    page.evaluate(
+        """([seats, seeds]) => {
+          localStorage.setItem('ludoteca.seats', JSON.stringify(seats));
+          if (seeds) localStorage.setItem('ludoteca.seeds', JSON.stringify(seeds));
+        }""",
+        [seats, seeds if stored else None],
+    )
+    sent: list[dict[str, Any]] = []
+    sockets: list[str] = []
+
+    def watch(ws: Any) -> None:
+        if "/ws/tables/" in ws.url:
+            sockets.append(ws.url)
+            ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+
+    page.on("websocket", watch)
+    page.goto(f"{web_server.base}/table/{table_id}")
+    page.wait_for_selector(".hr-hand")
+    page.wait_for_function("() => window.__ludoteca.state.table.status === 'playing'")
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('ludoteca.seeds'))")[table_id]
+    if stored:
+        assert (kept["seed"], kept["salt"]) == (seeds[table_id]["seed"], seeds[table_id]["salt"])
+    else:
+        assert re.fullmatch(r"[0-9a-f]{32}", kept["seed"]) and isinstance(kept["at"], int)
+        assert re.fullmatch(r"[0-9a-f]{32}", kept["salt"])
+    mine = seat_commitment(kept["seed"], kept["salt"])
+    assert len(sockets) == 1, sockets
+    kinds = [m["type"] for m in sent]
+    assert sent[0] == {"type": "hello", "token": played["token"], "commitment": mine}
+    assert "commit" not in kinds, kinds
+    assert {"type": "reveal", "seed": kept["seed"], "salt": kept["salt"]} in sent
+    final = page.evaluate("() => window.__ludoteca.state")
+    assert final["view"]["commitments"][seat] == mine
+    assert final["view"]["contributions"][seat] == kept["seed"]
+    assert page.evaluate("() => window.__ludoteca.errors") == []
+    if not stored:
+        # the seat's seed is not on this device (another browser, or an old table's seed gone
+        # from the store): the early hello commits to a new one, the dealt table refuses it,
+        # and the page says nothing of a commitment it would not have sent had it known
+        page.evaluate("() => localStorage.removeItem('ludoteca.seeds')")
+        page.reload()
+        page.wait_for_selector(".hr-hand")
+        page.wait_for_function("() => window.__ludoteca.errors.length > 0")
+        codes = page.evaluate("() => window.__ludoteca.errors.map((e) => e.code)")
+        assert codes == ["already_dealt"]
+        assert sent[-1]["type"] == "hello" and sent[-1]["commitment"] != mine
+        page.wait_for_timeout(300)
+        assert page.locator("#toast").is_hidden()
+    assert not pages.errors

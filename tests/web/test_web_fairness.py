@@ -345,8 +345,9 @@ SLOW_SEEDS = """
   const real = WebSocket.prototype.send;
   window.__seedSends = [];
   WebSocket.prototype.send = function (text) {
-    const type = JSON.parse(text).type;
-    if (type !== "commit" && type !== "reveal") return real.call(this, text);
+    const message = JSON.parse(text);
+    const type = message.type === "hello" && message.commitment ? "hello+commitment" : message.type;
+    if (!["commit", "reveal", "hello+commitment"].includes(type)) return real.call(this, text);
     window.__seedSends.push(type);
     setTimeout(() => real.call(this, text), 1000);
   };
@@ -376,8 +377,9 @@ def test_the_page_sends_its_commitment_and_reveal_once_per_connection(
         found: list[str] = page.evaluate("() => window.__seedSends")
         return found
 
-    # the page's commitment is on its way: Ana commits meanwhile, and the page is told
-    page.wait_for_function("() => window.__seedSends.includes('commit')")
+    # the page's commitment is on its way (with the hello of its seat): Ana commits meanwhile,
+    # and the page is told
+    page.wait_for_function("() => window.__seedSends.includes('hello+commitment')")
     salt = "7" * 32
     post(web_server, table_id, "commit", ana, {"commitment": seat_commitment("ana-seed", salt)})
     # the page's commitment lands: the reveals open; its reveal is on its way when Ana reveals
@@ -385,7 +387,7 @@ def test_the_page_sends_its_commitment_and_reveal_once_per_connection(
     post(web_server, table_id, "reveal", ana, {"seed": "ana-seed", "salt": salt})
     page.wait_for_function("() => window.__ludoteca.state.view !== null")
     page.wait_for_timeout(1500)  # anything sent twice would arrive within a second
-    assert sends() == ["commit", "reveal"]
+    assert sends() == ["hello+commitment", "reveal"]
     assert page.evaluate("() => window.__ludoteca.errors") == []
     assert page.locator(".toast, [role='alert']").filter(has_text="wrong").count() == 0
     s = state(page)

@@ -214,6 +214,7 @@ class _Message(BaseModel):
 class Hello(_Message):
     type: Literal["hello"]
     token: Annotated[str | None, Field(max_length=MAX_TOKEN)] = None
+    commitment: str | None = None  # applied as a ``commit`` before the first state
 
 
 class Act(_Message):

@@ -171,11 +171,16 @@ class Connection:
             self.error(
                 ErrorCode.BAD_TOKEN, "this token holds no seat at this table: you are watching"
             )
-        self.seat, self.greeted = seat, True
+        self.seat = seat
         role = "spectator" if seat is None else "player"
         self.outbox.reply({"type": "welcome", "table": table.id, "seat": seat, "role": role})
         account = self.account[0] if self.account else None
         self.outbox.reply(await self.chat.join(table.id, self, account))
+        if message.commitment is not None:  # as a commit, before the first state: it shows it
+            same = seat is not None and table.seats[seat].commitment == message.commitment
+            if not same:  # a reconnection's same commitment again changes nothing
+                await self.on_commit(Commit(type="commit", commitment=message.commitment))
+        self.greeted = True  # states from now on
         await table.seated_here()  # a listener since it connected; now perhaps as a seat
         log("connected", table=table.id, seat=seat)
 

@@ -1,4 +1,5 @@
-// One websocket to a table (docs/protocol.md): hello with the seat token, reconnect with
+// One websocket to a table (docs/protocol.md): hello with the seat token (and the seat's commitment
+// to its seed for the deal, from table/deal.js, while the table takes one), reconnect with
 // backoff when the connection drops, and hello again so the same seat resumes. LobbySocket is the
 // same connection to the lobby feed, which needs no hello.
 
@@ -13,7 +14,7 @@ export class TableSocket {
   /**
    * @param {string} tableId
    * @param {() => string | null} token  read on every (re)connect
-   * @param {{message: Function, status: Function}} handlers
+   * @param {{message: Function, status: Function, commitment?: Function}} handlers
    */
   constructor(tableId, token, handlers) {
     this.tableId = tableId;
@@ -34,13 +35,21 @@ export class TableSocket {
     return socketUrl(`/ws/tables/${encodeURIComponent(this.tableId)}`);
   }
 
+  /** The hello, or a promise of it: with a token, the seat's commitment too when the handlers
+   * give one (`commitment`, a promise of it or of null). */
   greeting() {
     const token = this.token();
-    return token ? { type: "hello", token } : { type: "hello" };
+    if (!token) return { type: "hello" };
+    const commitment = this.handlers.commitment ? this.handlers.commitment() : null;
+    return Promise.resolve(commitment).then(
+      (found) => (found ? { type: "hello", token, commitment: found } : { type: "hello", token }),
+      () => ({ type: "hello", token }),
+    );
   }
 
   /** The connection table/early.js opened to this address while the page loaded, once, if it
-   * is still open or opening: {ws, heard (its messages so far)}; it said hello when it opened.
+   * is still open or opening: {ws, heard (its messages so far), hello (a promise of the hello it
+   * says on opening)}; it said hello when it opened.
    * Leaves null behind: early.js, if it runs only now, opens nothing. */
   adopt() {
     const early = window.__ludotecaEarlySocket;
@@ -61,8 +70,10 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.attempts = 0;
-      const greeting = this.greeting();
-      if (greeting) ws.send(JSON.stringify(greeting));
+      // an early connection adopted before it opened says early.js's hello; else this one's
+      Promise.resolve(early && early.hello ? early.hello : this.greeting()).then((greeting) => {
+        if (greeting && this.ws === ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(greeting));
+      });
       this.handlers.status("open");
     };
     ws.onmessage = (event) => {

@@ -28,6 +28,9 @@ import { keepReceipt } from "../receipts.js";
 import { navigate } from "../nav.js";
 
 const LOW_SECONDS = 10;
+// what refuses the commitment a hello carries (table/early.js, socket.js) at a table dealt or
+// closed to commitments, or for a token that holds no seat any more (bad_token says that already)
+const HELLO_LATE = new Set(["already_dealt", "commitments_closed", "spectator"]);
 
 export function mount(root, [tableId]) {
   const shell = {
@@ -446,20 +449,26 @@ export function mount(root, [tableId]) {
     if (chat.onMessage(message)) return;
     if (message.type === "welcome") {
       shell.seat = message.seat;
+      shell.greeted = true; // until the first state, an error answers the hello
       debug.seat = message.seat;
       deal.connected();
       if (message.seat === null && seatAt(tableId)) dropSeat(tableId);
     } else if (message.type === "state") {
+      shell.greeted = false;
       onState(message);
     } else if (message.type === "error") {
       shell.sending = false;
       debug.errors.push(message);
-      if (message.code !== "stale_version") toastError(message);
+      // the hello's commitment refused at a table past it: the page would not have sent it had
+      // it known, and the state says the rest
+      const late = shell.greeted && HELLO_LATE.has(message.code);
+      if (message.code !== "stale_version" && !late) toastError(message);
     }
   }
 
   const socket = new TableSocket(tableId, token, {
     message: onMessage,
+    commitment: () => deal.helloCommitment(),
     status(status) {
       shell.status = status;
       debug.status = status;

@@ -2,9 +2,10 @@
 // first and revealed only once the commitments are closed. The page makes a seed and a salt per
 // table with crypto.getRandomValues (16 bytes each, 32 hex digits), shows the seed and its
 // commitment, SHA-256(seed + "\n" + salt), while the table is open or starting, and lets the
-// person type their own seed until the commitments close. It sends the commitment as soon as the
-// table's own commitment is shown (on the first state message of an open or starting table whose
-// seat does not show it, and again whenever the person changes the seed), and the seed and salt
+// person type their own seed until the commitments close. It sends the commitment with the
+// websocket's hello (table/early.js, or socket.js through helloCommitment: a commitment hides its
+// seed, so it waits for nothing), else on the first state message of an open or starting table
+// whose seat does not show it, and again whenever the person changes the seed; the seed and salt
 // as soon as the table says the reveals are open (`revealing`) and shows this seat's commitment
 // as the one the page made. It never reveals before that, and it sends each commitment and its
 // reveal once per connection (state messages that arrive before the server has applied what was
@@ -152,7 +153,7 @@ export function createDeal(tableId, send, redraw) {
     sendIfDue();
     redraw();
   }
-  recompute();
+  let computing = recompute();
 
   function open(msg) {
     return msg && msg.table.format >= 2 && (msg.table.status === "open" || msg.table.status === "starting");
@@ -219,7 +220,7 @@ export function createDeal(tableId, send, redraw) {
       state.draft = null;
       state.commitment = null;
       keep(tableId, { seed: state.seed, salt: state.salt });
-      recompute();
+      computing = recompute();
     }
     redraw();
   }
@@ -290,6 +291,15 @@ export function createDeal(tableId, send, redraw) {
     connected() {
       state.sentCommit = null;
       state.sentReveal = false;
+    },
+    /** The commitment a hello may carry (socket.js), as `commit` would send it: the page's
+     * own, unless the last state showed the table past taking it (or with another secret). */
+    async helloCommitment() {
+      await computing;
+      const msg = state.msg;
+      const kept = readAll()[tableId] || {};
+      if (msg && (!open(msg) || msg.table.revealing || (kept.server && msg.table.commitment !== kept.server))) return null;
+      return state.commitment;
     },
     /** Remember the state and send the seed if the table waits for it. */
     onState(msg, seat) {
