@@ -8,6 +8,7 @@ seated; on a phone the chat is below the board, not over it."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -123,6 +124,36 @@ def signed_in_table(pages: Pages, name: str, *choices: tuple[str, str]) -> tuple
     page.click(".create-form button[type=submit]")
     page.wait_for_url("**/table/*")
     return page, page.url.rsplit("/", 1)[1]
+
+
+# the hash of the seat's commitment, which the hello carries, made 0.8 s slower
+SLOW_HASH = """
+const digest = crypto.subtle.digest.bind(crypto.subtle);
+crypto.subtle.digest = (...args) =>
+  new Promise((done) => setTimeout(done, 800)).then(() => digest(...args));
+"""
+
+
+def test_a_phrase_sent_before_the_hello_went_out_follows_it(pages: Pages) -> None:
+    """The hello waits for the commitment's hash; a quick phrase sent on the open connection
+    meanwhile goes out after it (the server takes nothing before the hello: the phrase was lost,
+    now and then, when the hash came late on a busy machine)."""
+    ana = pages.open("/")
+    ana.context.add_init_script(SLOW_HASH)
+    ana.reload()
+    set_name(ana, "Ana")
+    ana.select_option("#create-game", "heroes")
+    ana.select_option("#seat-kind-1", "person")
+    sent: list[str] = []
+    ana.on("websocket", lambda ws: ws.on("framesent", lambda text: sent.append(str(text))))
+    ana.click(".create-form button[type=submit]")
+    ana.wait_for_url("**/table/*")
+    ana.locator(".chat-panel").wait_for()
+    ana.click(".chat-panel summary")
+    ana.click(".chat-phrase[data-phrase=gl]")
+    shows(ana, "Good luck")
+    kinds = [json.loads(text)["type"] for text in sent]
+    assert kinds.index("hello") < kinds.index("chat"), kinds
 
 
 def test_text_is_shown_as_text_and_spectators_do_not_coach(pages: Pages) -> None:

@@ -1,7 +1,9 @@
 // One websocket to a table (docs/protocol.md): hello with the seat token (and the seat's commitment
 // to its seed for the deal, from table/deal.js, while the table takes one), reconnect with
-// backoff when the connection drops, and hello again so the same seat resumes. LobbySocket is the
-// same connection to the lobby feed, which needs no hello.
+// backoff when the connection drops, and hello again so the same seat resumes. The hello waits
+// for the commitment's hash, so what the page sends meanwhile waits for the hello (the server
+// takes nothing before it). LobbySocket is the same connection to the lobby feed, which needs no
+// hello.
 
 const MAX_DELAY = 10_000;
 
@@ -21,6 +23,8 @@ export class TableSocket {
     this.token = token;
     this.handlers = handlers;
     this.ws = null;
+    this.said = null; // the connection that has said its hello: sends go out at once from then on
+    this.pending = []; // what was sent on an open connection before its hello went out
     this.attempts = 0;
     this.timer = null;
     this.closed = false;
@@ -68,12 +72,23 @@ export class TableSocket {
     const early = this.attempts ? null : this.adopt();
     const ws = early ? early.ws : new WebSocket(this.url());
     this.ws = ws;
+    this.said = null;
+    this.pending = [];
+    // once `hello` has gone out on this connection, what waited for it follows, in order
+    const after = (hello) =>
+      hello.then(() => {
+        if (this.ws !== ws) return;
+        this.said = ws;
+        for (const message of this.pending.splice(0)) if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+      });
     ws.onopen = () => {
       this.attempts = 0;
       // an early connection adopted before it opened says early.js's hello; else this one's
-      Promise.resolve(early && early.hello ? early.hello : this.greeting()).then((greeting) => {
-        if (greeting && this.ws === ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(greeting));
-      });
+      after(
+        Promise.resolve(early && early.hello ? early.hello : this.greeting()).then((greeting) => {
+          if (greeting && this.ws === ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(greeting));
+        }),
+      );
       this.handlers.status("open");
     };
     ws.onmessage = (event) => {
@@ -96,7 +111,10 @@ export class TableSocket {
       // onclose follows and schedules the retry
     };
     if (early && ws.readyState === WebSocket.OPEN) {
-      // it said hello on opening: what it heard since, in order, as if heard now
+      // it says hello once its hash is made (early.js's own reaction to the same promise, queued
+      // before this one): what the page sends waits for that; what it heard since, in order, as
+      // if heard now
+      after(Promise.resolve(early.hello));
       this.attempts = 0;
       this.handlers.status("open");
       for (const event of early.heard) ws.onmessage(event);
@@ -113,11 +131,10 @@ export class TableSocket {
   }
 
   send(message) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify(message));
-      return true;
-    }
-    return false;
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    if (this.said === this.ws) this.ws.send(JSON.stringify(message));
+    else this.pending.push(message); // the hello is on its way: this follows it
+    return true;
   }
 
   close() {
