@@ -189,6 +189,24 @@ def set_name(page: Page, name: str) -> None:
     page.fill("#player-name", name)
 
 
+def two_people_at_a_table(pages: Pages, game: str) -> tuple[Page, Page, str]:
+    """Ana creates a table of ``game`` for two people from the lobby's form; Bruno opens its
+    address and takes the other seat, which starts the match (nobody presses Start). Ana's page,
+    Bruno's page, and the table's id."""
+    ana = pages.open("/")
+    set_name(ana, "Ana")
+    ana.select_option("#create-game", game)
+    ana.select_option("#seat-kind-1", "person")
+    ana.click(".create-form button[type=submit]")
+    ana.wait_for_url("**/table/*")
+    table = ana.url.rsplit("/", 1)[1]
+    bruno = pages.open("/")
+    set_name(bruno, "Bruno")
+    bruno.goto(f"{pages.base}/table/{table}")
+    bruno.click("[data-key=join-1]")
+    return ana, bruno, table
+
+
 # ----------------------------------------------------------------- heroes, as a person plays
 def heroes_roles(page: Page) -> list[str]:
     roles: list[str] = page.eval_on_selector_all(".hr-hero", "els => els.map(e => e.dataset.role)")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kit.browser import Pages, set_name, state
+from kit.browser import Pages, state, two_people_at_a_table
 
 pytestmark = pytest.mark.browser
 
@@ -22,17 +22,7 @@ def dealt(page: Any) -> None:
 
 
 def test_a_person_aborts_before_their_first_move_and_both_seats_see_it(pages: Pages) -> None:
-    ana = pages.open("/")
-    set_name(ana, "Ana")
-    ana.select_option("#create-game", "heroes")
-    ana.select_option("#seat-kind-1", "person")
-    ana.click(".create-form button[type=submit]")
-    ana.wait_for_url("**/table/*")
-    table = ana.url.rsplit("/", 1)[1]
-    bruno = pages.open("/")
-    set_name(bruno, "Bruno")
-    bruno.goto(f"{pages.base}/table/{table}")
-    bruno.click("[data-key=join-1]")
+    ana, bruno, table = two_people_at_a_table(pages, "heroes")
     dealt(ana)
     dealt(bruno)
     first = state(ana)["view"]["to_move"]

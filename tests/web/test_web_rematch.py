@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from kit.browser import Pages, decision, set_name, state
+from kit.browser import Pages, decision, state, two_people_at_a_table
 from kit.env import TESTS, seconds
 from kit.servers import ServerProcess
 
@@ -74,17 +74,7 @@ def test_two_people_rematch_and_both_land_at_the_new_table(
     browser: Any, toy_server: ServerProcess
 ) -> None:
     pages = Pages(browser, toy_server.base)
-    ana = pages.open("/")
-    set_name(ana, "Ana")
-    ana.select_option("#create-game", "high-card")
-    ana.select_option("#seat-kind-1", "person")
-    ana.click(".create-form button[type=submit]")
-    ana.wait_for_url("**/table/*")
-    table = ana.url.rsplit("/", 1)[1]
-    bruno = pages.open("/")
-    set_name(bruno, "Bruno")
-    bruno.goto(f"{toy_server.base}/table/{table}")
-    bruno.click("[data-key=join-1]")
+    ana, bruno, table = two_people_at_a_table(pages, "high-card")
     play_to_the_end([ana, bruno])
 
     # Ana offers; Bruno's panel shows it at once, with the time left

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from test_web_rematch import play_to_the_end, seated_at
 
-from kit.browser import Pages, set_name, state
+from kit.browser import Pages, state, two_people_at_a_table
 from kit.env import TESTS, seconds
 from kit.servers import ServerProcess
 
@@ -34,17 +34,7 @@ def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
 
 def test_a_bot_takes_the_seat_of_who_declined(browser: Any, toy_server: ServerProcess) -> None:
     pages = Pages(browser, toy_server.base)
-    ana = pages.open("/")
-    set_name(ana, "Ana")
-    ana.select_option("#create-game", "high-card")
-    ana.select_option("#seat-kind-1", "person")
-    ana.click(".create-form button[type=submit]")
-    ana.wait_for_url("**/table/*")
-    table = ana.url.rsplit("/", 1)[1]
-    bruno = pages.open("/")
-    set_name(bruno, "Bruno")
-    bruno.goto(f"{toy_server.base}/table/{table}")
-    bruno.click("[data-key=join-1]")
+    ana, bruno, table = two_people_at_a_table(pages, "high-card")
     play_to_the_end([ana, bruno])
 
     ana.click(".end-panel [data-key=rematch]")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kit.browser import Pages, set_name, state
+from kit.browser import Pages, state, two_people_at_a_table
 
 pytestmark = pytest.mark.browser
 
@@ -23,17 +23,7 @@ def dealt(page: Any) -> None:
 
 
 def test_a_person_resigns_a_two_player_match_and_the_other_wins(pages: Pages) -> None:
-    ana = pages.open("/")
-    set_name(ana, "Ana")
-    ana.select_option("#create-game", "heroes")
-    ana.select_option("#seat-kind-1", "person")
-    ana.click(".create-form button[type=submit]")
-    ana.wait_for_url("**/table/*")
-    table = ana.url.rsplit("/", 1)[1]
-    bruno = pages.open("/")
-    set_name(bruno, "Bruno")
-    bruno.goto(f"{pages.base}/table/{table}")
-    bruno.click("[data-key=join-1]")
+    ana, bruno, table = two_people_at_a_table(pages, "heroes")
     dealt(ana)
     dealt(bruno)
     me = state(ana)["seat"]
