@@ -1,8 +1,8 @@
 // One websocket to a table (docs/protocol.md): hello with the seat token (and the seat's commitment
 // to its seed for the deal, from table/deal.js, while the table takes one), reconnect with
 // backoff when the connection drops, and hello again so the same seat resumes. The hello waits
-// for the commitment's hash, so what the page sends meanwhile waits for the hello (the server
-// takes nothing before it). LobbySocket is the same connection to the lobby feed, which needs no
+// for the commitment's hash, so what the page sends while the connection opens or the hash is
+// made waits for the hello and follows it (the server takes nothing before it). LobbySocket is the same connection to the lobby feed, which needs no
 // hello.
 
 const MAX_DELAY = 10_000;
@@ -24,7 +24,7 @@ export class TableSocket {
     this.handlers = handlers;
     this.ws = null;
     this.said = null; // the connection that has said its hello: sends go out at once from then on
-    this.pending = []; // what was sent on an open connection before its hello went out
+    this.pending = []; // what was sent while connecting or before the hello went out
     this.attempts = 0;
     this.timer = null;
     this.closed = false;
@@ -131,9 +131,9 @@ export class TableSocket {
   }
 
   send(message) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    if (!this.ws || this.ws.readyState > WebSocket.OPEN) return false; // down: the page says so
     if (this.said === this.ws) this.ws.send(JSON.stringify(message));
-    else this.pending.push(message); // the hello is on its way: this follows it
+    else this.pending.push(message); // connecting, or the hello on its way: this follows it
     return true;
   }
 
